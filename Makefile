@@ -1,0 +1,29 @@
+# The two entry points of a fresh clone (only Python >= 3.11 and pip needed):
+#   make demo   run evalfmt on the bundled fixtures
+#   make test   run the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: demo test node-deps bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+node-deps:
+	./scripts/node-deps.sh
+
+demo: $(STAMP)
+	./scripts/demo.sh
+
+test: $(STAMP) node-deps
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	@echo "benchmarks are run by hand: see benchmarks/README.md"
+
+clean:
+	rm -rf $(VENV) .cache build dist *.egg-info .pytest_cache .hypothesis

@@ -1,0 +1,191 @@
+"""The library API behind the CLI: read, validate, convert, and safe writing of output files.
+
+The CLI only parses arguments and prints; everything it does goes through here (or through the
+API of a later stage: ``route``, ``lint``, ``run``). Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+
+from . import formats
+from .discover import Unit, discover
+from .errors import Diagnostic, EvalfmtError
+from .formats import Loss, ReadResult
+
+
+def read_units(units: list[Unit]) -> ReadResult:
+    result = ReadResult()
+    for unit in units:
+        result.extend(formats.get(unit.format).read(unit.path))
+    return result
+
+
+def read(path: str, fmt: str | None = None) -> ReadResult:
+    """Read every eval asset under ``path`` (a file or folder) into IR, with diagnostics."""
+    return read_units(discover(path, force=fmt))
+
+
+def read_many(paths: list[str], fmt: str | None = None) -> ReadResult:
+    result = ReadResult()
+    for path in paths:
+        result.extend(read(path, fmt))
+    return result
+
+
+def sort_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Sorted by path, line, column, code; exact duplicates removed."""
+    seen = set()
+    out = []
+    for d in sorted(diags, key=Diagnostic.sort_key):
+        key = (d.path, d.line, d.column, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def validate(paths: list[str], fmt: str | None = None) -> list[Diagnostic]:
+    """Structural validation (EV1xx): the readers' own diagnostics, sorted."""
+    return sort_diagnostics(read_many(paths, fmt).diagnostics)
+
+
+# ---------------------------------------------------------------------------------------- convert
+
+
+@dataclass
+class Conversion:
+    files: dict[str, str] = field(default_factory=dict)  # output path -> text
+    losses: list[Loss] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -> Conversion:
+    """Convert the eval assets under ``src`` to format ``to``.
+
+    Returns the files that would be written (paths joined onto ``out`` when given), the losses and
+    the reader's diagnostics. Writes nothing: see :func:`write_files`.
+    """
+    target = formats.get(to)
+    if target.write is None:
+        raise EvalfmtError(f"format '{to}' cannot be written")
+    result = read(src, fmt)
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    conv = Conversion(diagnostics=sort_diagnostics(result.diagnostics))
+    if errors and not result.sets:
+        return conv
+    if not result.sets:
+        raise EvalfmtError(f"{src}: no eval assets found")
+    several = len(result.sets) > 1
+    if several and out is None:
+        raise EvalfmtError(f"{src} holds {len(result.sets)} eval sets; give -o DIR to write them all")
+    for i, evalset in enumerate(result.sets):
+        existing = _existing_for(target, evalset, out, several, i)
+        written = target.write(evalset, existing=existing)
+        conv.losses.extend(written.losses)
+        for rel, text in written.files.items():
+            conv.files[_place(out, rel, target, several, evalset, i)] = text
+    return conv
+
+
+def _subdir(evalset, index: int) -> str:
+    name = evalset.skill.name if evalset.skill else (evalset.name or "")
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name).strip(".") or f"set-{index + 1}"
+    return safe
+
+
+def _place(out: str | None, rel: str, target, several: bool, evalset, index: int) -> str:
+    if out is None:
+        return rel
+    if several:
+        return os.path.join(out, _subdir(evalset, index), rel)
+    if target.single_file and not os.path.isdir(out) and not out.endswith(("/", os.sep)):
+        return out
+    return os.path.join(out, rel)
+
+
+def _existing_for(target, evalset, out, several, index) -> dict[str, str]:
+    """Current text of the files a writer may overwrite (so YAML keeps comments and key order)."""
+    if out is None:
+        return {}
+    existing: dict[str, str] = {}
+    base = os.path.join(out, _subdir(evalset, index)) if several else out
+    if os.path.isfile(base):
+        try:
+            with open(base, encoding="utf-8") as fh:
+                existing[target.default_name or os.path.basename(base)] = fh.read()
+        except (OSError, UnicodeDecodeError):
+            pass
+        return existing
+    if os.path.isdir(base):
+        for root, _dirs, files in os.walk(base):
+            for name in files:
+                if name.endswith((".yaml", ".yml", ".json", ".ts")):
+                    full = os.path.join(root, name)
+                    try:
+                        with open(full, encoding="utf-8") as fh:
+                            existing[os.path.relpath(full, base).replace(os.sep, "/")] = fh.read()
+                    except (OSError, UnicodeDecodeError):
+                        continue
+    return existing
+
+
+# ---------------------------------------------------------------------------------------- writing
+
+
+def inside(root: str, path: str) -> bool:
+    """True when ``path`` resolves inside ``root`` (symlinks resolved)."""
+    r = os.path.realpath(root)
+    p = os.path.realpath(path)
+    return p == r or p.startswith(r.rstrip(os.sep) + os.sep)
+
+
+def write_files(files: dict[str, str], root: str | None = None) -> list[str]:
+    """Write every file atomically (temporary file in the same folder, then rename).
+
+    With ``root``, every path must resolve inside it, checked for all files before the first write.
+    A file whose content would not change is not rewritten. Returns the paths written.
+    """
+    if root is not None:
+        for path in files:
+            if not inside(root, path):
+                raise EvalfmtError(f"refusing to write {path}: outside {root}")
+    written = []
+    for path, text in files.items():
+        data = text.encode("utf-8")
+        try:
+            with open(path, "rb") as fh:
+                if fh.read() == data:
+                    continue
+        except OSError:
+            pass
+        atomic_write(path, data)
+        written.append(path)
+    return written
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    folder = os.path.dirname(path) or "."
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".evalfmt-", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            mode = 0o644
+            try:
+                mode = os.stat(path).st_mode & 0o777
+            except OSError:
+                pass
+            os.chmod(tmp, mode)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError as exc:
+        raise EvalfmtError(f"cannot write {path}: {exc.strerror or exc}") from None

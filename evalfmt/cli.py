@@ -1,0 +1,119 @@
+"""The ``evalfmt`` command line: a thin click group whose subcommands load lazily.
+
+Each subcommand lives in ``evalfmt/commands/<module>.py`` as ``command`` (a click command) and is
+imported only when it runs, so ``evalfmt --version`` and the pre-commit hooks start fast.
+Errors print as one line ``evalfmt: <message>`` on stderr; a traceback only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+
+from . import __version__
+
+#: subcommand -> (module under evalfmt.commands, one-line help shown by ``evalfmt --help``)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "inspect": ("inspect", "Print what was read from eval assets (text, or the IR as JSON)."),
+    "validate": ("validate", "Check eval files for structural errors (EV1xx); fast, for pre-commit."),
+    "convert": ("convert", "Convert eval assets to another format, reporting anything lost."),
+    "transpile": ("transpile", "Route skill-trigger tests into per-skill evals.json files."),
+    "lint": ("lint", "Lint eval assets and skills (structure, eval quality, triggers, hygiene)."),
+    "rules": ("rules", "List the lint rules, or explain one."),
+    "schema": ("schema", "Write the JSON Schemas of the eval formats."),
+    "score": ("score", "Score one recorded session against a case's checks."),
+    "triggers": ("triggers", "Score trigger prompts against recorded selections (recall/precision)."),
+    "compare": ("compare", "Compare recorded sessions of two or more arms and give the verdict."),
+    "run": ("run", "Run an agent on a skill's cases in sandboxes, score and compare the arms."),
+    "report": ("report", "Render receipts as a self-contained HTML page or a Markdown summary."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name in COMMANDS if _available(name)]
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS or not _available(name):
+            return None
+        module = importlib.import_module(f"evalfmt.commands.{COMMANDS[name][0]}")
+        return module.command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _available(name: str) -> bool:
+    here = os.path.join(os.path.dirname(__file__), "commands", COMMANDS[name][0] + ".py")
+    return os.path.exists(here)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, "--version", "-V", prog_name="evalfmt", message="%(prog)s %(version)s")
+@click.option("--debug", is_flag=True, help="Show Python tracebacks for internal errors.")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """evalfmt reads the eval assets of agent skills (terum, AgentV EVAL.yaml, skill-creator
+    evals.json, skillgym, promptfoo) into one representation, converts between them, routes
+    skill-trigger tests into per-skill evals.json, lints them, and scores recorded sessions.
+
+    PATH arguments accept a file, a skill folder (holding SKILL.md), an evals/ folder, or any
+    folder (searched recursively). Exit codes: 0 clean, 1 findings, 2 usage or internal error.
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["debug"] = debug
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point: run the CLI, turning every failure into one line and an exit code."""
+    from .errors import EvalfmtError
+
+    args = sys.argv[1:] if argv is None else argv
+    debug = "--debug" in args
+    try:
+        rv = cli.main(args=args, prog_name="evalfmt", standalone_mode=False)
+        code = rv if isinstance(rv, int) else 0
+    except click.exceptions.Abort:
+        click.echo("evalfmt: aborted", err=True)
+        code = 130
+    except click.UsageError as exc:
+        hint = ""
+        if exc.ctx is not None:
+            hint = f" (see '{exc.ctx.command_path} --help')"
+        click.echo(f"evalfmt: {exc.format_message()}{hint}", err=True)
+        code = 2
+    except click.ClickException as exc:
+        click.echo(f"evalfmt: {exc.format_message()}", err=True)
+        code = exc.exit_code
+    except click.exceptions.Exit as exc:
+        code = exc.exit_code
+    except EvalfmtError as exc:
+        if debug:
+            raise
+        click.echo(f"evalfmt: {exc}", err=True)
+        code = exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("evalfmt: interrupted", err=True)
+        code = 130
+    except BrokenPipeError:
+        code = 0
+        try:
+            sys.stdout = None  # type: ignore[assignment]
+        except Exception:  # pragma: no cover
+            pass
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: never a traceback
+        if debug:
+            raise
+        click.echo(f"evalfmt: internal error: {type(exc).__name__}: {exc} (run with --debug for details)", err=True)
+        code = 2
+    sys.exit(code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,126 @@
+"""Finding eval assets under a path and deciding which format reads each.
+
+A *unit* is what one format reader reads at once: a terum skill folder (its whole ``evals/``), or
+one file of another format. CLI.md: a PATH may be a file, a skill folder (holding ``SKILL.md``), an
+``evals/`` folder, or any folder (searched recursively).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from . import formats
+from .errors import EvalfmtError
+
+#: Folders never searched: version control, dependencies, caches, and build outputs.
+SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".cache", ".tox",
+             ".mypy_cache", ".pytest_cache", ".ruff_cache", ".agentv", "dist", "build"}
+
+
+@dataclass(frozen=True)
+class Unit:
+    format: str
+    path: str
+
+
+def is_skill_dir(path: str) -> bool:
+    return os.path.isfile(os.path.join(path, "SKILL.md"))
+
+
+def skill_root(path: str) -> str | None:
+    """The terum skill folder a path belongs to: a folder with SKILL.md or with an ``evals/`` folder,
+    or the parent of an ``evals/`` folder. None for anything else."""
+    p = os.path.normpath(path)
+    if os.path.isdir(p):
+        if os.path.basename(p) == "evals":
+            return os.path.dirname(p) or "."
+        if is_skill_dir(p) or os.path.isdir(os.path.join(p, "evals")):
+            return p
+        return None
+    # a file under <skill>/evals/...
+    segs = p.replace("\\", "/").split("/")
+    if "evals" in segs[:-1]:
+        i = len(segs) - 1 - segs[::-1].index("evals", 1)
+        return "/".join(segs[:i]) or "."
+    return None
+
+
+def discover(path: str, force: str | None = None) -> list[Unit]:
+    """The units under ``path``. ``force`` names a format to use for every file found."""
+    if not os.path.exists(path):
+        raise EvalfmtError(f"{path}: no such file or directory")
+    if force is not None:
+        formats.get(force)  # unknown name -> error
+        return [Unit(force, path)]
+    if os.path.isfile(path):
+        fmt = formats.detect(path)
+        if fmt is None:
+            raise EvalfmtError(f"{path}: not an eval file evalfmt recognises (use --from FORMAT)")
+        return [Unit(fmt.name, path)]
+    units: list[Unit] = []
+    seen_terum: set[str] = set()
+    _walk(os.path.normpath(path), units, seen_terum, top=True)
+    return units
+
+
+def _walk(folder: str, units: list[Unit], seen_terum: set[str], top: bool) -> None:
+    terum = _terum_unit(folder)
+    if terum is not None and terum.path not in seen_terum:
+        seen_terum.add(terum.path)
+        units.append(terum)
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as exc:
+        raise EvalfmtError(f"{folder}: cannot list: {exc.strerror}") from None
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name in SKIP_DIRS or (entry.name.startswith(".") and entry.name != ".claude"):
+                continue
+            _walk(entry.path, units, seen_terum, top=False)
+        elif entry.is_file(follow_symlinks=False):
+            if _covered_by_terum(entry.path, seen_terum):
+                continue
+            fmt = formats.detect(entry.path)
+            if fmt is not None and fmt.name != "terum":
+                units.append(Unit(fmt.name, entry.path))
+
+
+def _terum_unit(folder: str) -> Unit | None:
+    evals = os.path.join(folder, "evals")
+    if os.path.basename(folder) == "evals":
+        return None  # handled from the parent
+    if os.path.isdir(evals) and _has_terum_assets(evals):
+        return Unit("terum", folder)
+    return None
+
+
+TERUM_NAMES = ("suite.yaml", "suite.yml", "triggers.yaml", "triggers.yml", "trigger.yaml", "trigger.yml",
+               "Suite.yaml", "Triggers.yaml")
+
+
+def _has_terum_assets(evals: str) -> bool:
+    try:
+        names = os.listdir(evals)
+    except OSError:
+        return False
+    if any(n in TERUM_NAMES for n in names):
+        return True
+    for sub in ("cases", "case", "Cases"):
+        if os.path.isdir(os.path.join(evals, sub)):
+            return True
+    return False
+
+
+def _covered_by_terum(path: str, seen_terum: set[str]) -> bool:
+    """True for files the terum reader of an already found skill folder reads or reports."""
+    root = skill_root(path)
+    if root is None or os.path.normpath(root) not in seen_terum:
+        return False
+    rel = os.path.relpath(path, root).replace("\\", "/")
+    segs = rel.split("/")
+    if segs[0] != "evals":
+        return False
+    if len(segs) == 2 and segs[1] in TERUM_NAMES:
+        return True
+    return len(segs) == 3 and segs[1] in ("cases", "case", "Cases")

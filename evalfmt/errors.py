@@ -1,0 +1,86 @@
+"""Errors and diagnostics shared by every stage.
+
+A :class:`Diagnostic` is a finding about an input file (a structural error, a lint finding);
+an :class:`EvalfmtError` is a failure that stops a command (unreadable path, bad usage). Both print as
+one line; neither ever carries a traceback to the user.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning", "info"]
+SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+
+
+@dataclass(frozen=True, order=True)
+class Pos:
+    """A 1-based line and column (columns count characters, not bytes)."""
+
+    line: int = 1
+    column: int = 1
+
+
+@dataclass
+class Diagnostic:
+    """One finding: ``path:line:col: CODE message``."""
+
+    path: str
+    line: int
+    column: int
+    code: str
+    message: str
+    severity: Severity = "error"
+    fixable: bool = False
+    # Extra data a fixer or reporter may use (never printed as is).
+    data: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code, self.message)
+
+    def format(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+
+class EvalfmtError(Exception):
+    """A failure that ends a command with exit code 2 and one line on stderr."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None, column: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = self.path
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.column is not None:
+                    where += f":{self.column}"
+            where += ": "
+        return where + self.message
+
+
+class LoadError(EvalfmtError):
+    """A file that cannot be loaded (not valid YAML/JSON, too large, too deep, ...). Reported as EV100."""
+
+    code = "EV100"
+
+    def to_diagnostic(self) -> Diagnostic:
+        return Diagnostic(self.path or "-", self.line or 1, self.column or 1, self.code, self.message, "error")

@@ -1,0 +1,186 @@
+"""The format registry: one module per format, each exposing a :class:`Format`.
+
+A format module defines ``FORMAT = Format(...)`` with:
+
+- ``name``: the public name (``terum``, ``agentv``, ...; see CLI.md);
+- ``detect(path) -> bool``: structural detection by file name and, where needed, a cheap peek at the
+  top-level keys (:func:`peek_keys`), never by trial parsing;
+- ``read(path) -> ReadResult``: never raises on bad content; structural problems become diagnostics
+  (EV1xx) and the IR keeps whatever could be read;
+- ``write(evalset, existing) -> WriteResult``: pure (no I/O); ``existing`` maps output paths to the
+  current text of files about to be overwritten, so YAML writers can keep comments and key order;
+  every field the format cannot hold is reported as a :class:`Loss`.
+
+Modules are imported lazily (``get(name)``) so that the CLI starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..errors import Diagnostic, EvalfmtError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..ir import EvalSet, Span
+    from ..load import Loaded
+
+
+@dataclass
+class Loss:
+    """A field a writer could not carry into the target format."""
+
+    where: str  # "file:line" of the source, or an IR path when there is no span
+    what: str
+
+    def format(self) -> str:
+        return f"lost: {self.where}: {self.what}"
+
+
+def loss_at(span: "Span | None", fallback: str, what: str) -> Loss:
+    """A Loss located at a node's span (``file:line``), or at ``fallback`` when it has none."""
+    return Loss(f"{span.file}:{span.line}" if span is not None else fallback, what)
+
+
+@dataclass
+class ReadResult:
+    sets: list["EvalSet"] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    documents: dict[str, "Loaded"] = field(default_factory=dict)
+
+    def extend(self, other: "ReadResult") -> None:
+        self.sets.extend(other.sets)
+        self.diagnostics.extend(other.diagnostics)
+        self.documents.update(other.documents)
+
+
+@dataclass
+class WriteResult:
+    files: dict[str, str] = field(default_factory=dict)  # relative output path -> text
+    losses: list[Loss] = field(default_factory=list)
+
+
+@dataclass
+class Format:
+    name: str
+    module: str
+    description: str
+    detect: Callable[[str], bool]
+    read: Callable[..., ReadResult]
+    write: Callable[..., WriteResult] | None = None
+    #: True when the writer produces exactly one file (so ``convert`` without ``-o`` can print it).
+    single_file: bool = True
+    #: default output file name for ``convert -o DIR``.
+    default_name: str | None = None
+
+
+#: Public names, in the order detection tries them, and their modules.
+FORMAT_MODULES: dict[str, str] = {
+    "ir": "ir_json",
+    "terum": "terum",
+    "agentv": "agentv",
+    "agent-skills": "agent_skills",
+    "skill-creator-triggers": "skill_creator_triggers",
+    "skillgym": "skillgym",
+    "promptfoo": "promptfoo",
+}
+
+_cache: dict[str, Format] = {}
+
+
+def names() -> list[str]:
+    return list(FORMAT_MODULES)
+
+
+def available() -> list[str]:
+    """Names whose module is present in this installation."""
+    out = []
+    for name in FORMAT_MODULES:
+        try:
+            get(name)
+        except EvalfmtError:
+            continue
+        out.append(name)
+    return out
+
+
+def get(name: str) -> Format:
+    if name in _cache:
+        return _cache[name]
+    mod = FORMAT_MODULES.get(name)
+    if mod is None:
+        raise EvalfmtError(f"unknown format '{name}' (known: {', '.join(FORMAT_MODULES)})")
+    try:
+        module = importlib.import_module(f"{__name__}.{mod}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{__name__}.{mod}":
+            raise EvalfmtError(f"format '{name}' is not implemented yet") from None
+        raise
+    fmt = module.FORMAT
+    _cache[name] = fmt
+    return fmt
+
+
+def detect(path: str) -> Format | None:
+    """The format of one file, by structure; None when no format claims it."""
+    for name in FORMAT_MODULES:
+        try:
+            fmt = get(name)
+        except EvalfmtError:
+            continue
+        try:
+            if fmt.detect(path):
+                return fmt
+        except OSError:
+            return None
+    return None
+
+
+# ------------------------------------------------------------------------- detection helpers
+
+_KEY_LINE = re.compile(r'^(?:"([^"\n]+)"|\'([^\'\n]+)\'|([A-Za-z_][\w.-]*))[ \t]*:(?:[ \t]|$)', re.M)
+_JSON_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
+
+
+def head(path: str, size: int = 65536) -> str:
+    """The first ``size`` bytes of a file as text (errors replaced); '' when unreadable."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def peek_keys(path: str) -> set[str]:
+    """Top-level keys of a YAML file (unindented ``key:`` lines) or the keys seen in a JSON file's head.
+    A cheap structural look for detection, not a parse."""
+    text = head(path)
+    if path.lower().endswith(".json"):
+        return {m.group(1) for m in _JSON_KEY.finditer(text)}
+    return {m.group(1) or m.group(2) or m.group(3) for m in _KEY_LINE.finditer(text)}
+
+
+def first_char(path: str) -> str:
+    text = head(path, 4096).lstrip("\ufeff \t\r\n")
+    return text[:1]
+
+
+def basename(path: str) -> str:
+    return os.path.basename(path.rstrip("/\\"))
+
+
+def parts(path: str) -> list[str]:
+    return os.path.normpath(path).replace("\\", "/").split("/")
+
+
+def empty_result() -> ReadResult:
+    return ReadResult()
+
+
+def with_load_error(result: ReadResult, exc: Any) -> ReadResult:
+    """Record a LoadError as an EV100 diagnostic."""
+    result.diagnostics.append(exc.to_diagnostic())
+    return result

@@ -1,0 +1,113 @@
+"""YAML writing through ruamel.yaml's round-trip mode.
+
+``dump(data)`` writes plain data as block YAML (multi-line strings as ``|`` blocks, no line folding).
+``dump(data, existing=text)`` updates the document in ``text`` in place instead: values that did not
+change keep their quoting and style, comments and key order survive, removed keys go, new keys are
+appended. ``lint --fix`` and the YAML format writers use it.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+
+def _yaml():
+    from ruamel.yaml import YAML
+
+    y = YAML(typ="rt")
+    y.indent(mapping=2, sequence=4, offset=2)
+    y.width = 4096
+    y.preserve_quotes = True
+    y.allow_unicode = True
+    y.brace_single_entry_mapping_in_flow_sequence = True
+    return y
+
+
+def _fresh(value: Any) -> Any:
+    """Plain data -> ruamel nodes with readable styles (block strings for multi-line text)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import LiteralScalarString
+
+    if isinstance(value, dict):
+        m = CommentedMap()
+        for k, v in value.items():
+            m[k] = _fresh(v)
+        return m
+    if isinstance(value, list):
+        s = CommentedSeq()
+        s.extend(_fresh(v) for v in value)
+        return s
+    if isinstance(value, str) and "\n" in value and _literal_ok(value):
+        return LiteralScalarString(value)
+    return value
+
+
+def _literal_ok(text: str) -> bool:
+    """A ``|`` block can carry the string exactly (no trailing spaces on lines, no tabs/controls,
+    no leading blank/space-started first line)."""
+    if any(line != line.rstrip(" \t") for line in text.split("\n")):
+        return False
+    if text.startswith((" ", "\n")):
+        return False
+    return all(ch == "\n" or (ch >= " " and ch != "\x7f") for ch in text)
+
+
+def _merge(old: Any, new: Any) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(old, CommentedMap) and isinstance(new, dict):
+        for key in [k for k in old if k not in new]:
+            del old[key]
+        for key, value in new.items():
+            old[key] = _merge(old[key], value) if key in old else _fresh(value)
+        return old
+    if isinstance(old, CommentedSeq) and isinstance(new, list):
+        for i, value in enumerate(new):
+            if i < len(old):
+                old[i] = _merge(old[i], value)
+            else:
+                old.append(_fresh(value))
+        del old[len(new):]
+        return old
+    if type(new) in (bool, int, float, type(None)) or isinstance(new, str):
+        if _same_scalar(old, new):
+            return old
+    return _fresh(new)
+
+
+def _same_scalar(old: Any, new: Any) -> bool:
+    if isinstance(new, bool) or isinstance(old, bool):
+        return type(old) is type(new) and old == new
+    if isinstance(new, str):
+        return isinstance(old, str) and str(old) == new
+    if new is None:
+        return old is None
+    return not isinstance(old, str) and old == new
+
+
+def dump(data: Any, existing: str | None = None) -> str:
+    """YAML text for ``data``; with ``existing``, that document updated in place."""
+    y = _yaml()
+    doc = _fresh(data)
+    if existing is not None:
+        try:
+            old = y.load(existing)
+        except Exception:  # noqa: BLE001 - an unreadable old file is simply replaced
+            old = None
+        if old is not None:
+            doc = _merge(old, data)
+    buf = io.StringIO()
+    y.dump(doc, buf)
+    return buf.getvalue()
+
+
+def load_rt(text: str) -> Any:
+    """Load YAML text in round-trip mode (for in-place edits such as ``lint --fix``)."""
+    return _yaml().load(text)
+
+
+def dump_rt(doc: Any) -> str:
+    buf = io.StringIO()
+    _yaml().dump(doc, buf)
+    return buf.getvalue()

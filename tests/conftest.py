@@ -1,0 +1,87 @@
+"""Shared test helpers.
+
+- ``CONFORMANCE``: ``../shared/conformance`` beside the clone (or ``$EVALFMT_CONFORMANCE``). Tests that
+  read it carry ``@pytest.mark.conformance`` and skip, saying so, where the folder is absent.
+- ``run_cli``: runs ``evalfmt`` in-process and returns (exit code, stdout, stderr).
+- ``UPDATE_GOLDEN``: set ``EVALFMT_UPDATE_GOLDEN=1`` to rewrite golden files instead of comparing.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CONFORMANCE = pathlib.Path(os.environ.get("EVALFMT_CONFORMANCE", ROOT.parent / "shared" / "conformance"))
+FIXTURES = ROOT / "fixtures"
+UPDATE_GOLDEN = os.environ.get("EVALFMT_UPDATE_GOLDEN") == "1"
+
+
+def pytest_collection_modifyitems(config, items):
+    if CONFORMANCE.is_dir():
+        return
+    skip = pytest.mark.skip(reason=f"conformance folder absent: {CONFORMANCE}")
+    for item in items:
+        if "conformance" in item.keywords:
+            item.add_marker(skip)
+
+
+def conformance_files(*patterns: str) -> list[pathlib.Path]:
+    """Conformance files matching glob patterns (relative to CONFORMANCE), sorted; [] when absent."""
+    if not CONFORMANCE.is_dir():
+        return []
+    out: set[pathlib.Path] = set()
+    for pattern in patterns:
+        out.update(CONFORMANCE.glob(pattern))
+    return sorted(out)
+
+
+def conformance_id(path: pathlib.Path) -> str:
+    return str(path.relative_to(CONFORMANCE))
+
+
+def check_golden(path: pathlib.Path, actual: str | bytes) -> None:
+    """Compare ``actual`` with the golden file at ``path`` byte for byte (or rewrite it when updating)."""
+    data = actual.encode("utf-8") if isinstance(actual, str) else actual
+    if UPDATE_GOLDEN or not path.exists():
+        if not UPDATE_GOLDEN:
+            pytest.fail(f"golden file missing: {path} (run with EVALFMT_UPDATE_GOLDEN=1 to create it)")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        return
+    expected = path.read_bytes()
+    assert data.decode("utf-8", "replace") == expected.decode("utf-8", "replace"), f"differs from golden {path}"
+    assert data == expected
+
+
+@pytest.fixture
+def run_cli(monkeypatch):
+    """Run the CLI in-process: ``code, out, err = run_cli("validate", path)``."""
+    from click.testing import CliRunner
+
+    from evalfmt.cli import main
+
+    def _run(*args: str, input: str | None = None, env: dict | None = None, cwd: str | None = None):
+        runner = CliRunner()
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        result = runner.invoke(_entry, list(args), input=input, env=env, catch_exceptions=False)
+        return result.exit_code, result.stdout, result.stderr
+
+    import click
+
+    @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []})
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    def _entry(args):
+        main(list(args))
+
+    return _run
+
+
+@pytest.fixture
+def evalfmt_exe() -> list[str]:
+    """The command that runs evalfmt as a separate process (for cold-start and pre-commit style tests)."""
+    return [sys.executable, "-m", "evalfmt"]
