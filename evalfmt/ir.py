@@ -545,8 +545,9 @@ class EvalSet(Node):
 
 
 def dump(node: BaseModel, spans: bool = True) -> dict:
-    """The IR as JSON-ready data (every field, tags included). ``spans=False`` drops provenance."""
-    data = node.model_dump(mode="json")
+    """The IR as JSON-ready data: every field that is set (None means absent everywhere in the IR,
+    so leaving None out loses nothing), tags always included. ``spans=False`` drops provenance."""
+    data = node.model_dump(mode="json", exclude_none=True)
     return data if spans else strip_spans(data)
 
 

@@ -1,0 +1,57 @@
+"""``evalfmt convert``: one format to another, naming everything the target cannot hold."""
+
+from __future__ import annotations
+
+import click
+
+from ._common import FORMAT_NAMES, err, from_option
+
+
+@click.command("convert")
+@click.argument("src", type=click.Path())
+@click.option("--to", "to", required=True, type=click.Choice(FORMAT_NAMES), help="The format to write.")
+@click.option("-o", "--out", type=click.Path(), default=None,
+              help="Output file, or folder for formats that write several files (terum) or several "
+                   "eval sets. Without it a single-file result goes to stdout.")
+@click.option("--strict", is_flag=True, help="Write nothing and exit 1 if anything would be lost.")
+@click.option("--force", is_flag=True, help="Convert even when a source file cannot be read.")
+@from_option
+def command(src: str, to: str, out: str | None, strict: bool, force: bool, from_: str | None) -> int:
+    """Convert the eval assets at SRC to another format.
+
+    Every field the target cannot hold is listed on stderr as `evalfmt: lost: <where>: <what>`;
+    with --strict such a conversion writes nothing and exits 1. Structural errors in the source are
+    printed on stderr; a source file that cannot be read at all (EV100) stops the conversion
+    (exit 1) unless --force. Files are written atomically, unchanged files are not rewritten, and
+    YAML written over an existing file keeps its comments and key order.
+    """
+    from ..api import convert, write_files
+
+    conv = convert(src, to, out, from_)
+    unread = [d for d in conv.diagnostics if d.code == "EV100"]
+    for d in unread:
+        err(d.format())
+    others = sum(1 for d in conv.diagnostics if d.severity == "error" and d.code != "EV100")
+    if others:
+        err(f"note: the source has {others} structural error{'s' if others != 1 else ''} "
+            f"(see 'evalfmt validate {src}'); they are carried over as they are")
+    if unread and not force:
+        err(f"{src}: {len(unread)} file{'s' if len(unread) != 1 else ''} could not be read, so "
+            "converting would drop them; fix them or use --force")
+        return 1
+    for loss in conv.losses:
+        err(loss.format())
+    if strict and conv.losses:
+        err(f"--strict: {len(conv.losses)} field{'s' if len(conv.losses) != 1 else ''} would be lost; nothing written")
+        return 1
+    if out is None:
+        if len(conv.files) != 1:
+            err(f"the {to} output is {len(conv.files)} files: give -o DIR")
+            return 2
+        (text,) = conv.files.values()
+        click.echo(text, nl=False)
+        return 0
+    written = write_files(conv.files)
+    err(f"wrote {len(written)} file{'s' if len(written) != 1 else ''}"
+        + (f" ({len(conv.files) - len(written)} unchanged)" if len(written) != len(conv.files) else ""))
+    return 0

@@ -1,0 +1,122 @@
+"""The ``terum`` format: a skill folder's ``evals/`` (cases, suite, triggers).
+
+A unit is a skill folder (or its ``evals/`` folder) or one file inside ``evals/``. Reading a single
+file reads just that asset (with the folder around it for context: fixture paths, case stems).
+See :mod:`evalfmt.formats.terum_read` and :mod:`evalfmt.formats.terum_write`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .. import ir
+from ..discover import skill_root
+from . import Format, ReadResult, parts
+from .terum_read import (
+    MISPLACED_TOP,
+    CASE_DIR_VARIANTS,
+    case_files,
+    misplaced_diagnostic,
+    misplaced_files,
+    read_case_file,
+    read_suite_file,
+    read_triggers_file,
+    skill_info,
+)
+from .terum_write import write
+
+TERUM_FILES = ("suite.yaml", "triggers.yaml")
+
+
+def detect(path: str) -> bool:
+    if os.path.isdir(path):
+        root = skill_root(path)
+        return root is not None and os.path.isdir(os.path.join(root, "evals"))
+    segs = parts(path)
+    name = segs[-1]
+    if len(segs) >= 2 and segs[-2] == "evals" and (name in TERUM_FILES or name in MISPLACED_TOP):
+        return True
+    if len(segs) >= 3 and segs[-3] == "evals" and segs[-2] in ("cases",) + CASE_DIR_VARIANTS:
+        return name.lower().endswith((".yaml", ".yml")) or (segs[-2] == "cases" and name.lower().endswith(".json"))
+    return False
+
+
+def read(path: str) -> ReadResult:
+    result = ReadResult()
+    if os.path.isdir(path):
+        root = skill_root(path) or path
+        _read_folder(root, result)
+        return result
+    root = skill_root(path)
+    evals = os.path.dirname(path) if os.path.basename(os.path.dirname(path)) == "evals" else \
+        os.path.dirname(os.path.dirname(path))
+    info = skill_info(root) if root else None
+    evalset = ir.EvalSet(format="terum", source=path, skill=info,
+                         span=ir.Span(file=path, line=1, column=1))
+    segs = parts(path)
+    name = segs[-1]
+    if len(segs) >= 2 and segs[-2] == "evals" and name == "suite.yaml":
+        stems = {os.path.basename(p).rsplit(".", 1)[0] for p in case_files(evals)}
+        evalset.suite = read_suite_file(path, result, root, stems)
+    elif len(segs) >= 2 and segs[-2] == "evals" and name == "triggers.yaml":
+        evalset.triggers = read_triggers_file(path, result, info.name if info else None)
+    elif len(segs) >= 3 and segs[-2] == "cases" and name.endswith((".yaml", ".yml")):
+        case = read_case_file(path, result, root)
+        if case is not None:
+            evalset.cases.append(case)
+    else:
+        target = dict((p, t) for p, t in misplaced_files(evals)).get(path)
+        if target is None:
+            target = _guess_target(path, evals)
+        result.diagnostics.append(misplaced_diagnostic(path, target))
+    result.sets.append(evalset)
+    return result
+
+
+def _guess_target(path: str, evals: str) -> str | None:
+    name = os.path.basename(path)
+    if name in MISPLACED_TOP:
+        return os.path.join(evals, MISPLACED_TOP[name])
+    stem = name.rsplit(".", 1)[0]
+    return os.path.join(evals, "cases", stem + ".yaml")
+
+
+def _read_folder(root: str, result: ReadResult) -> None:
+    evals = os.path.join(root, "evals")
+    info = skill_info(root)
+    evalset = ir.EvalSet(format="terum", source=root, skill=info, span=ir.Span(file=root, line=1, column=1))
+    files = case_files(evals)
+    seen: dict[str, str] = {}
+    for path in files:
+        case = read_case_file(path, result, root)
+        if case is None:
+            continue
+        if case.name in seen:
+            from ..errors import Diagnostic
+
+            result.diagnostics.append(Diagnostic(
+                path, 1, 1, "EV115",
+                f"case name '{case.name}' is also the name of {os.path.basename(seen[case.name])}: "
+                "two files with one stem make two cases with the same name; rename one", "error"))
+        seen.setdefault(case.name, path)
+        evalset.cases.append(case)
+    suite_path = os.path.join(evals, "suite.yaml")
+    if os.path.isfile(suite_path):
+        evalset.suite = read_suite_file(suite_path, result, root, set(seen))
+    trig_path = os.path.join(evals, "triggers.yaml")
+    if os.path.isfile(trig_path):
+        evalset.triggers = read_triggers_file(trig_path, result, info.name)
+    for path, target in misplaced_files(evals):
+        result.diagnostics.append(misplaced_diagnostic(path, target))
+    result.sets.append(evalset)
+
+
+FORMAT = Format(
+    name="terum",
+    module=__name__,
+    description="terum skill evals: evals/cases/*.yaml, evals/suite.yaml, evals/triggers.yaml",
+    detect=detect,
+    read=read,
+    write=write,
+    single_file=False,
+)

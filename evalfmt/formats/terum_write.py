@@ -1,0 +1,233 @@
+"""Writing IR as a terum skill's ``evals/`` files the engine loads.
+
+Output paths are relative to the skill folder: ``evals/cases/<name>.yaml``, ``evals/suite.yaml``,
+``evals/triggers.yaml``. What terum cannot hold is reported as a loss:
+
+- a case's input given as messages is flattened to its text (loss);
+- agentv output assertions (contains, regex, rubrics, ...) have no terum kind (loss); ``negate`` on a
+  terum kind flips it to its opposite (mentions <-> omits, ...), which is exact;
+- ``skill-trigger`` checks become prompts in ``triggers.yaml`` (for the skill the folder is for); a
+  test that only checks the trigger becomes just that prompt (its id is lost);
+- agentv metadata, expected output, input files, tags, skillgym timeouts: loss.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .. import ir, yamlrt
+from . import Loss, WriteResult, loss_at
+
+NEGATED = {
+    "transcript_mentions": "transcript_omits", "transcript_omits": "transcript_mentions",
+    "command_matching": "no_command_matching", "no_command_matching": "command_matching",
+    "file_exists": "file_absent", "file_absent": "file_exists",
+}
+ARG_FIELD = {"transcript_mentions": "text", "transcript_omits": "text", "command_matching": "pattern",
+             "no_command_matching": "pattern", "file_exists": "path", "file_absent": "path",
+             "command_succeeds": "command"}
+CASE_ORDER = ("task", "bucket", "requires", "fixture", "files", "setup", "timeout_minutes", "max_turns",
+              "checks", "judge")
+
+
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
+    existing = existing or {}
+    out = WriteResult()
+    skill = _target_skill(evalset)
+    prompts: list[ir.TriggerPrompt] = list(evalset.triggers.prompts) if evalset.triggers else []
+    _set_level_losses(evalset, out.losses)
+    used: set[str] = set()
+    for i, case in enumerate(evalset.cases):
+        where = f"cases[{i}]"
+        triggers = [c for c in case.checks if isinstance(c, ir.SkillTrigger)]
+        for trig in triggers:
+            if trig.skill is not None and trig.skill == skill and isinstance(case.input, str):
+                prompts.append(ir.TriggerPrompt(text=case.input, should_trigger=trig.expects_trigger, span=case.span))
+            else:
+                why = "its input is not a plain prompt" if not isinstance(case.input, str) else \
+                    f"triggers.yaml holds prompts for '{skill}' only"
+                out.losses.append(loss_at(trig.span or case.span, where,
+                                          f"skill-trigger for '{trig.skill}' in test '{case.name}' ({why})"))
+        if triggers and len(triggers) == len(case.checks) and _only_prompt(case):
+            out.losses.append(loss_at(case.span, where,
+                                      f"test id '{case.name}' (a trigger-only test becomes a prompt in triggers.yaml)"))
+            continue
+        stem = _stem(case.name, used, i)
+        if stem != case.name:
+            out.losses.append(loss_at(case.span, where, f"case name '{case.name}' written as file stem '{stem}'"))
+        data = _case_data(case, where, out.losses, extra_checks=evalset.checks)
+        rel = f"evals/cases/{stem}.{case.hints.get('ext', 'yaml')}"
+        out.files[rel] = _dump(data, existing.get(rel), case.hints.get("generated"))
+    if evalset.suite is not None:
+        suite = evalset.suite
+        data = _case_data(suite, "suite", out.losses)
+        entries = []
+        for j, entry in enumerate(suite.entries):
+            if "_raw" in entry.extra:
+                entries.append(entry.extra["_raw"])
+                continue
+            e: dict[str, Any] = {"name": entry.name} if entry.name else {}
+            e["checks"] = _checks(entry.checks, f"suite.entries[{j}]", out.losses)
+            for k, v in entry.extra.items():
+                e[k] = v
+            entries.append(e)
+        if entries or "cases" not in suite.extra:
+            data["cases"] = entries
+        rel = "evals/suite.yaml"
+        out.files[rel] = _dump(data, existing.get(rel), suite.hints.get("generated"))
+    if prompts or evalset.triggers is not None:
+        rel = "evals/triggers.yaml"
+        ts = evalset.triggers or ir.TriggerSet(skill=skill)
+        out.files[rel] = _dump(_triggers_data(ts, prompts, out.losses), existing.get(rel), ts.hints.get("generated"))
+    return out
+
+
+def _only_prompt(case: ir.Case) -> bool:
+    """True when a case carries nothing but a prompt (and trigger checks): nothing to run."""
+    return (isinstance(case.input, str) and case.judge is None and case.expected_output is None
+            and not case.files and case.fixture is None and case.setup is None and not case.extra)
+
+
+def _target_skill(evalset: ir.EvalSet) -> str | None:
+    if evalset.skill is not None:
+        return evalset.skill.name
+    if evalset.triggers is not None and evalset.triggers.skill:
+        return evalset.triggers.skill
+    counts: dict[str, int] = {}
+    for case in evalset.cases:
+        for c in case.checks:
+            if isinstance(c, ir.SkillTrigger) and c.skill:
+                counts[c.skill] = counts.get(c.skill, 0) + 1
+    if not counts:
+        return None
+    return max(counts, key=lambda k: (counts[k], -list(counts).index(k)))
+
+
+_UNSAFE = re.compile(r"[/\\\x00]")
+
+
+def _stem(name: str, used: set[str], index: int) -> str:
+    stem = _UNSAFE.sub("-", name).strip()
+    if stem in ("", ".", "..") or stem.startswith("."):
+        stem = f"case-{index + 1}" if stem in ("", ".", "..") else stem.lstrip(".") or f"case-{index + 1}"
+    base, n = stem, 2
+    while stem in used:
+        stem = f"{base}-{n}"
+        n += 1
+    used.add(stem)
+    return stem
+
+
+def _set_level_losses(evalset: ir.EvalSet, losses: list[Loss]) -> None:
+    for field in ("name", "description", "tags"):
+        value = getattr(evalset, field)
+        if value:
+            losses.append(loss_at(evalset.span, field, f"eval set '{field}' (terum has no place for it)"))
+    if evalset.input is not None:
+        losses.append(loss_at(evalset.span, "input", "shared input prepended to every test"))
+    for key in evalset.extra:
+        losses.append(loss_at(evalset.span, f"extra.{key}", f"top-level '{key}'"))
+
+
+def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list | None = None) -> dict:
+    d: dict[str, Any] = {}
+    if isinstance(case.input, str):
+        d["task"] = case.input
+    elif case.input is not None:
+        d["task"] = case.task or ""
+        losses.append(loss_at(case.span, f"{where}.input", "message input flattened to the text of its user messages"))
+    if case.bucket is not None:
+        d["bucket"] = case.bucket
+    if case.requires is not None:
+        d["requires"] = list(case.requires)
+    if case.fixture is not None:
+        d["fixture"] = case.fixture
+    if case.files is not None:
+        d["files"] = dict(case.files)
+    if case.setup is not None:
+        d["setup"] = case.setup
+    if case.timeout_minutes is not None:
+        d["timeout_minutes"] = case.timeout_minutes
+    if case.max_turns is not None:
+        d["max_turns"] = case.max_turns
+    rendered = _checks(list(case.checks) + list(extra_checks or []), f"{where}.checks", losses)
+    if rendered and "checks" not in case.extra:
+        d["checks"] = rendered
+    if case.judge is not None:
+        d["judge"] = case.judge
+    for key, value in case.extra.items():
+        d[key] = value
+    for field, what in (("expected_output", "expected output"), ("input_files", "input files"),
+                        ("metadata", "metadata"), ("tags", "tags"), ("timeout_ms", "timeoutMs"),
+                        ("expected_fail", "expectedFail")):
+        if getattr(case, field) is not None:
+            losses.append(loss_at(case.span, f"{where}.{field}", f"{what} of '{case.name}'"))
+    order = {k: i for i, k in enumerate(CASE_ORDER)}
+    return dict(sorted(d.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+
+def _checks(checks: list, where: str, losses: list[Loss]) -> list:
+    out = []
+    for i, check in enumerate(checks):
+        rendered = _check(check, f"{where}[{i}]", losses)
+        if rendered is not None:
+            out.append(rendered)
+    return out
+
+
+def _check(check: Any, where: str, losses: list[Loss]) -> Any:
+    if isinstance(check, ir.Opaque):
+        if check.origin == "terum":
+            return check.raw
+        losses.append(loss_at(check.span, where, f"{check.origin or 'opaque'} check '{check.label()}' "
+                                                 "(terum has no such check kind)"))
+        return None
+    if isinstance(check, ir.SkillTrigger):
+        return None  # routed to triggers.yaml by write()
+    kind = check.kind
+    if kind not in ARG_FIELD:
+        losses.append(loss_at(check.span, where, f"'{kind}' check '{check.arg}' (terum checks the transcript, "
+                                                 "commands and files, not the final answer)"))
+        return None
+    arg = getattr(check, ARG_FIELD[kind])
+    if check.negate:
+        if kind in NEGATED:
+            kind = NEGATED[kind]
+        else:
+            losses.append(loss_at(check.span, where, f"negate on '{kind}' (no opposite kind)"))
+    for field in ("name", "weight", "required", "min_score"):
+        if getattr(check, field) is not None:
+            losses.append(loss_at(check.span, where, f"'{field}' of check '{check.label()}'"))
+    if check.extra:
+        losses.append(loss_at(check.span, where, f"fields {sorted(check.extra)} of check '{check.label()}'"))
+    return {kind: arg}
+
+
+def _triggers_data(ts: ir.TriggerSet, prompts: list[ir.TriggerPrompt], losses: list[Loss]) -> Any:
+    if "_raw" in ts.extra:
+        return ts.extra["_raw"]
+    d: dict[str, Any] = {}
+    should = [p.text for p in prompts if p.should_trigger]
+    should_not = [p.text for p in prompts if not p.should_trigger]
+    for key, values in (("should_trigger", should), ("should_not_trigger", should_not)):
+        if values or ts.hints.get(f"{key}_empty"):
+            d[key] = values
+        elif ts.hints.get(f"{key}_null"):
+            d[key] = None
+        elif key in ts.extra:
+            d[key] = ts.extra[key]
+    for key, value in ts.extra.items():
+        if key not in d:
+            d[key] = value
+    for p in prompts:
+        if p.extra:
+            losses.append(loss_at(p.span, "triggers", f"fields {sorted(p.extra)} of trigger prompt {p.text!r}"))
+    return d
+
+
+def _dump(data: Any, existing: str | None, header: str | None) -> str:
+    text = yamlrt.dump(data, existing=existing)
+    if header and not text.startswith(header):
+        text = header + "\n" + text
+    return text
