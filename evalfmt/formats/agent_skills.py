@@ -1,0 +1,525 @@
+"""Format ``agent-skills``: the ``evals.json`` of Anthropic's skill-creator (and of ``agentv transpile``).
+
+Shape (skill-creator's ``references/schemas.md``)::
+
+    {"skill_name": "...", "evals": [{"id": 1, "prompt": "...", "expected_output": "...",
+                                     "files": ["evals/files/x.csv"], "expectations": ["..."]}]}
+
+Real files also spell ``expectations`` as ``assertions`` and add ``name``; ``agentv transpile`` adds
+``should_trigger``. All of these are read. Any other key is kept (in ``extra``) with an EV101 warning.
+
+IR mapping, chosen so that a file reads back exactly and converts well:
+
+- each eval -> :class:`ir.Case`: ``name`` is the eval's ``name``, else ``str(id)``; the id itself is kept
+  in ``hints["id"]``; ``prompt`` -> ``input``; ``expected_output`` -> ``expected_output``;
+  ``files`` -> ``input_files``;
+- the expectations -> one :class:`ir.Rubrics` check whose ``criteria`` are the sentences, in order
+  (one rubric of several criteria is what agentv's ``rubrics`` and terum's graders mean too); the
+  spelling ``assertions`` and an empty list are remembered in the case's ``hints``;
+- ``should_trigger`` -> an :class:`ir.SkillTrigger` check on ``skill_name``.
+
+The writer uses the documented ``expectations`` spelling unless the IR was read from a file that used
+``assertions``. Checks that are not rubric sentences are written as sentences (the way ``agentv
+transpile`` does) and each is reported as a loss: a model grades a sentence, nothing checks it mechanically.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+from .. import ir
+from ..errors import Diagnostic, LoadError
+from ..load import Loaded, load_file, type_name
+from . import Format, Loss, ReadResult, WriteResult, basename, first_char, loss_at, peek_keys
+
+NAME = "agent-skills"
+TOP_KEYS = ("skill_name", "evals")
+EVAL_KEYS = ("id", "name", "prompt", "expected_output", "files", "should_trigger", "expectations", "assertions")
+
+
+# ------------------------------------------------------------------------------------ detection
+
+
+def detect(path: str) -> bool:
+    if not path.lower().endswith(".json") or first_char(path) != "{":
+        return False
+    keys = peek_keys(path)
+    return "evals" in keys and ("skill_name" in keys or "prompt" in keys)
+
+
+# ------------------------------------------------------------------------------------ reading
+
+
+class Reporter:
+    """Collects diagnostics at exact positions of one loaded JSON/YAML document."""
+
+    def __init__(self, loaded: Loaded, result: ReadResult):
+        self.loaded = loaded
+        self.result = result
+
+    def span(self, *path: Any) -> ir.Span:
+        p = self.loaded.pos(*path)
+        return ir.Span(file=self.loaded.path, line=p.line, column=p.column)
+
+    def add(self, code: str, message: str, *path: Any, key: bool = False, severity: str = "error",
+            fixable: bool = False, data: dict | None = None) -> None:
+        p = self.loaded.key_pos(*path) if key else self.loaded.pos(*path)
+        self.result.diagnostics.append(
+            Diagnostic(self.loaded.path, p.line, p.column, code, message, severity, fixable, data or {}))
+
+    def unknown_key(self, key: str, known: tuple[str, ...], *path: Any, severity: str = "warning",
+                    otherwise: str = " (it is kept, but skill-creator ignores it)") -> None:
+        near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        hint = f" (did you mean '{near[0]}'?)" if near else otherwise
+        self.add("EV101", f"unknown key '{key}'{hint}", *path, key=True, severity=severity,
+                 fixable=bool(near), data={"suggestion": near[0]} if near else None)
+
+    def wrong_type(self, what: str, expected: str, value: Any, *path: Any) -> None:
+        self.add("EV102", f"'{what}' must be {expected}, not a {type_name(value)}", *path)
+
+    def duplicates(self) -> None:
+        for dup in self.loaded.duplicates:
+            self.result.diagnostics.append(Diagnostic(
+                self.loaded.path, dup.second.line, dup.second.column, "EV114",
+                f"duplicate key '{dup.key}' (first at line {dup.first.line}; the later value wins): remove one"))
+
+
+def read(path: str) -> ReadResult:
+    result = ReadResult()
+    try:
+        loaded = load_file(path, kind="json")
+    except LoadError as exc:
+        result.diagnostics.append(exc.to_diagnostic())
+        return result
+    result.documents[path] = loaded
+    rep = Reporter(loaded, result)
+    rep.duplicates()
+    data = loaded.data
+    evalset = ir.EvalSet(format=NAME, source=path, span=ir.Span(file=path, line=1, column=1))
+    if not isinstance(data, dict):
+        rep.add("EV102", f"an evals.json must hold a mapping with 'skill_name' and 'evals', not a {type_name(data)}")
+        evalset.extra["$root"] = data
+        result.sets.append(evalset)
+        return result
+
+    order = list(data)
+    if order != [k for k in TOP_KEYS if k in data] + [k for k in order if k not in TOP_KEYS]:
+        evalset.hints["key_order"] = order
+
+    skill = data.get("skill_name")
+    if "skill_name" not in data:
+        rep.add("EV103", "missing required key 'skill_name' (the name in the skill's frontmatter)")
+    elif isinstance(skill, str):
+        evalset.skill = ir.SkillInfo(name=skill, span=rep.span("skill_name"))
+    else:
+        rep.wrong_type("skill_name", "a string", skill, "skill_name")
+        evalset.extra["skill_name"] = skill
+    skill_name = skill if isinstance(skill, str) else None
+
+    for key in order:
+        if key not in TOP_KEYS:
+            rep.unknown_key(key, TOP_KEYS, key)
+            evalset.extra[key] = data[key]
+
+    evals = data.get("evals")
+    if "evals" not in data:
+        rep.add("EV103", "missing required key 'evals' (a list of evals)")
+    elif not isinstance(evals, list):
+        rep.wrong_type("evals", "a list", evals, "evals")
+        evalset.extra["evals"] = evals
+    else:
+        for i, item in enumerate(evals):
+            evalset.cases.append(_read_eval(rep, item, i, skill_name))
+        _check_ids(rep, evalset.cases, evals)
+
+    result.sets.append(evalset)
+    return result
+
+
+def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.Case:
+    at = ("evals", i)
+    if not isinstance(item, dict):
+        rep.add("EV102", f"an eval must be a mapping with 'id' and 'prompt', not a {type_name(item)}", *at)
+        return ir.Case(name=str(i + 1), span=rep.span(*at), extra={"$value": item})
+    case = ir.Case(name=str(i + 1), span=rep.span(*at))
+    order = list(item)
+
+    # id and name
+    if "id" not in item:
+        rep.add("EV103", "missing required key 'id' (a unique integer)", *at)
+        case.hints["id"] = None
+    else:
+        ident = item["id"]
+        if isinstance(ident, int) and not isinstance(ident, bool):
+            case.hints["id"] = ident
+            case.name = str(ident)
+        else:
+            rep.wrong_type("id", "an integer", ident, *at, "id")
+            case.extra["id"] = ident
+            if isinstance(ident, str) and ident:
+                case.name = ident
+    if "name" in item:
+        name = item["name"]
+        if isinstance(name, str) and name.strip():
+            case.name = name
+            if "id" in item and name == str(item["id"]):
+                case.hints["name_key"] = True
+        else:
+            rep.wrong_type("name", "a non-empty string", name, *at, "name")
+            case.extra["name"] = name
+
+    # prompt
+    if "prompt" not in item:
+        rep.add("EV103", "missing required key 'prompt' (the task to run)", *at)
+    elif isinstance(item["prompt"], str):
+        case.input = item["prompt"]
+        if not item["prompt"].strip():
+            rep.add("EV103", "'prompt' is blank: write the task to run", *at, "prompt")
+    else:
+        rep.wrong_type("prompt", "a string", item["prompt"], *at, "prompt")
+        case.extra["prompt"] = item["prompt"]
+
+    if "expected_output" in item:
+        value = item["expected_output"]
+        if isinstance(value, str):
+            case.expected_output = value
+        else:
+            rep.wrong_type("expected_output", "a string", value, *at, "expected_output")
+            case.extra["expected_output"] = value
+
+    if "files" in item:
+        files = item["files"]
+        if isinstance(files, list) and all(isinstance(f, str) for f in files):
+            case.input_files = list(files)
+        elif isinstance(files, list):
+            bad = next(j for j, f in enumerate(files) if not isinstance(f, str))
+            rep.wrong_type("files", "a list of paths (strings)", files[bad], *at, "files", bad)
+            case.extra["files"] = files
+        else:
+            rep.wrong_type("files", "a list of paths", files, *at, "files")
+            case.extra["files"] = files
+
+    if "should_trigger" in item:
+        value = item["should_trigger"]
+        if isinstance(value, bool):
+            case.checks.append(ir.SkillTrigger(skill=skill_name, should_trigger=value,
+                                               span=rep.span(*at, "should_trigger")))
+        else:
+            rep.wrong_type("should_trigger", "a boolean", value, *at, "should_trigger")
+            case.extra["should_trigger"] = value
+
+    spellings = [k for k in ("expectations", "assertions") if k in item]
+    if len(spellings) == 2:
+        rep.add("EV101", "both 'expectations' and 'assertions' given: merge them into 'expectations'",
+                *at, "assertions", key=True)
+    for key in spellings:
+        value = item[key]
+        if key == "assertions" and len(spellings) == 2:
+            case.extra[key] = value
+            continue
+        if key == "assertions":
+            case.hints["expectations_key"] = "assertions"
+        if isinstance(value, list) and all(isinstance(s, str) for s in value):
+            if value:
+                case.checks.append(ir.Rubrics(criteria=list(value), span=rep.span(*at, key)))
+            else:
+                case.hints["empty_expectations"] = True
+        else:
+            if isinstance(value, list):
+                bad = next(j for j, s in enumerate(value) if not isinstance(s, str))
+                rep.wrong_type(key, "a list of sentences (strings)", value[bad], *at, key, bad)
+            else:
+                rep.wrong_type(key, "a list of sentences", value, *at, key)
+            case.extra[key] = value
+            case.hints.pop("expectations_key", None)
+
+    for key in order:
+        if key not in EVAL_KEYS:
+            rep.unknown_key(key, EVAL_KEYS, *at, key)
+            case.extra[key] = item[key]
+
+    default = _default_order(item)
+    if order != default:
+        case.hints["key_order"] = order
+    return case
+
+
+def _default_order(item: dict) -> list[str]:
+    return [k for k in EVAL_KEYS if k in item] + [k for k in item if k not in EVAL_KEYS]
+
+
+def _check_ids(rep: Reporter, cases: list[ir.Case], evals: list) -> None:
+    seen: dict[Any, int] = {}
+    for i, case in enumerate(cases):
+        ident = case.hints.get("id")
+        if ident is None:
+            continue
+        if ident in seen:
+            rep.add("EV115", f"duplicate eval id {ident} (also eval {seen[ident] + 1}): give each eval its own id",
+                    "evals", i, "id")
+        else:
+            seen[ident] = i
+
+
+# ------------------------------------------------------------------------------------ writing
+
+
+def sentence(check: Any) -> str:
+    """A check as one natural-language expectation a grader can judge."""
+    k = check.kind
+    if k == "rubrics":
+        return "; ".join(c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or c)
+                         for c in check.criteria)
+    if k == "transcript_mentions":
+        return f"The transcript mentions '{check.text}'"
+    if k == "transcript_omits":
+        return f"The transcript does not mention '{check.text}'"
+    if k == "command_matching":
+        return f"A command matching /{check.pattern}/ is run"
+    if k == "no_command_matching":
+        return f"No command matching /{check.pattern}/ is run"
+    if k == "file_exists":
+        return f"The file '{check.path}' exists after the session"
+    if k == "file_absent":
+        return f"The file '{check.path}' does not exist after the session"
+    if k == "command_succeeds":
+        return f"The command '{check.command}' succeeds after the session"
+    if k == "skill-trigger":
+        verb = "uses" if check.expects_trigger else "does not use"
+        return f"The agent {verb} the skill '{check.skill or ''}'"
+    if k == "contains":
+        return f"Output contains '{check.value}'"
+    if k == "icontains":
+        return f"Output contains (case-insensitive) '{check.value}'"
+    if k in ("contains-any", "contains-all", "icontains-any", "icontains-all"):
+        which = "any" if k.endswith("any") else "all"
+        case = " (case-insensitive)" if k.startswith("i") else ""
+        return f"Output contains {which} of{case}: " + ", ".join(f"'{v}'" for v in check.values)
+    if k == "starts-with":
+        return f"Output starts with '{check.value}'"
+    if k == "ends-with":
+        return f"Output ends with '{check.value}'"
+    if k == "regex":
+        return f"Output matches /{check.value}/{check.flags or ''}"
+    if k == "equals":
+        return f"Output equals '{check.arg}'"
+    if k == "is-json":
+        return "Output is valid JSON"
+    if k == "llm-grader":
+        return check.prompt or "An LLM grader accepts the output"
+    if k == "opaque":
+        return f"Passes the {check.origin + ' ' if check.origin else ''}check '{check.label()}'"
+    return f"Passes the check '{check.label()}'"
+
+
+def _where(node: Any, fallback: str) -> str:
+    span = getattr(node, "span", None)
+    return f"{span.file}:{span.line}" if span is not None else fallback
+
+
+def skill_name_of(evalset: ir.EvalSet) -> str:
+    if evalset.skill is not None:
+        return evalset.skill.name
+    names = []
+    for case in evalset.cases:
+        for c in case.checks:
+            if c.kind == "skill-trigger" and c.skill and c.skill not in names:
+                names.append(c.skill)
+    if len(names) == 1:
+        return names[0]
+    return evalset.name or ""
+
+
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
+    own = evalset.format == NAME
+    losses: list[Loss] = []
+    skill = skill_name_of(evalset)
+    out: dict[str, Any] = {}
+    if own and "skill_name" in evalset.extra:
+        out["skill_name"] = evalset.extra["skill_name"]
+    elif own and evalset.skill is None:
+        pass  # the source had no skill_name: keep it that way
+    else:
+        out["skill_name"] = skill
+    evals: list[Any] = []
+    if own and "evals" in evalset.extra:
+        out["evals"] = evalset.extra["evals"]
+    else:
+        used_ids: set[int] = {c.hints["id"] for c in evalset.cases if own and isinstance(c.hints.get("id"), int)}
+        next_id = 1
+        for i, case in enumerate(evalset.cases):
+            if own and "$value" in case.extra:
+                evals.append(case.extra["$value"])
+                continue
+            ident = case.hints.get("id") if own else None
+            if ident is None and not (own and ("id" in case.extra or "id" in case.hints)):
+                while next_id in used_ids:
+                    next_id += 1
+                ident = next_id
+                used_ids.add(ident)
+            evals.append(_write_case(case, ident, skill, own, losses, f"cases[{i}]", i))
+        if evalset.suite is not None:
+            while next_id in used_ids:
+                next_id += 1
+            evals.append(_write_suite(evalset.suite, next_id, skill, losses))
+        out["evals"] = evals
+    for key, value in (evalset.extra.items() if own else ()):
+        if key not in TOP_KEYS and key != "$root":
+            out[key] = value
+    if own and "$root" in evalset.extra:
+        out = evalset.extra["$root"]
+    if own and isinstance(out, dict) and evalset.hints.get("key_order"):
+        out = _reorder(out, evalset.hints["key_order"])
+    _set_losses(evalset, own, losses)
+    text = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    return WriteResult(files={"evals.json": text}, losses=losses)
+
+
+def _reorder(d: dict, order: list[str]) -> dict:
+    out = {k: d[k] for k in order if k in d}
+    out.update({k: v for k, v in d.items() if k not in out})
+    return out
+
+
+def _set_losses(evalset: ir.EvalSet, own: bool, losses: list[Loss]) -> None:
+    where = _where(evalset, "set")
+    if evalset.triggers is not None and evalset.triggers.prompts:
+        losses.append(Loss(_where(evalset.triggers, where),
+                           f"{len(evalset.triggers.prompts)} trigger prompts (write them with --to skill-creator-triggers)"))
+    if evalset.input is not None:
+        losses.append(Loss(where, "suite-level input prepended to every test"))
+    for c in evalset.checks:
+        losses.append(loss_at(c.span, where, f"suite-level check '{c.label()}' applied to every test"))
+    if evalset.description:
+        losses.append(Loss(where, "description"))
+    if evalset.tags:
+        losses.append(Loss(where, "tags"))
+    if not own:
+        for key in evalset.extra:
+            losses.append(Loss(where, f"{evalset.format} key '{key}'"))
+        if evalset.name and evalset.skill is not None and evalset.name != evalset.skill.name:
+            losses.append(Loss(where, f"name '{evalset.name}'"))
+
+
+CASE_FIELDS_LOST = ("judge", "files", "fixture", "setup", "bucket", "requires", "timeout_minutes", "max_turns",
+                    "metadata", "tags", "timeout_ms", "expected_fail")
+
+
+def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[Loss], path: str,
+                index: int = 0) -> dict:
+    where = _where(case, path)
+    item: dict[str, Any] = {}
+    if own and "id" in case.extra:
+        item["id"] = case.extra["id"]
+    elif ident is not None:
+        item["id"] = ident
+    implied = str(item["id"]) if "id" in item and not isinstance(item["id"], str) else str(index + 1)
+    if own and "name" in case.extra:
+        item["name"] = case.extra["name"]
+    elif case.name != (item["id"] if isinstance(item.get("id"), str) else implied) or case.hints.get("name_key"):
+        item["name"] = case.name
+    if own and "prompt" in case.extra:
+        item["prompt"] = case.extra["prompt"]
+    elif case.input is not None:
+        item["prompt"] = ir.input_text(case.input) or ""
+        if not isinstance(case.input, str):
+            losses.append(Loss(where, "input messages flattened to one prompt text"))
+    else:
+        item["prompt"] = ""
+    if own and "expected_output" in case.extra:
+        item["expected_output"] = case.extra["expected_output"]
+    elif case.expected_output is not None:
+        if isinstance(case.expected_output, str):
+            item["expected_output"] = case.expected_output
+        else:
+            item["expected_output"] = json.dumps(case.expected_output, ensure_ascii=False)
+            losses.append(Loss(where, "structured expected_output written as JSON text"))
+    if own and "files" in case.extra:
+        item["files"] = case.extra["files"]
+    elif case.input_files is not None:
+        item["files"] = list(case.input_files)
+
+    trigger_checks = [c for c in case.checks if c.kind == "skill-trigger" and (c.skill in (skill, None))]
+    trigger = trigger_checks[0] if len(trigger_checks) >= 1 else None
+    if own and "should_trigger" in case.extra:
+        item["should_trigger"] = case.extra["should_trigger"]
+    elif trigger is not None:
+        item["should_trigger"] = trigger.expects_trigger
+
+    sentences: list[str] = []
+    for check in case.checks:
+        if check is trigger:
+            for f in ("name", "weight", "required", "min_score", "negate"):
+                if getattr(check, f) is not None:
+                    losses.append(loss_at(check.span, where, f"'{f}' of the skill-trigger check"))
+            continue
+        if check.kind == "rubrics" and (own or all(isinstance(c, str) for c in check.criteria)):
+            for crit in check.criteria:
+                if isinstance(crit, str):
+                    sentences.append(crit)
+                else:
+                    sentences.append(sentence(ir.Rubrics(criteria=[crit])))
+                    losses.append(loss_at(check.span, where, "rubric criterion fields other than its text"))
+            if not own:
+                for f in ("name", "weight", "required", "min_score", "negate"):
+                    if getattr(check, f) is not None:
+                        losses.append(loss_at(check.span, where, f"'{f}' of the rubrics check"))
+            continue
+        sentences.append(sentence(check))
+        losses.append(loss_at(check.span, where,
+                              f"check '{check.label()}' written as an expectation sentence (graded by a model, not checked)"))
+    key = case.hints.get("expectations_key", "expectations") if own else "expectations"
+    if own and "expectations" in case.extra:
+        item["expectations"] = case.extra["expectations"]
+    if own and "assertions" in case.extra:
+        item["assertions"] = case.extra["assertions"]
+    if sentences or (own and case.hints.get("empty_expectations")):
+        item[key] = sentences
+    elif not own:
+        item[key] = []
+    if case.judge:
+        if not own:
+            losses.append(Loss(where, "judge rubric (kept as the last expectation)"))
+        item.setdefault(key, [])
+        if isinstance(item[key], list):
+            item[key].append(case.judge)
+    for field in CASE_FIELDS_LOST:
+        if field == "judge":
+            continue
+        if getattr(case, field) is not None:
+            losses.append(Loss(where, field if field != "files" else "inline files (contents)"))
+    if own:
+        for k, v in case.extra.items():
+            if k not in EVAL_KEYS and k != "$value":
+                item[k] = v
+    else:
+        for k in case.extra:
+            losses.append(Loss(where, f"key '{k}'"))
+    order = case.hints.get("key_order") if own else None
+    return _reorder(item, order or _default_order(item))
+
+
+def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict:
+    where = _where(suite, "suite")
+    losses.append(Loss(where, f"suite entries ({len(suite.entries)}) merged into one eval: their rows are not scored apart"))
+    merged = ir.Case(name=suite.name, input=suite.input, span=suite.span,
+                     checks=list(suite.checks) + [c for e in suite.entries for c in e.checks])
+    for field in ("judge", "files", "fixture", "setup", "bucket", "requires", "timeout_minutes", "max_turns"):
+        setattr(merged, field, getattr(suite, field))
+    return _write_case(merged, ident, skill, False, losses, "suite")
+
+
+FORMAT = Format(
+    name=NAME,
+    module=__name__,
+    description="Anthropic skill-creator evals.json (also what agentv transpile writes)",
+    detect=detect,
+    read=read,
+    write=write,
+    single_file=True,
+    default_name="evals.json",
+)
+
+__all__ = ["FORMAT", "detect", "read", "write", "sentence", "Reporter", "basename"]

@@ -1,0 +1,153 @@
+"""Format ``ir``: evalfmt's own JSON dump of the IR, and its exact inverse.
+
+A file is one JSON object::
+
+    {"evalfmt_ir": 1, "sets": [<ir.dump(EvalSet)>, ...]}
+
+``evalfmt_ir`` is the IR version (:data:`ir.IR_VERSION`); detection looks for that key. This is the
+document ``evalfmt inspect --format json`` prints (:mod:`evalfmt.formats.ir_doc`), so inspected output
+reads back. Every field that is set is written, spans included, so ``read(write(x))`` gives back exactly ``x`` (provenance too), and
+``write(read(f))`` gives back the bytes of a file this writer wrote. The writer writes one set per
+file; the reader accepts any number.
+
+Bad content never raises: the IR is validated set by set with pydantic, and each validation error
+becomes a diagnostic at the line and column of the offending value (EV103 for a missing field, EV101
+for an unknown one, EV104 for an unknown check kind, EV102 for the rest).
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from .. import ir
+from ..errors import LoadError
+from ..load import load_file, type_name
+from . import Format, ReadResult, WriteResult, first_char, peek_keys
+from .agent_skills import Reporter
+
+NAME = "ir"
+from .ir_doc import MARKER
+
+DEFAULT_NAME = "evalset.ir.json"
+
+
+def detect(path: str) -> bool:
+    return path.lower().endswith(".json") and first_char(path) == "{" and MARKER in peek_keys(path)
+
+
+def read(path: str) -> ReadResult:
+    from pydantic import ValidationError
+
+    result = ReadResult()
+    try:
+        loaded = load_file(path, kind="json")
+    except LoadError as exc:
+        result.diagnostics.append(exc.to_diagnostic())
+        return result
+    result.documents[path] = loaded
+    rep = Reporter(loaded, result)
+    rep.duplicates()
+    data = loaded.data
+    if not isinstance(data, dict) or MARKER not in data:
+        rep.add("EV103", f"not an evalfmt IR file: the top level must be a mapping with '{MARKER}' and 'sets'")
+        return result
+    version = data[MARKER]
+    if not isinstance(version, int) or isinstance(version, bool):
+        rep.wrong_type(MARKER, "an integer (the IR version)", version, MARKER)
+        return result
+    if version != ir.IR_VERSION:
+        rep.add("EV100", f"IR version {version} is not supported (this evalfmt reads version {ir.IR_VERSION}): "
+                         "convert it with the evalfmt that wrote it", MARKER)
+        return result
+    for key in data:
+        if key not in (MARKER, "sets"):
+            rep.unknown_key(key, (MARKER, "sets"), key, severity="error", otherwise=": remove it")
+    sets = data.get("sets")
+    if "sets" not in data:
+        rep.add("EV103", "missing required key 'sets' (a list of eval sets)")
+        return result
+    if not isinstance(sets, list):
+        rep.wrong_type("sets", "a list", sets, "sets")
+        return result
+    for i, raw in enumerate(sets):
+        try:
+            result.sets.append(ir.EvalSet.model_validate(raw))
+        except ValidationError as exc:
+            for err in exc.errors(include_url=False):
+                _report(rep, ("sets", i) + tuple(err["loc"]), err, raw)
+    return result
+
+
+def _report(rep: Reporter, loc: tuple, err: dict, raw: Any) -> None:
+    # pydantic puts the union member's tag in the location ("checks", 0, "contains", "value"): drop it.
+    path: list[Any] = []
+    node: Any = rep.loaded.data
+    for step in loc:
+        if isinstance(node, dict) and step in node:
+            path.append(step)
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            path.append(step)
+            node = node[step]
+        elif isinstance(step, str) and isinstance(node, dict) and step in ir.CHECK_MODELS:
+            continue
+        else:
+            break
+    where = ".".join(str(s) for s in loc[2:] if not (isinstance(s, str) and s in ir.CHECK_MODELS)) or "set"
+    kind = err["type"]
+    if kind == "missing":
+        rep.add("EV103", f"missing required field '{loc[-1]}' at {where}", *path)
+    elif kind == "extra_forbidden":
+        field = loc[-1]
+        parent = _model_fields(rep.loaded.data, path[:-1])
+        near = difflib.get_close_matches(str(field), parent, n=1, cutoff=0.6)
+        hint = f" (did you mean '{near[0]}'?)" if near else ": remove it"
+        rep.add("EV101", f"unknown IR field '{field}' at {where}{hint}", *path, key=True)
+    elif kind in ("union_tag_invalid", "union_tag_not_found"):
+        tag = node.get("kind") if isinstance(node, dict) else None
+        near = difflib.get_close_matches(str(tag), list(ir.CHECK_MODELS), n=1, cutoff=0.6)
+        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        what = f"unknown check kind '{tag}'" if tag is not None else "a check without 'kind'"
+        rep.add("EV104", f"{what} at {where}{hint}", *(path + (["kind"] if tag is not None else [])))
+    else:
+        rep.add("EV102", f"{err['msg'].lower()} at {where} (found a {type_name(node)})", *path)
+
+
+def _model_fields(data: Any, path: list) -> list[str]:
+    """The field names of the IR model at ``path`` (best effort, for 'did you mean' hints)."""
+    node = data
+    for step in path:
+        node = node[step]
+    if isinstance(node, dict) and isinstance(node.get("kind"), str) and node["kind"] in ir.CHECK_MODELS:
+        return list(ir.CHECK_MODELS[node["kind"]].model_fields)
+    names: set[str] = set()
+    for model in (ir.EvalSet, ir.Case, ir.Suite, ir.SuiteEntry, ir.TriggerSet, ir.TriggerPrompt, ir.SkillInfo,
+                  ir.Message, ir.ContentPart, ir.Span):
+        names.update(model.model_fields)
+    return sorted(names)
+
+
+def dumps(sets: list[ir.EvalSet]) -> str:
+    """The IR file text for ``sets`` (deterministic: model field order, two-space indent, newline)."""
+    import orjson
+
+    from .ir_doc import document
+
+    return orjson.dumps(document(sets), option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+
+
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
+    return WriteResult(files={DEFAULT_NAME: dumps([evalset])})
+
+
+FORMAT = Format(
+    name=NAME,
+    module=__name__,
+    description="evalfmt's own JSON dump of the IR (lossless)",
+    detect=detect,
+    read=read,
+    write=write,
+    single_file=True,
+    default_name=DEFAULT_NAME,
+)

@@ -1,0 +1,176 @@
+"""Format ``skill-creator-triggers``: skill-creator's trigger eval set.
+
+A bare JSON array ``[{"query": "...", "should_trigger": true}, ...]``. The file name varies in real
+skills (``trigger-eval.json``, ``trigger-evals.json``, ``trigger_evals.json``, ``eval_set.json``,
+``<skill>_trigger-eval.json`` ...), so the format is detected by structure: a ``.json`` file holding an
+array whose objects have ``query`` and ``should_trigger``.
+
+IR: one :class:`ir.TriggerSet`, prompts in file order. Extra keys of an item are kept in the prompt's
+``extra`` (EV101 warning). The skill is the folder holding ``SKILL.md`` next to (or above) the file,
+when there is one. The writer keeps the source's file name and its layout (one object per line, or
+indented), so a file reads and writes back byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from .. import ir
+from ..errors import LoadError
+from ..load import load_file, type_name
+from . import Format, Loss, ReadResult, WriteResult, basename, first_char, loss_at, peek_keys
+from .agent_skills import Reporter
+
+NAME = "skill-creator-triggers"
+ITEM_KEYS = ("query", "should_trigger")
+DEFAULT_NAME = "trigger-evals.json"
+
+
+def detect(path: str) -> bool:
+    if not path.lower().endswith(".json") or first_char(path) != "[":
+        return False
+    keys = peek_keys(path)
+    return "query" in keys and "should_trigger" in keys
+
+
+def _skill_folder(path: str) -> str | None:
+    folder = os.path.dirname(os.path.abspath(path))
+    for cand in (folder, os.path.dirname(folder)):
+        if os.path.isfile(os.path.join(cand, "SKILL.md")):
+            return os.path.basename(cand)
+    return None
+
+
+def read(path: str) -> ReadResult:
+    result = ReadResult()
+    try:
+        loaded = load_file(path, kind="json")
+    except LoadError as exc:
+        result.diagnostics.append(exc.to_diagnostic())
+        return result
+    result.documents[path] = loaded
+    rep = Reporter(loaded, result)
+    rep.duplicates()
+    span = ir.Span(file=path, line=1, column=1)
+    evalset = ir.EvalSet(format=NAME, source=path, span=span)
+    skill = _skill_folder(path)
+    if skill:
+        evalset.skill = ir.SkillInfo(name=skill, path=os.path.dirname(os.path.abspath(path)))
+    triggers = ir.TriggerSet(skill=skill, span=span)
+    triggers.hints["file_name"] = basename(path)
+    evalset.triggers = triggers
+    result.sets.append(evalset)
+    data = loaded.data
+    if not isinstance(data, list):
+        rep.add("EV102", f"a trigger eval set must be a list of {{query, should_trigger}} items, not a {type_name(data)}")
+        triggers.extra["$root"] = data
+        return result
+    for i, item in enumerate(data):
+        triggers.prompts.append(_read_item(rep, item, i))
+    style = _style_of(loaded.text, data)
+    if style != "indent":
+        triggers.hints["style"] = style
+    return result
+
+
+def _read_item(rep: Reporter, item: Any, i: int) -> ir.TriggerPrompt:
+    if not isinstance(item, dict):
+        rep.add("EV102", f"a trigger item must be a mapping with 'query' and 'should_trigger', not a {type_name(item)}", i)
+        return ir.TriggerPrompt(text="", should_trigger=False, span=rep.span(i), extra={"$value": item})
+    prompt = ir.TriggerPrompt(text="", should_trigger=True, span=rep.span(i))
+    if "query" not in item:
+        rep.add("EV103", "missing required key 'query' (the user request)", i)
+    elif isinstance(item["query"], str):
+        prompt.text = item["query"]
+    else:
+        rep.wrong_type("query", "a string", item["query"], i, "query")
+        prompt.extra["query"] = item["query"]
+    if "should_trigger" not in item:
+        rep.add("EV103", "missing required key 'should_trigger' (true or false)", i)
+    elif isinstance(item["should_trigger"], bool):
+        prompt.should_trigger = item["should_trigger"]
+    else:
+        rep.wrong_type("should_trigger", "a boolean", item["should_trigger"], i, "should_trigger")
+        prompt.extra["should_trigger"] = item["should_trigger"]
+    for key in item:
+        if key not in ITEM_KEYS:
+            rep.unknown_key(key, ITEM_KEYS, i, key)
+            prompt.extra[key] = item[key]
+    return prompt
+
+
+# ------------------------------------------------------------------------------------ writing
+
+
+def _item(prompt: ir.TriggerPrompt, own: bool) -> Any:
+    extra = prompt.extra if own else {}
+    if "$value" in extra:
+        return extra["$value"]
+    out: dict[str, Any] = {"query": extra.get("query", prompt.text),
+                           "should_trigger": extra.get("should_trigger", prompt.should_trigger)}
+    for k, v in extra.items():
+        if k not in ITEM_KEYS:
+            out[k] = v
+    return out
+
+
+def _render(items: list, style: str) -> str:
+    if style == "lines" and items:
+        body = ",\n".join("  " + json.dumps(it, ensure_ascii=False) for it in items)
+        return "[\n" + body + "\n]\n"
+    return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+
+
+def _style_of(text: str, data: list) -> str:
+    """'lines' when the file is one compact object per line (as several real sets are), else 'indent'."""
+    if _render(data, "indent") == text:
+        return "indent"
+    if _render(data, "lines") == text:
+        return "lines"
+    return "indent"
+
+
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
+    own = evalset.format == NAME
+    losses: list[Loss] = []
+    where = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
+    trig = evalset.triggers
+    items: list[Any] = []
+    name = DEFAULT_NAME
+    style = "indent"
+    if trig is not None:
+        if own and "$root" in trig.extra:
+            text = json.dumps(trig.extra["$root"], indent=2, ensure_ascii=False) + "\n"
+            return WriteResult(files={trig.hints.get("file_name", DEFAULT_NAME): text})
+        if own:
+            name = trig.hints.get("file_name", DEFAULT_NAME)
+            style = trig.hints.get("style", "indent")
+        for prompt in trig.prompts:
+            items.append(_item(prompt, own))
+            if not own and prompt.extra:
+                losses.append(loss_at(prompt.span, where, f"keys {', '.join(sorted(prompt.extra))} of a trigger prompt"))
+        if not own:
+            for key in trig.extra:
+                losses.append(loss_at(trig.span, where, f"trigger set key '{key}'"))
+    for i, case in enumerate(evalset.cases):
+        losses.append(loss_at(case.span, f"cases[{i}]",
+                              f"case '{case.name}' (a trigger eval set holds only queries; write cases with --to agent-skills)"))
+    if evalset.suite is not None:
+        losses.append(loss_at(evalset.suite.span, "suite", "suite (a trigger eval set holds only queries)"))
+    for c in evalset.checks:
+        losses.append(loss_at(c.span, where, f"suite-level check '{c.label()}'"))
+    return WriteResult(files={name: _render(items, style)}, losses=losses)
+
+
+FORMAT = Format(
+    name=NAME,
+    module=__name__,
+    description="skill-creator trigger eval set: a JSON array of {query, should_trigger}",
+    detect=detect,
+    read=read,
+    write=write,
+    single_file=True,
+    default_name=DEFAULT_NAME,
+)
