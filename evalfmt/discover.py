@@ -60,7 +60,13 @@ def discover(path: str, force: str | None = None) -> list[Unit]:
         return [Unit(fmt.name, path)]
     units: list[Unit] = []
     seen_terum: set[str] = set()
-    _walk(os.path.normpath(path), units, seen_terum, top=True)
+    top = os.path.normpath(path)
+    root = skill_root(top)
+    if root is not None:  # a skill (or evals/) folder named directly is read even when it is empty
+        seen_terum.add(os.path.normpath(root))
+        units.append(Unit("terum", root))
+        top = root
+    _walk(top, units, seen_terum, top=True)
     return units
 
 

@@ -454,7 +454,7 @@ class Case(Node):
     setup: str | None = None
     bucket: str | None = None
     requires: list[str] | None = None
-    timeout_minutes: float | None = None
+    timeout_minutes: int | float | None = None
     max_turns: int | None = None
     # agentv / skill-creator
     input_files: list[str] | None = None

@@ -9,6 +9,7 @@ appended. ``lint --fix`` and the YAML format writers use it.
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 
@@ -38,19 +39,28 @@ def _fresh(value: Any) -> Any:
         s = CommentedSeq()
         s.extend(_fresh(v) for v in value)
         return s
-    if isinstance(value, str) and "\n" in value and _literal_ok(value):
-        return LiteralScalarString(value)
+    if isinstance(value, str):
+        if _SPECIAL.search(value):
+            from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+            return DoubleQuotedScalarString(value)  # escaped, so libyaml reads it back exactly
+        if "\n" in value and _literal_ok(value):
+            return LiteralScalarString(value)
     return value
 
 
+#: Characters a YAML reader does not take raw, or folds as line breaks: write them escaped.
+_SPECIAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+
+
 def _literal_ok(text: str) -> bool:
-    """A ``|`` block can carry the string exactly (no trailing spaces on lines, no tabs/controls,
+    """A ``|`` block can carry the string exactly (no trailing spaces on lines, no tabs or CRs,
     no leading blank/space-started first line)."""
-    if any(line != line.rstrip(" \t") for line in text.split("\n")):
+    if any(line != line.rstrip(" \t\r") for line in text.split("\n")):
         return False
-    if text.startswith((" ", "\n")):
+    if text.startswith((" ", "\n", "\t")) or "\t" in text or "\r" in text:
         return False
-    return all(ch == "\n" or (ch >= " " and ch != "\x7f") for ch in text)
+    return True
 
 
 def _merge(old: Any, new: Any) -> Any:

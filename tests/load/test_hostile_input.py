@@ -1,0 +1,115 @@
+"""Hostile and broken input: every case gives one clear error with file, line and column, fast."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalfmt.errors import LoadError
+from evalfmt.load import MAX_ALIAS_NODES, MAX_DEPTH, load_bytes, load_file, load_text
+
+
+def _err(text: str | bytes, kind: str = "yaml", name: str = "f.yaml") -> LoadError:
+    with pytest.raises(LoadError) as info:
+        if isinstance(text, bytes):
+            load_bytes(text, name, kind)
+        else:
+            load_text(text, name, kind)
+    return info.value
+
+
+def test_billion_laughs_is_refused_at_the_alias_that_crosses_the_budget():
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(8):
+        prev, cur = chr(97 + i), chr(98 + i)
+        lines.append(f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 9) + "]")
+    exc = _err("\n".join(lines) + "\n")
+    assert str(exc) == f"f.yaml:6:8: aliases expand to more than {MAX_ALIAS_NODES} nodes (an alias bomb?)"
+
+
+def test_reasonable_aliases_are_fine():
+    data = load_text("base: &b {role: system, content: hi}\ntests:\n  - input: [*b]\n  - input: [*b]\n").data
+    assert data["tests"][1]["input"][0] == {"role": "system", "content": "hi"}
+
+
+@pytest.mark.parametrize("text,line,col", [
+    ("[" * 100_000 + "]" * 100_000, 1, MAX_DEPTH + 1),
+    ("{a: " * 100_000 + "}" * 100_000, 1, 4 * MAX_DEPTH + 1),
+    ("".join(" " * i + "a:\n" for i in range(1000)) + " " * 1000 + "1\n", MAX_DEPTH + 1, MAX_DEPTH + 1),
+])
+def test_nesting_thousands_of_levels_deep(text, line, col):
+    exc = _err(text)
+    assert str(exc) == f"f.yaml:{line}:{col}: nesting is deeper than {MAX_DEPTH} levels"
+
+
+def test_deep_json_nesting():
+    exc = _err("[" * 5000 + "]" * 5000, kind="json", name="f.json")
+    assert str(exc) == "f.json:1:1026: invalid JSON: nesting is too deep"
+
+
+def test_nul_byte_position():
+    exc = _err(b"task: do it\nchecks: [\x00]\n")
+    assert str(exc) == "f.yaml:2:10: NUL byte in file (binary data is not an eval file)"
+
+
+def test_invalid_utf8_position():
+    exc = _err(b"task: caf\xc3\xa9 ok\nsetup: \xff\xfe\n")
+    assert str(exc) == "f.yaml:2:8: invalid UTF-8 (byte 0xff)"
+
+
+def test_utf8_bom_is_accepted():
+    assert load_bytes(b"\xef\xbb\xbftask: x\n", "f.yaml").data == {"task": "x"}
+
+
+@pytest.mark.parametrize("text,line,col", [
+    ("task: x\nchecks:\n\t- file_exists: a\n", 3, 1),
+    ("\ttask: x\n", 1, 1),
+    ("task: x\nfiles:\n  a: 1\n\tb: 2\n", 4, 1),
+])
+def test_tabs_used_for_indentation(text, line, col):
+    exc = _err(text)
+    assert str(exc) == f"f.yaml:{line}:{col}: invalid YAML: tab character used for indentation (YAML allows only spaces)"
+
+
+def test_tab_inside_a_value_is_fine():
+    assert load_text("task: 'a\tb'\nsetup: echo\ta\n").data == {"task": "a\tb", "setup": "echo\ta"}
+
+
+def test_file_larger_than_the_limit(tmp_path):
+    p = tmp_path / "big.yaml"
+    p.write_bytes(b"task: " + b"x" * 2048 + b"\n")
+    with pytest.raises(LoadError) as info:
+        load_file(str(p), max_bytes=1024)
+    assert str(info.value) == f"{p}:1:1: file is 2055 bytes, larger than the limit of 1024 bytes (set EVALFMT_MAX_BYTES to raise it)"
+
+
+def test_limit_from_environment(tmp_path, monkeypatch):
+    p = tmp_path / "big.yaml"
+    p.write_bytes(b"task: " + b"x" * 200 + b"\n")
+    monkeypatch.setenv("EVALFMT_MAX_BYTES", "100")
+    with pytest.raises(LoadError, match="larger than the limit of 100 bytes"):
+        load_file(str(p))
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("a: [1\n", "f.yaml:2:1: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence)"),
+    ("a: b: c\n", "f.yaml:1:5: invalid YAML: mapping values are not allowed in this context"),
+    ("a: *nope\n", "f.yaml:1:4: invalid YAML: unknown alias *nope"),
+    ("a: 1\n---\nb: 2\n", "f.yaml:2:1: a file must hold one YAML document, this one holds several"),
+    ("a: !custom 3\n", "f.yaml:1:4: invalid YAML: unknown tag '!custom'"),
+    ("a: \x07\n", "f.yaml:1:4: invalid YAML: unacceptable character #x0007: control characters are not allowed"),
+    ("? [a, b]\n: c\n", "f.yaml:1:3: invalid YAML: a mapping or sequence used as a key is not supported"),
+])
+def test_syntax_errors_have_positions(text, expected):
+    assert str(_err(text)) == expected
+
+
+def test_json_syntax_error_position():
+    exc = _err('{"tests": [1,\n 2,}', kind="json", name="f.json")
+    assert str(exc) == "f.json:2:4: invalid JSON: unexpected character, expected a JSON value"
+
+
+def test_unreadable_path_and_directory(tmp_path):
+    with pytest.raises(LoadError, match="cannot read: No such file or directory"):
+        load_file(str(tmp_path / "missing.yaml"))
+    with pytest.raises(LoadError, match="is a directory, not a file"):
+        load_file(str(tmp_path))
