@@ -1,7 +1,40 @@
 #!/usr/bin/env bash
-# `make demo`: evalfmt on the bundled fixtures.
+# `make demo`: evalfmt on the bundled fixtures (a small skill library and an EVAL.yaml).
+# Everything it writes goes to demo-out/ (recreated each run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EVALFMT=".venv/bin/evalfmt"
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
-step evalfmt --version; $EVALFMT --version
+OUT="demo-out"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+step() { printf '\n\033[1m$ evalfmt %s\033[0m\n' "$*"; }
+run() { step "$@"; "$EVALFMT" "$@"; }
+# a command whose non-zero exit is part of the show
+show() { step "$@"; set +e; "$EVALFMT" "$@"; rc=$?; set -e; echo "(exit $rc)"; }
+has() { "$EVALFMT" --help | grep -q "^  $1 "; }
+
+run --version
+run inspect fixtures/library/release-notes
+run validate fixtures
+echo "(exit 0: no structural errors)"
+
+# A broken case, to show what a finding looks like.
+mkdir -p "$OUT/broken-skill/evals/cases"
+printf 'task: Summarise the release\ncheck:\n  - transcript_mentions: v1.2.0\nbucket: easy\ntimeout_minutes: 500\n' \
+  > "$OUT/broken-skill/evals/cases/typos.yaml"
+show validate "$OUT/broken-skill"
+
+run convert fixtures/library/release-notes/evals/cases/no-tag-push.yaml --to terum
+if has transpile; then
+  run transpile fixtures/agentv/EVAL.yaml --out-dir "$OUT/skills"
+  for f in "$OUT"/skills/*/evals.json; do echo "--- $f"; cat "$f"; done
+fi
+if "$EVALFMT" convert --help >/dev/null 2>&1 && "$EVALFMT" inspect fixtures/agentv/EVAL.yaml >/dev/null 2>&1; then
+  run convert fixtures/library/release-notes --to agentv -o "$OUT/release-notes.EVAL.yaml"
+  run convert fixtures/agentv/EVAL.yaml --to terum -o "$OUT/from-agentv"
+fi
+if has lint; then
+  run lint fixtures/library
+fi
+echo
+echo "demo outputs are in $OUT/"
