@@ -1,0 +1,96 @@
+"""agentv's deterministic assertions, scored against the session's final output.
+
+``contains`` (case-sensitive) and ``icontains``, the ``-any``/``-all`` forms, ``starts-with`` and
+``ends-with`` (both sides trimmed), ``equals`` (both trimmed), ``regex`` (an ECMAScript regex with its
+``flags``) and ``is-json`` (``JSON.parse`` succeeds). ``negate: true`` inverts the result. ``latency``
+and ``cost`` compare the session's duration and cost with their threshold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ir
+from . import ecmaregex, jsjson
+from .session import Session
+
+_WS = " \t\n\r\v\f\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
+def js_trim(s: str) -> str:
+    """``String.prototype.trim``: ECMAScript whitespace and line terminators."""
+    return s.strip(_WS)
+
+
+def js_lower(s: str) -> str:
+    return s.lower()
+
+
+def text_of(v: Any) -> str:
+    """``String(v)`` for a YAML value."""
+    if isinstance(v, str):
+        return v
+    if v is None:
+        return "null"
+    if v is True or v is False:
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return jsjson.number(v)
+    if isinstance(v, int):
+        return str(v)
+    return jsjson.stringify(v)
+
+
+def score(check: ir.CheckBase, session: Session) -> tuple[bool, str] | None:
+    """``(passed, detail)`` for an assertion this module knows, None otherwise. Raises
+    :class:`ecmaregex.EcmaRegexError` for a bad regex (the caller reports a malformed check)."""
+    out = session.final_output
+    kind = check.kind  # type: ignore[attr-defined]
+    if isinstance(check, ir.Contains):
+        ok, what = check.value in out, f'contains "{check.value}"'
+    elif isinstance(check, ir.Icontains):
+        ok, what = js_lower(check.value) in js_lower(out), f'contains "{check.value}" (case-insensitive)'
+    elif isinstance(check, (ir.ContainsAny, ir.ContainsAll, ir.IcontainsAny, ir.IcontainsAll)):
+        fold = kind.startswith("i")
+        hay = js_lower(out) if fold else out
+        hits = [v for v in check.values if (js_lower(v) if fold else v) in hay]
+        if kind.endswith("any"):
+            ok, what = bool(hits), "contains any of " + ", ".join(f'"{v}"' for v in check.values)
+        else:
+            ok, what = len(hits) == len(check.values), "contains all of " + ", ".join(f'"{v}"' for v in check.values)
+    elif isinstance(check, ir.StartsWith):
+        ok, what = js_trim(out).startswith(js_trim(check.value)), f'starts with "{check.value}"'
+    elif isinstance(check, ir.EndsWith):
+        ok, what = js_trim(out).endswith(js_trim(check.value)), f'ends with "{check.value}"'
+    elif isinstance(check, ir.Equals):
+        value = text_of(check.value)
+        ok, what = js_trim(out) == js_trim(value), f'equals "{value}"'
+    elif isinstance(check, ir.Regex):
+        flags = check.flags or ""
+        ok, what = ecmaregex.test(check.value, out, flags), f"matches /{check.value}/{flags}"
+    elif isinstance(check, ir.IsJson):
+        try:
+            jsjson.loads(out)
+            ok = True
+        except ValueError:
+            ok = False
+        what = "is valid JSON"
+    elif isinstance(check, ir.Latency):
+        if check.threshold is None or session.duration_ms is None:
+            return False, "no duration recorded" if session.duration_ms is None else "no threshold"
+        ok, what = session.duration_ms <= check.threshold, f"took {session.duration_ms:g} ms (limit {check.threshold:g})"
+        return _negate(check, ok, what)
+    elif isinstance(check, ir.Cost):
+        if check.budget is None or session.cost_usd is None:
+            return False, "no cost recorded" if session.cost_usd is None else "no budget"
+        ok, what = session.cost_usd <= check.budget, f"cost ${session.cost_usd:g} (budget ${check.budget:g})"
+        return _negate(check, ok, what)
+    else:
+        return None
+    return _negate(check, ok, f"output {what}" if ok else f"expected: output {what}")
+
+
+def _negate(check: ir.CheckBase, ok: bool, detail: str) -> tuple[bool, str]:
+    if check.negate:
+        return (not ok), f"negated: {detail}"
+    return ok, detail

@@ -1,0 +1,190 @@
+"""Scoring checks: one case (or suite entry) against one recorded session.
+
+terum's seven kinds follow the engine exactly (see docs/scoring.md): transcript checks are
+case-insensitive substring tests on the transcript text; command checks search every Bash command
+with an ECMAScript regex; file checks resolve inside the sandbox; ``command_succeeds`` runs
+``/bin/sh -ce`` in the sandbox for at most 120 s. A malformed check fails (``malformed check: ...``),
+it never raises. agentv's ``skill-trigger`` uses a detector (``detect.py``); its deterministic
+assertions score the final output (``assertions.py``); graders evalfmt cannot run are reported as
+not scored (``passed`` None) and do not decide the case.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .. import ir
+from . import assertions, detect, ecmaregex, sandboxfs, shell
+from .session import Session
+
+NO_SANDBOX = "no sandbox given (pass --sandbox DIR): file and command checks need the sandbox after the session"
+
+
+@dataclass
+class CheckResult:
+    """One check's outcome. ``passed`` is None for a check evalfmt does not score (an LLM grader)."""
+
+    check: str  # the receipt name, kind:arg
+    kind: str
+    passed: bool | None
+    detail: str
+
+    def to_json(self) -> dict:
+        return {"check": self.check, "passed": self.passed, "detail": self.detail}
+
+
+@dataclass
+class CaseResult:
+    """One case (or suite entry) in one arm: passes when no scored check failed (all-or-nothing)."""
+
+    name: str
+    checks: list[CheckResult] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed is not False for c in self.checks)
+
+    @property
+    def scored(self) -> list[CheckResult]:
+        return [c for c in self.checks if c.passed is not None]
+
+    @property
+    def score(self) -> float | None:
+        """The fraction of checks passed; None with no (scored) checks."""
+        scored = self.scored
+        return sum(1 for c in scored if c.passed) / len(scored) if scored else None
+
+    @property
+    def failed(self) -> list[str]:
+        return [c.check for c in self.checks if c.passed is False]
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "passed": self.passed, "checks": [c.to_json() for c in self.checks]}
+
+
+@dataclass
+class Context:
+    """What checks are scored against: the session, the sandbox after it (or None), the
+    skill-trigger detection mode, and the command_succeeds time limit."""
+
+    session: Session
+    sandbox: str | None = None
+    detection: str = detect.DEFAULT
+    timeout: float = shell.CHECK_TIMEOUT
+
+
+def score_case(case: ir.Case | ir.SuiteEntry, session: Session, sandbox: str | None = None,
+               detection: str = detect.DEFAULT, extra_checks: Iterable[ir.Check] = (),
+               timeout: float = shell.CHECK_TIMEOUT) -> CaseResult:
+    """Score a case's checks (after ``extra_checks``, e.g. agentv's file-level assertions)."""
+    ctx = Context(session, sandbox, detection, timeout)
+    checks = list(extra_checks) + list(case.checks)
+    return CaseResult(case.name, [score_check(c, ctx) for c in checks])
+
+
+def score_suite(suite: ir.Suite, session: Session, sandbox: str | None = None,
+                detection: str = detect.DEFAULT, timeout: float = shell.CHECK_TIMEOUT) -> list[CaseResult]:
+    """Every suite entry against the suite's one session (the suite's own checks are discarded, as
+    the engine does)."""
+    return [score_case(e, session, sandbox, detection, timeout=timeout) for e in suite.entries]
+
+
+def score_check(check: ir.Check, ctx: Context) -> CheckResult:
+    label = check.label()
+    kind = check.kind
+    try:
+        passed, detail = _score(check, ctx)
+    except ecmaregex.EcmaRegexError as exc:
+        passed, detail = False, f"malformed check: {exc.message}"
+    except (ValueError, OSError) as exc:
+        passed, detail = False, f"malformed check: {exc}"
+    return CheckResult(label, kind, passed, detail)
+
+
+def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
+    s = ctx.session
+    if isinstance(check, ir.Opaque):
+        return _opaque(check, ctx)
+    if isinstance(check, (ir.TranscriptMentions, ir.TranscriptOmits)):
+        found = check.text.lower() in s.transcript_lower()
+        if isinstance(check, ir.TranscriptMentions):
+            return found, "found in the transcript" if found else "not found in the transcript"
+        return (not found), "found in the transcript" if found else "not found in the transcript"
+    if isinstance(check, (ir.CommandMatching, ir.NoCommandMatching)):
+        rx = ecmaregex.compile(check.pattern)
+        commands = s.bash_commands()
+        hit = next((c for c in commands if rx.test(c)), None)
+        if hit is not None:
+            what = f"matched by Bash command: {_cut(hit)}"
+        else:
+            what = f"no Bash command matched ({len(commands)} run)"
+        return (hit is not None) == isinstance(check, ir.CommandMatching), what
+    if isinstance(check, (ir.FileExists, ir.FileAbsent)):
+        if ctx.sandbox is None:
+            return False, NO_SANDBOX
+        try:
+            path = sandboxfs.resolve(ctx.sandbox, check.path)
+        except sandboxfs.EscapeError as exc:
+            return False, str(exc)
+        exists = os.path.exists(path)
+        what = "exists" if exists else "does not exist"
+        return exists == isinstance(check, ir.FileExists), what
+    if isinstance(check, ir.CommandSucceeds):
+        if ctx.sandbox is None:
+            return False, NO_SANDBOX
+        if not os.path.isdir(ctx.sandbox):
+            return False, f"sandbox {ctx.sandbox} is not a directory"
+        res = shell.run_shell(check.command, ctx.sandbox, ctx.timeout)
+        return res.ok, res.describe(ctx.timeout)
+    if isinstance(check, ir.SkillTrigger):
+        if not check.skill:
+            return False, "malformed check: skill-trigger needs a 'skill'"
+        found = detect.detect(s, check.skill, ctx.detection)
+        expect = check.expects_trigger
+        ok = found.triggered == expect
+        detail = found.evidence if expect else f"{found.evidence} (expected not to trigger)"
+        if check.negate:
+            return (not ok), f"negated: {detail}"
+        return ok, f"{ctx.detection}: {detail}"
+    result = assertions.score(check, s)
+    if result is not None:
+        return result
+    return None, f"not scored: '{check.kind}' needs a grader evalfmt does not run"
+
+
+def _opaque(check: ir.Opaque, ctx: Context) -> tuple[bool | None, str]:
+    if check.origin not in (None, "terum"):
+        return None, f"not scored: custom assertion '{check.type or 'opaque'}'"
+    if check.type is None:
+        return False, "unrecognized check spec"
+    if check.type not in ir.TERUM_KINDS:
+        return False, f"unknown check kind '{check.type}'"
+    # A known kind with a missing or non-string argument: the engine coerces it with String().
+    raw = check.raw
+    arg = raw.get(check.type) if isinstance(raw, dict) else _UNDEFINED
+    text = _js_coerce(arg)
+    field_name = {"transcript_mentions": "text", "transcript_omits": "text", "command_matching": "pattern",
+                  "no_command_matching": "pattern", "file_exists": "path", "file_absent": "path",
+                  "command_succeeds": "command"}[check.type]
+    model = ir.CHECK_MODELS[check.type](**{field_name: text})
+    return _score(model, ctx)  # type: ignore[arg-type]
+
+
+_UNDEFINED = object()
+
+
+def _js_coerce(v: object) -> str:
+    if v is _UNDEFINED:
+        return "undefined"
+    if isinstance(v, dict):
+        return "[object Object]"
+    if isinstance(v, list):
+        return ",".join("" if x is None else _js_coerce(x) for x in v)
+    return assertions.text_of(v)
+
+
+def _cut(s: str, n: int = 120) -> str:
+    s = s.replace("\n", " ")
+    return s if len(s) <= n else s[: n - 1] + "…"

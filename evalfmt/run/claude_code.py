@@ -1,0 +1,255 @@
+"""Claude Code recordings: ``--output-format stream-json`` and the session files on disk.
+
+stream-json (``claude -p ... --output-format stream-json --verbose``): ``system``/``init``, then
+``assistant`` and ``user`` records with ``message.content[]``, then one ``result`` record. With
+``--include-partial-messages`` there are also ``stream_event`` records; a message known only from its
+stream events (no complete ``assistant`` record follows) is rebuilt from them, and one that does get
+its complete record is taken from that record alone.
+
+Session files (``~/.claude/projects/<cwd>/<session>.jsonl``): ``user``/``assistant`` entries of the
+main agent; ``progress`` entries (which embed a subagent's messages) and sidechain entries are left
+out, so a subagent's tool calls are never counted as the main agent's. They have no ``result`` record:
+the final output is the last assistant text, ``num_turns`` the number of assistant messages and
+``duration_ms`` the time from the first to the last entry.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from . import jsjson
+from .session import Session, TextBlock, ToolCall, make_result
+from .transcripts import LineCounter, Probe, SessionSource, json_lines
+
+STREAM = "claude-code-stream-json"
+SESSION = "claude-code-session"
+
+_SESSION_TYPES = {"progress", "file-history-snapshot", "summary", "queue-operation"}
+_STREAM_TYPES = {"stream_event", "result"}
+
+
+# --------------------------------------------------------------------------------- detection
+
+
+def detect_stream(p: Probe) -> int:
+    score = 0
+    for r in p.records:
+        t = r.get("type")
+        if t in _STREAM_TYPES or (t == "system" and r.get("subtype") == "init"):
+            return 3
+        if "session_id" in r and t in ("assistant", "user"):
+            score = max(score, 2)
+        elif t in ("assistant", "user") and isinstance(r.get("message"), dict):
+            score = max(score, 1)
+    return score
+
+
+def detect_session(p: Probe) -> int:
+    for r in p.records:
+        if r.get("type") in _SESSION_TYPES or "sessionId" in r or "parentUuid" in r:
+            return 4
+    return 0
+
+
+# ----------------------------------------------------------------------------------- readers
+
+
+class _Builder:
+    """Shared state: blocks in order, tool calls by id (to attach results)."""
+
+    def __init__(self, source: str, path: str):
+        self.session = Session(source=source, path=path)
+        self.by_id: dict[str, ToolCall] = {}
+
+    def content(self, role: str, content: Any) -> None:
+        if not isinstance(content, list):
+            return
+        blocks = self.session.blocks
+        for item in content:
+            if type(item) is not dict:
+                continue
+            t = item.get("type")
+            if t == "text":
+                text = item.get("text")
+                if isinstance(text, str):
+                    blocks.append(TextBlock(role, text))
+            elif t == "tool_use":
+                self.tool_use(item.get("id"), item.get("name"), item.get("input"))
+            elif t == "tool_result":
+                self.tool_result(item.get("tool_use_id"), item.get("content"), item.get("is_error"))
+
+    def tool_use(self, id_: Any, name: Any, input_: Any) -> None:
+        call = ToolCall(id_ if isinstance(id_, str) else None, name if isinstance(name, str) else "",
+                        {} if input_ is None else input_)
+        self.session.blocks.append(call)
+        if call.id is not None:
+            self.by_id[call.id] = call
+
+    def tool_result(self, tool_use_id: Any, content: Any, is_error: Any) -> None:
+        call = self.by_id.get(tool_use_id) if isinstance(tool_use_id, str) else None
+        if call is not None:
+            call.result = make_result(content, is_error)
+
+
+class _Partial:
+    """Messages seen only as ``stream_event`` records, rebuilt block by block."""
+
+    def __init__(self) -> None:
+        self.current: str | None = None  # message id of the message being streamed
+        self.confirmed: set[str] = set()  # messages whose complete assistant record arrived
+        self.pending: list[tuple[str | None, dict]] = []  # (message id, block being built)
+
+    def event(self, ev: Any) -> None:
+        if type(ev) is not dict:
+            return
+        t = ev.get("type")
+        if t == "message_start":
+            msg = ev.get("message")
+            self.current = msg.get("id") if isinstance(msg, dict) and isinstance(msg.get("id"), str) else None
+            return
+        if self.current is not None and self.current in self.confirmed:
+            return
+        if t == "content_block_start":
+            block = ev.get("content_block")
+            if isinstance(block, dict):
+                b = dict(block)
+                b["_json"] = []
+                b["_text"] = [b.get("text") or ""] if b.get("type") == "text" else []
+                self.pending.append((self.current, b))
+        elif t == "content_block_delta" and self.pending:
+            delta = ev.get("delta")
+            if not isinstance(delta, dict):
+                return
+            b = self.pending[-1][1]
+            if delta.get("type") == "text_delta" and isinstance(delta.get("text"), str):
+                b["_text"].append(delta["text"])
+            elif delta.get("type") == "input_json_delta" and isinstance(delta.get("partial_json"), str):
+                b["_json"].append(delta["partial_json"])
+
+    def confirm(self, message_id: Any) -> None:
+        if isinstance(message_id, str):
+            self.confirmed.add(message_id)
+            self.pending = [(m, b) for m, b in self.pending if m != message_id]
+
+    def flush(self, builder: _Builder) -> None:
+        for _mid, b in self.pending:
+            if b.get("type") == "text":
+                builder.session.blocks.append(TextBlock("assistant", "".join(b["_text"])))
+            elif b.get("type") == "tool_use":
+                raw = "".join(b["_json"])
+                try:
+                    inp = jsjson.loads(raw) if raw.strip() else b.get("input") or {}
+                except ValueError:
+                    inp = b.get("input") or {}
+                builder.tool_use(b.get("id"), b.get("name"), inp)
+        self.pending = []
+
+
+def read_stream(path: str) -> Session:
+    counter = LineCounter()
+    builder = _Builder(STREAM, path)
+    s = builder.session
+    partial = _Partial()
+    for rec in json_lines(path, counter):
+        t = rec.get("type")
+        if t == "stream_event":
+            partial.event(rec.get("event"))
+            continue
+        msg = rec.get("message")
+        if t == "assistant":
+            if isinstance(msg, dict):
+                partial.confirm(msg.get("id"))
+                if partial.pending and msg.get("id") is None:
+                    partial.pending = []
+                if s.model is None and isinstance(msg.get("model"), str):
+                    s.model = msg["model"]
+                builder.content("assistant", msg.get("content"))
+            continue
+        if partial.pending:
+            partial.flush(builder)
+        if t == "user":
+            if isinstance(msg, dict):
+                builder.content("user", msg.get("content"))
+        elif t == "result":
+            if isinstance(rec.get("result"), str):
+                s.result = rec["result"]
+            if isinstance(rec.get("is_error"), bool):
+                s.is_error = rec["is_error"]
+            s.num_turns = _num(rec.get("num_turns"), int)
+            s.duration_ms = _num(rec.get("duration_ms"))
+            cost = _num(rec.get("total_cost_usd"))
+            s.cost_usd = cost if cost is not None else _num(rec.get("cost_usd"))
+        elif t == "system" and rec.get("subtype") == "init":
+            if isinstance(rec.get("model"), str):
+                s.model = rec["model"]
+            if isinstance(rec.get("session_id"), str):
+                s.session_id = rec["session_id"]
+            skills = rec.get("skills")
+            if isinstance(skills, list):
+                s.skills = [str(x) for x in skills]
+    partial.flush(builder)
+    s.records = counter.records
+    s.skipped_lines = counter.skipped
+    return s
+
+
+def read_session_file(path: str) -> Session:
+    counter = LineCounter()
+    builder = _Builder(SESSION, path)
+    s = builder.session
+    first: datetime | None = None
+    last: datetime | None = None
+    messages: set[str] = set()
+    for rec in json_lines(path, counter):
+        t = rec.get("type")
+        if t not in ("user", "assistant") or rec.get("isSidechain") is True:
+            continue
+        stamp = _time(rec.get("timestamp"))
+        if stamp is not None:
+            first = stamp if first is None else first
+            last = stamp
+        if s.session_id is None and isinstance(rec.get("sessionId"), str):
+            s.session_id = rec["sessionId"]
+        msg = rec.get("message")
+        if not isinstance(msg, dict):
+            continue
+        if t == "assistant":
+            model = msg.get("model")
+            if s.model is None and isinstance(model, str) and not model.startswith("<"):
+                s.model = model
+            mid = msg.get("id")
+            if isinstance(mid, str):
+                messages.add(mid)
+        builder.content(t, msg.get("content"))
+    s.records = counter.records
+    s.skipped_lines = counter.skipped
+    s.num_turns = len(messages) or None
+    if first is not None and last is not None:
+        s.duration_ms = round((last - first).total_seconds() * 1000)
+    return s
+
+
+def _num(v: Any, kind: type = float) -> Any:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+        return None
+    return int(v) if kind is int else v
+
+
+def _time(v: Any) -> datetime | None:
+    if not isinstance(v, str):
+        return None
+    try:
+        return datetime.fromisoformat(v.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+SOURCES = [
+    SessionSource(STREAM, "Claude Code --output-format stream-json (with or without partial messages)",
+                  detect_stream, read_stream),
+    SessionSource(SESSION, "Claude Code session file (~/.claude/projects/<cwd>/<session>.jsonl), main agent only",
+                  detect_session, read_session_file),
+]

@@ -1,0 +1,157 @@
+"""skill-trigger detection: did the agent invoke a skill? Three named modes, and a plugin point.
+
+- ``first-call`` (default; the seed's contract): only the first tool call counts. A ``Skill`` call
+  whose ``input.skill`` contains the name, or a ``Read`` call whose ``input.file_path`` contains it
+  (case-sensitive substrings, exact tool names).
+- ``any-call`` (agentv 4.42.4): every tool call; tool names compared case-insensitively; a ``Skill``
+  call whose ``input.skill`` contains the name, a ``Read`` whose ``file_path`` contains
+  ``skills/<name>/``, or any tool whose output contains ``skills/<name>/``.
+- ``skill-used``: a ``Skill`` call naming exactly the skill (``name`` or ``<plugin>:name``) whose
+  result came back and is not an error.
+
+A detector is any object with ``name``, ``description`` and ``detect(session, skill) -> Detection``.
+More are added by entry points in the group ``evalfmt.detectors`` (the object is the detector).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .session import Session, ToolCall
+
+DEFAULT = "first-call"
+
+
+@dataclass(frozen=True)
+class Detection:
+    triggered: bool
+    evidence: str
+
+
+class Detector(Protocol):
+    name: str
+    description: str
+
+    def detect(self, session: Session, skill: str) -> Detection: ...
+
+
+def _js_str(v: Any) -> str:
+    """``String(v ?? '')`` for the values a tool input holds."""
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return v
+    if v is True or v is False:
+        return "true" if v else "false"
+    from .jsjson import number
+
+    if isinstance(v, (int, float)):
+        return number(float(v)) if isinstance(v, float) else str(v)
+    if isinstance(v, list):
+        return ",".join(_js_str(x) for x in v)
+    return "[object Object]"
+
+
+def _input(call: ToolCall, key: str) -> str:
+    return _js_str(call.input.get(key)) if isinstance(call.input, dict) else ""
+
+
+class FirstCall:
+    name = "first-call"
+    description = "only the first tool call: Skill input.skill or Read input.file_path contains the name (the seed's rule)"
+
+    def detect(self, session: Session, skill: str) -> Detection:
+        first = next((b for b in session.blocks if isinstance(b, ToolCall)), None)
+        if first is None:
+            return Detection(False, "no tool calls recorded")
+        if first.name == "Skill":
+            arg = _input(first, "skill")
+            if skill in arg:
+                return Detection(True, f'first tool call is Skill with skill="{arg}"')
+        elif first.name == "Read":
+            path = _input(first, "file_path")
+            if skill in path:
+                return Detection(True, f"first tool call is Read of {path}")
+        return Detection(False, f"first tool call is {first.name or '(unnamed)'}, not the skill")
+
+
+class AnyCall:
+    name = "any-call"
+    description = "every tool call, tool names case-insensitive, Read of skills/<name>/, or an output naming skills/<name>/ (agentv 4.42.4)"
+
+    def detect(self, session: Session, skill: str) -> Detection:
+        marker = f"skills/{skill}/"
+        calls = 0
+        for b in session.blocks:
+            if not isinstance(b, ToolCall):
+                continue
+            calls += 1
+            tool = b.name.lower()
+            if tool == "skill":
+                arg = _input(b, "skill")
+                if skill in arg:
+                    return Detection(True, f'Skill tool invoked with skill="{arg}"')
+            elif tool == "read":
+                path = _input(b, "file_path")
+                if marker in path:
+                    return Detection(True, f"Read tool loaded skill file: {path}")
+            if b.result is not None and skill in b.result.skill_refs:
+                return Detection(True, f'Tool "{b.name}" output referenced skill file for "{skill}"')
+        return Detection(False, f'skill "{skill}" not found in {calls} tool call(s)' if calls else "no tool calls recorded")
+
+
+class SkillUsed:
+    name = "skill-used"
+    description = "a Skill call naming exactly the skill (or <plugin>:skill) whose result is not an error"
+
+    def detect(self, session: Session, skill: str) -> Detection:
+        failed = None
+        for b in session.blocks:
+            if not isinstance(b, ToolCall) or b.name != "Skill":
+                continue
+            arg = _input(b, "skill")
+            prefix, sep, rest = arg.rpartition(":")
+            if not (arg == skill or (sep and rest == skill and prefix and ":" not in prefix)):
+                continue
+            if b.result is None:
+                failed = failed or f'Skill call "{arg}" got no result'
+            elif b.result.is_error:
+                failed = f'Skill call "{arg}" failed'
+            else:
+                return Detection(True, f'Skill call "{arg}" succeeded')
+        return Detection(False, failed or f'no Skill call named "{skill}"')
+
+
+BUILTIN: dict[str, Detector] = {d.name: d for d in (FirstCall(), AnyCall(), SkillUsed())}
+_plugins: dict[str, Detector] | None = None
+
+
+def detectors() -> dict[str, Detector]:
+    """The built-in detectors and those installed under the entry-point group ``evalfmt.detectors``."""
+    global _plugins
+    if _plugins is None:
+        from importlib.metadata import entry_points
+
+        _plugins = {}
+        for ep in sorted(entry_points(group="evalfmt.detectors"), key=lambda e: e.name):
+            try:
+                obj = ep.load()
+            except Exception:  # noqa: BLE001 - a broken plugin must not break scoring
+                continue
+            if hasattr(obj, "detect"):
+                _plugins[getattr(obj, "name", ep.name)] = obj
+    return {**_plugins, **BUILTIN}
+
+
+def get(name: str) -> Detector:
+    found = detectors().get(name)
+    if found is None:
+        from ..errors import EvalfmtError
+
+        raise EvalfmtError(f"unknown trigger detection '{name}' (known: {', '.join(sorted(detectors()))})")
+    return found
+
+
+def detect(session: Session, skill: str, mode: str = DEFAULT) -> Detection:
+    return get(mode).detect(session, skill)

@@ -1,0 +1,166 @@
+"""Session readers: a small registry of sources, each a content detector and a reader.
+
+A source is a :class:`SessionSource` (``name``, ``detect(probe) -> int``, ``read(path) -> Session``).
+``detect`` gets a :class:`Probe` (the file's first 64 KiB and the JSON objects on its complete lines)
+and returns 0 when the file is not its kind, higher numbers for more certainty; the highest wins.
+Built in: ``claude-code-stream-json`` and ``claude-code-session`` (``claude_code.py``). A new source
+lives in its own module and is added by an entry point in the group ``evalfmt.sessions`` whose object
+is a ``SessionSource``, or at run time with :func:`register`. Nothing here needs editing.
+
+Readers stream: they read one line at a time (:func:`json_lines`), so memory follows what the
+session keeps, not the size of the file. Lines that are not JSON objects are counted and skipped.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from ..errors import EvalfmtError
+from . import jsjson
+from .session import Session
+
+PROBE_BYTES = 65536
+
+
+class SessionError(EvalfmtError):
+    """A transcript that cannot be read (missing, unreadable, or no source recognises it)."""
+
+
+@dataclass
+class Probe:
+    """What a detector may look at: the path, the first bytes, and the JSON objects parsed from the
+    complete lines among them (non-JSON lines left out)."""
+
+    path: str
+    head: bytes
+    records: list[dict] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SessionSource:
+    name: str
+    description: str
+    detect: Callable[[Probe], int]
+    read: Callable[[str], Session]
+
+
+_registry: dict[str, SessionSource] = {}
+_loaded = False
+
+
+def register(source: SessionSource) -> None:
+    """Add (or replace) a session source."""
+    _registry[source.name] = source
+
+
+def sources() -> dict[str, SessionSource]:
+    """Every known source: the built-ins, entry points of ``evalfmt.sessions``, and registered ones."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from . import claude_code
+
+        for src in claude_code.SOURCES:
+            _registry.setdefault(src.name, src)
+        for obj in _entry_points("evalfmt.sessions"):
+            if isinstance(obj, SessionSource):
+                _registry.setdefault(obj.name, obj)
+    return dict(_registry)
+
+
+def _entry_points(group: str) -> list[Any]:
+    from importlib.metadata import entry_points
+
+    out = []
+    for ep in sorted(entry_points(group=group), key=lambda e: e.name):
+        try:
+            out.append(ep.load())
+        except Exception:  # noqa: BLE001 - a broken plugin must not break scoring
+            continue
+    return out
+
+
+def probe(path: str) -> Probe:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(PROBE_BYTES)
+    except OSError as exc:
+        raise SessionError(f"{path}: cannot read transcript: {exc.strerror or exc}") from None
+    records = []
+    lines = head.split(b"\n")
+    if len(head) == PROBE_BYTES:
+        lines = lines[:-1]  # the last one may be cut
+    for line in lines:
+        line = line.strip()
+        if line.startswith(b"{"):
+            try:
+                obj = jsjson.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                records.append(obj)
+    return Probe(path, head, records)
+
+
+def detect(path: str) -> SessionSource:
+    """The source that recognises ``path`` best; :class:`SessionError` when none does."""
+    p = probe(path)
+    best: tuple[int, str] | None = None
+    for name, src in sorted(sources().items()):
+        try:
+            score = int(src.detect(p))
+        except Exception:  # noqa: BLE001
+            continue
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, name)
+    if best is None:
+        if not p.head.strip():
+            raise SessionError(f"{path}: empty transcript")
+        raise SessionError(f"{path}: not a transcript evalfmt recognises (known: {', '.join(sorted(sources()))})")
+    return _registry[best[1]]
+
+
+def read_session(path: str, source: str | None = None) -> Session:
+    """Read one recorded session, detecting its source by content unless ``source`` names one."""
+    if not os.path.isfile(path):
+        raise SessionError(f"{path}: no such transcript")
+    if source is not None:
+        src = sources().get(source)
+        if src is None:
+            raise SessionError(f"unknown transcript source '{source}' (known: {', '.join(sorted(sources()))})")
+    else:
+        src = detect(path)
+    try:
+        session = src.read(path)
+    except OSError as exc:
+        raise SessionError(f"{path}: cannot read transcript: {exc.strerror or exc}") from None
+    if session.records == 0:
+        raise SessionError(f"{path}: no JSON records in transcript")
+    return session
+
+
+@dataclass
+class LineCounter:
+    skipped: int = 0
+    records: int = 0
+
+
+def json_lines(path: str, counter: LineCounter) -> Iterator[dict]:
+    """The JSON objects of a JSON-lines file, one at a time. Blank lines are ignored; any other line
+    that is not a JSON object is counted in ``counter.skipped``."""
+    loads = jsjson.loads
+    with open(path, "rb") as fh:
+        for line in fh:
+            try:
+                obj = loads(line)
+            except ValueError:
+                if line.strip():
+                    counter.skipped += 1
+                continue
+            if type(obj) is dict:
+                counter.records += 1
+                yield obj
+            else:
+                counter.skipped += 1
