@@ -23,8 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 IR_VERSION = 1
 
-#: terum's buckets, in the order its docs list them.
-BUCKETS = ("explicit", "implicit", "contextual", "negative", "adversarial")
+from .kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS  # noqa: E402,F401 - re-exported
 
 
 class Span(BaseModel):
@@ -41,7 +40,7 @@ class Span(BaseModel):
 
 
 class Node(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+    model_config = ConfigDict(extra="forbid", validate_assignment=False, defer_build=True)
 
     span: Span | None = None
 
@@ -195,16 +194,6 @@ class CommandSucceeds(CheckBase):
     def arg(self) -> str:
         return self.command[:60]
 
-
-TERUM_KINDS = (
-    "transcript_mentions",
-    "transcript_omits",
-    "command_matching",
-    "no_command_matching",
-    "file_exists",
-    "file_absent",
-    "command_succeeds",
-)
 
 # AgentV assertion types -------------------------------------------------------------------------
 

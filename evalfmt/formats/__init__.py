@@ -45,14 +45,34 @@ def loss_at(span: "Span | None", fallback: str, what: str) -> Loss:
     return Loss(f"{span.file}:{span.line}" if span is not None else fallback, what)
 
 
-@dataclass
 class ReadResult:
-    sets: list["EvalSet"] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    documents: dict[str, "Loaded"] = field(default_factory=dict)
+    """What a reader read: eval sets (IR), diagnostics, and the loaded documents by path.
+
+    A reader may add an eval set as an :class:`~evalfmt.ir.EvalSet` or, to keep pydantic off the
+    fast path of ``validate``, as plain data in the IR's JSON shape (:meth:`add_raw`); ``sets``
+    turns such data into IR on first access.
+    """
+
+    def __init__(self, sets: list | None = None, diagnostics: list[Diagnostic] | None = None,
+                 documents: dict | None = None):
+        self._items: list = list(sets or [])
+        self.diagnostics: list[Diagnostic] = list(diagnostics or [])
+        self.documents: dict[str, "Loaded"] = dict(documents or {})
+
+    @property
+    def sets(self) -> list["EvalSet"]:
+        if any(isinstance(item, dict) for item in self._items):
+            from ..ir import EvalSet
+
+            self._items[:] = [EvalSet.model_validate(i) if isinstance(i, dict) else i for i in self._items]
+        return self._items
+
+    def add_raw(self, data: dict) -> None:
+        """Add an eval set given as IR-shaped plain data (built into IR only when ``sets`` is read)."""
+        self._items.append(data)
 
     def extend(self, other: "ReadResult") -> None:
-        self.sets.extend(other.sets)
+        self._items.extend(other._items)
         self.diagnostics.extend(other.diagnostics)
         self.documents.update(other.documents)
 
@@ -124,9 +144,25 @@ def get(name: str) -> Format:
     return fmt
 
 
+#: A cheap first look by name (no import, no I/O) before a format module's own ``detect`` runs, so
+#: that finding a terum case file never imports the modules of the other formats.
+_MAY_BE: dict[str, Callable[[str], bool]] = {
+    "ir": lambda p: p.lower().endswith(".json"),
+    "terum": lambda p: "evals" in parts(p)[:-1] or os.path.isdir(p),
+    "agentv": lambda p: p.lower().endswith((".yaml", ".yml", ".jsonl", ".json")),
+    "agent-skills": lambda p: p.lower().endswith(".json"),
+    "skill-creator-triggers": lambda p: p.lower().endswith(".json"),
+    "skillgym": lambda p: p.lower().endswith((".ts", ".mts", ".cts", ".js", ".mjs")),
+    "promptfoo": lambda p: p.lower().endswith((".yaml", ".yml", ".json")),
+}
+
+
 def detect(path: str) -> Format | None:
     """The format of one file, by structure; None when no format claims it."""
     for name in FORMAT_MODULES:
+        may_be = _MAY_BE.get(name)
+        if may_be is not None and not may_be(path):
+            continue
         try:
             fmt = get(name)
         except EvalfmtError:

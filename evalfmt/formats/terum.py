@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 
-from .. import ir
 from ..discover import skill_root
 from . import Format, ReadResult, parts
 from .terum_read import (
@@ -23,7 +22,6 @@ from .terum_read import (
     read_triggers_file,
     skill_info,
 )
-from .terum_write import write
 
 TERUM_FILES = ("suite.yaml", "triggers.yaml")
 
@@ -51,26 +49,30 @@ def read(path: str) -> ReadResult:
     evals = os.path.dirname(path) if os.path.basename(os.path.dirname(path)) == "evals" else \
         os.path.dirname(os.path.dirname(path))
     info = skill_info(root) if root else None
-    evalset = ir.EvalSet(format="terum", source=path, skill=info,
-                         span=ir.Span(file=path, line=1, column=1))
+    evalset = _evalset(path, info)
     segs = parts(path)
     name = segs[-1]
     if len(segs) >= 2 and segs[-2] == "evals" and name == "suite.yaml":
         stems = {os.path.basename(p).rsplit(".", 1)[0] for p in case_files(evals)}
-        evalset.suite = read_suite_file(path, result, root, stems)
+        evalset["suite"] = read_suite_file(path, result, root, stems)
     elif len(segs) >= 2 and segs[-2] == "evals" and name == "triggers.yaml":
-        evalset.triggers = read_triggers_file(path, result, info.name if info else None)
+        evalset["triggers"] = read_triggers_file(path, result, info["name"] if info else None)
     elif len(segs) >= 3 and segs[-2] == "cases" and name.endswith((".yaml", ".yml")):
         case = read_case_file(path, result, root)
         if case is not None:
-            evalset.cases.append(case)
+            evalset["cases"].append(case)
     else:
         target = dict((p, t) for p, t in misplaced_files(evals)).get(path)
         if target is None:
             target = _guess_target(path, evals)
         result.diagnostics.append(misplaced_diagnostic(path, target))
-    result.sets.append(evalset)
+    result.add_raw(evalset)
     return result
+
+
+def _evalset(source: str, info: dict | None) -> dict:
+    return {"format": "terum", "source": source, "skill": info, "cases": [],
+            "span": {"file": source, "line": 1, "column": 1}}
 
 
 def _guess_target(path: str, evals: str) -> str | None:
@@ -84,31 +86,38 @@ def _guess_target(path: str, evals: str) -> str | None:
 def _read_folder(root: str, result: ReadResult) -> None:
     evals = os.path.join(root, "evals")
     info = skill_info(root)
-    evalset = ir.EvalSet(format="terum", source=root, skill=info, span=ir.Span(file=root, line=1, column=1))
+    evalset = _evalset(root, info)
     files = case_files(evals)
     seen: dict[str, str] = {}
     for path in files:
         case = read_case_file(path, result, root)
         if case is None:
             continue
-        if case.name in seen:
+        name = case["name"]
+        if name in seen:
             from ..errors import Diagnostic
 
             result.diagnostics.append(Diagnostic(
                 path, 1, 1, "EV115",
-                f"case name '{case.name}' is also the name of {os.path.basename(seen[case.name])}: "
+                f"case name '{name}' is also the name of {os.path.basename(seen[name])}: "
                 "two files with one stem make two cases with the same name; rename one", "error"))
-        seen.setdefault(case.name, path)
-        evalset.cases.append(case)
+        seen.setdefault(name, path)
+        evalset["cases"].append(case)
     suite_path = os.path.join(evals, "suite.yaml")
     if os.path.isfile(suite_path):
-        evalset.suite = read_suite_file(suite_path, result, root, set(seen))
+        evalset["suite"] = read_suite_file(suite_path, result, root, set(seen))
     trig_path = os.path.join(evals, "triggers.yaml")
     if os.path.isfile(trig_path):
-        evalset.triggers = read_triggers_file(trig_path, result, info.name)
+        evalset["triggers"] = read_triggers_file(trig_path, result, info["name"])
     for path, target in misplaced_files(evals):
         result.diagnostics.append(misplaced_diagnostic(path, target))
-    result.sets.append(evalset)
+    result.add_raw(evalset)
+
+
+def write(evalset, existing=None):
+    from .terum_write import write as _write  # the writer needs the IR and ruamel: load it only here
+
+    return _write(evalset, existing)
 
 
 FORMAT = Format(

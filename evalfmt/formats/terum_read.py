@@ -11,6 +11,9 @@ What the engine (``terum-skills eval``) does, and therefore what this reader rep
   ``checks`` that is not a list, a suite's own checks/judge/bucket) is reported too;
 - check kinds are not validated by the engine at load time (an unknown kind fails its arm when it
   runs), so the IR keeps them as :class:`~evalfmt.ir.Opaque` and validation reports them (EV104).
+
+The reader builds IR-shaped plain data (``ReadResult.add_raw``): pydantic is imported only when a
+caller asks for the IR, so ``validate`` stays fast.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import os
 import re
 from typing import Any
 
-from .. import ir
+from ..kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
 from ..errors import Diagnostic, LoadError
 from ..jsvalue import is_js_integer, is_js_number, js_string
 from ..load import Loaded, load_file, type_name
@@ -85,23 +88,23 @@ class _Ctx:
     def key(self, *path, code: str, message: str, severity: str = "error", **data) -> None:
         self.at(self.loaded.key_pos(*path), code, message, severity, **data)
 
-    def span(self, *path) -> ir.Span:
+    def span(self, *path) -> dict:
         p = self.loaded.pos(*path)
-        return ir.Span(file=self.path, line=p.line, column=p.column)
+        return {"file": self.path, "line": p.line, "column": p.column}
 
 
 # ----------------------------------------------------------------------------------------- checks
 
 
-def parse_checks(ctx: _Ctx, raw: Any, base: tuple) -> list[ir.Check]:
+def parse_checks(ctx: _Ctx, raw: Any, base: tuple) -> list[dict]:
     """A terum ``checks`` list into IR checks (``raw`` must be a list)."""
-    out: list[ir.Check] = []
+    out: list[dict] = []
     for i, item in enumerate(raw):
         out.append(parse_check(ctx, item, base + (i,)))
     return out
 
 
-def parse_check(ctx: _Ctx, item: Any, where: tuple) -> ir.Check:
+def parse_check(ctx: _Ctx, item: Any, where: tuple) -> dict:
     span = ctx.span(*where)
     if isinstance(item, str):
         kind, arg, has_arg = item, None, False
@@ -113,28 +116,25 @@ def parse_check(ctx: _Ctx, item: Any, where: tuple) -> ir.Check:
         ctx.value(*where, code="EV102",
                   message=f"a check must be a one-key mapping like '{{transcript_mentions: text}}', not {shape} "
                           "(the engine fails it as 'unrecognized check spec')")
-        return ir.Opaque(span=span, raw=_plain(item), origin="terum")
-    if kind not in ir.TERUM_KINDS:
-        hint = suggest(kind, ir.TERUM_KINDS)
-        more = f" (did you mean '{hint}'?)" if hint else f" (known: {', '.join(ir.TERUM_KINDS)})"
+        return _opaque(span, None, item)
+    if kind not in TERUM_KINDS:
+        hint = suggest(kind, TERUM_KINDS)
+        more = f" (did you mean '{hint}'?)" if hint else f" (known: {', '.join(TERUM_KINDS)})"
         pos = ctx.loaded.key_pos(*where, kind) if has_arg else ctx.loaded.pos(*where)
         ctx.at(pos, "EV104", f"unknown check kind '{kind}'{more}; the engine fails the arm with "
                              f"\"unknown check kind '{kind}'\"", suggestion=hint)
-        return ir.Opaque(span=span, type=kind, raw=_plain(item), origin="terum")
+        return _opaque(span, kind, item)
     if not has_arg or arg is None:
         ctx.value(*where, code="EV103",
                   message=f"check '{kind}' needs an argument, e.g. '{{{kind}: ...}}' "
                           "(without one the engine tests the text 'undefined')")
-        return ir.Opaque(span=span, type=kind, raw=_plain(item), origin="terum")
+        return _opaque(span, kind, item)
     if isinstance(arg, (dict, list)):
         ctx.value(*where, kind, code="EV102",
                   message=f"the argument of '{kind}' must be a string, not a {type_name(arg)}")
-        return ir.Opaque(span=span, type=kind, raw=_plain(item), origin="terum")
+        return _opaque(span, kind, item)
     text = js_string(arg)
-    model = ir.CHECK_MODELS[kind]
-    field = {"transcript_mentions": "text", "transcript_omits": "text", "command_matching": "pattern",
-             "no_command_matching": "pattern", "file_exists": "path", "file_absent": "path",
-             "command_succeeds": "command"}[kind]
+    field = TERUM_ARG_FIELD[kind]
     if kind in ("command_matching", "no_command_matching"):
         problem = regex_problem(text)
         if problem:
@@ -143,7 +143,11 @@ def parse_check(ctx: _Ctx, item: Any, where: tuple) -> ir.Check:
         ctx.value(*where, kind, code="EV106",
                   message=f"path '{text}' escapes the sandbox; the check always fails "
                           "('path escapes the sandbox'): use a path relative to the sandbox root")
-    return model(span=span, **{field: text})
+    return {"kind": kind, "span": span, field: text}
+
+
+def _opaque(span: dict, kind: str | None, item: Any) -> dict:
+    return {"kind": "opaque", "span": span, "type": kind, "raw": _plain(item), "origin": "terum"}
 
 
 def regex_problem(pattern: str) -> str | None:
@@ -193,16 +197,15 @@ def _plain(value: Any) -> Any:
 # ------------------------------------------------------------------------------------------ cases
 
 
-def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str | None) -> ir.Case:
-    """The shared loader for a case file and the suite's top level."""
-    model = ir.Suite if suite else ir.Case
+def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str | None) -> dict:
+    """The shared loader for a case file and the suite's top level (IR-shaped data)."""
     span = ctx.span()
     what = "suite" if suite else "case"
     if not isinstance(data, dict):
         found = "empty" if data is None else f"a {type_name(data)}"
         ctx.value(code="EV102", message=f"a {what} file must be a mapping of fields, this one is {found}")
         ctx.value(code="EV103", message=f"{what} '{name}' needs a 'task' (the prompt the agent receives)")
-        return model(name=name, span=span)
+        return _case(name, span, suite)
     known = SUITE_KEYS if suite else CASE_KEYS
     fields: dict[str, Any] = {}
     extra: dict[str, Any] = {}
@@ -255,11 +258,11 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
                 message="a suite is never judged: the engine discards its 'judge'", severity="warning")
     if "bucket" in data:
         bucket = js_string(data["bucket"])
-        if bucket not in ir.BUCKETS:
-            hint = difflib.get_close_matches(bucket.lower(), ir.BUCKETS, n=1, cutoff=0.6)
+        if bucket not in BUCKETS:
+            hint = difflib.get_close_matches(bucket.lower(), BUCKETS, n=1, cutoff=0.6)
             ctx.value("bucket", code="EV109",
                       message=f"unknown bucket '{bucket}'" + (f" (did you mean '{hint[0]}'?)" if hint else "") +
-                              f"; the engine refuses the {what}: use one of {', '.join(ir.BUCKETS)}")
+                              f"; the engine refuses the {what}: use one of {', '.join(BUCKETS)}")
             extra["bucket"] = _plain(data["bucket"])
         else:
             fields["bucket"] = bucket
@@ -329,7 +332,15 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
     hints = {}
     if ctx.loaded.text.startswith(GENERATED_MARK):
         hints["generated"] = ctx.loaded.text.split("\n", 1)[0]
-    node = model(name=name, span=span, extra=extra, hints=hints, **fields)
+    node = _case(name, span, suite)
+    node.update(fields, extra=extra, hints=hints)
+    return node
+
+
+def _case(name: str, span: dict, suite: bool) -> dict:
+    node: dict = {"name": name, "span": span, "checks": [], "extra": {}, "hints": {}}
+    if suite:
+        node["entries"] = []
     return node
 
 
@@ -353,7 +364,7 @@ def _check_fixture(ctx: _Ctx, fixture: str, skill_dir: str, what: str) -> None:
                   message=f"fixture directory '{fixture}' not found (looked for {target}); the engine drops the {what}")
 
 
-def read_suite_entries(ctx: _Ctx, suite: ir.Suite, data: Any, case_stems: set[str]) -> None:
+def read_suite_entries(ctx: _Ctx, suite: dict, data: Any, case_stems: set[str]) -> None:
     if not isinstance(data, dict):
         return
     if "cases" not in data:
@@ -362,7 +373,7 @@ def read_suite_entries(ctx: _Ctx, suite: ir.Suite, data: Any, case_stems: set[st
     raw = data["cases"]
     if not isinstance(raw, list):
         ctx.value("cases", code="EV102", message=f"'cases' must be a list of {{name, checks}} entries, not a {type_name(raw)}")
-        suite.extra["cases"] = _plain(raw)
+        suite["extra"]["cases"] = _plain(raw)
         return
     if not raw:
         ctx.value("cases", code="EV112", message="suite 'suite' needs a non-empty 'cases' list: the engine refuses an empty one")
@@ -372,7 +383,7 @@ def read_suite_entries(ctx: _Ctx, suite: ir.Suite, data: Any, case_stems: set[st
         where = ("cases", i)
         if not isinstance(item, dict):
             ctx.value(*where, code="EV112", message=f"suite entry {i + 1} must be a mapping with 'name' and 'checks'")
-            suite.entries.append(ir.SuiteEntry(name="", span=ctx.span(*where), extra={"_raw": _plain(item)}))
+            suite["entries"].append({"name": "", "span": ctx.span(*where), "extra": {"_raw": _plain(item)}})
             continue
         extra: dict[str, Any] = {}
         for key in item:
@@ -401,7 +412,7 @@ def read_suite_entries(ctx: _Ctx, suite: ir.Suite, data: Any, case_stems: set[st
                       message=f"suite 'suite': sub-case name '{name}' collides with authored case name: rename it")
         if name:
             names.setdefault(name, i)
-        checks: list[ir.Check] = []
+        checks: list[dict] = []
         if "checks" not in item:
             ctx.value(*where, code="EV103", message=f"suite entry '{name}' needs a 'checks' list")
         elif not isinstance(item["checks"], list):
@@ -410,23 +421,23 @@ def read_suite_entries(ctx: _Ctx, suite: ir.Suite, data: Any, case_stems: set[st
             extra["checks"] = _plain(item["checks"])
         else:
             checks = parse_checks(ctx, item["checks"], where + ("checks",))
-        suite.entries.append(ir.SuiteEntry(name=name, checks=checks, span=ctx.span(*where), extra=extra))
+        suite["entries"].append({"name": name, "checks": checks, "span": ctx.span(*where), "extra": extra})
 
 
-def read_triggers_data(ctx: _Ctx, data: Any, skill: str | None) -> ir.TriggerSet:
-    ts = ir.TriggerSet(skill=skill, span=ctx.span())
+def read_triggers_data(ctx: _Ctx, data: Any, skill: str | None) -> dict:
+    ts: dict = {"skill": skill, "span": ctx.span(), "prompts": [], "extra": {}, "hints": {}}
     if data is None:
         return ts
     if not isinstance(data, dict):
         ctx.value(code="EV102", message=f"a triggers file must be a mapping with 'should_trigger' and "
                                         f"'should_not_trigger' lists, this one is a {type_name(data)}")
-        ts.extra["_raw"] = _plain(data)
+        ts["extra"]["_raw"] = _plain(data)
         return ts
     for key, value in data.items():
         if key in TRIGGER_KEYS:
             continue
         hint = suggest(key, TRIGGER_KEYS)
-        ts.extra[key] = _plain(value)
+        ts["extra"][key] = _plain(value)
         ctx.key(key, code="EV101", message=f"unknown key '{key}'" + (f" (did you mean '{hint}'?)" if hint else "") +
                 "; the engine reads only 'should_trigger' and 'should_not_trigger'", suggestion=hint,
                 fix=bool(hint) and hint not in data)
@@ -435,20 +446,20 @@ def read_triggers_data(ctx: _Ctx, data: Any, skill: str | None) -> ir.TriggerSet
             continue
         value = data[key]
         if value is None:
-            ts.hints[f"{key}_null"] = True
+            ts["hints"][f"{key}_null"] = True
             continue
         if not isinstance(value, list):
             ctx.value(key, code="EV102", message=f"'{key}' must be a list of prompts, not a {type_name(value)}")
-            ts.extra[key] = _plain(value)
+            ts["extra"][key] = _plain(value)
             continue
         for i, item in enumerate(value):
             if isinstance(item, (dict, list)):
                 ctx.value(key, i, code="EV102", message=f"a trigger prompt must be a string, not a {type_name(item)}")
             p = ctx.loaded.pos(key, i)
-            ts.prompts.append(ir.TriggerPrompt(text=js_string(item), should_trigger=(key == "should_trigger"),
-                                               span=ir.Span(file=ctx.path, line=p.line, column=p.column)))
+            ts["prompts"].append({"text": js_string(item), "should_trigger": key == "should_trigger",
+                                  "span": {"file": ctx.path, "line": p.line, "column": p.column}})
         if not value:
-            ts.hints[f"{key}_empty"] = True
+            ts["hints"][f"{key}_empty"] = True
     return ts
 
 
@@ -471,29 +482,28 @@ def _load(path: str, result: ReadResult) -> Loaded | None:
     return loaded
 
 
-def read_case_file(path: str, result: ReadResult, skill_dir: str | None) -> ir.Case | None:
+def read_case_file(path: str, result: ReadResult, skill_dir: str | None) -> dict | None:
     name, _, ext = os.path.basename(path).rpartition(".")
     loaded = _load(path, result)
     if loaded is None:
         return None
     case = read_case_data(_Ctx(loaded, result.diagnostics), name, loaded.data, False, skill_dir)
     if ext == "yml":
-        case.hints["ext"] = "yml"
+        case["hints"]["ext"] = "yml"
     return case
 
 
-def read_suite_file(path: str, result: ReadResult, skill_dir: str | None, case_stems: set[str]) -> ir.Suite | None:
+def read_suite_file(path: str, result: ReadResult, skill_dir: str | None, case_stems: set[str]) -> dict | None:
     loaded = _load(path, result)
     if loaded is None:
         return None
     ctx = _Ctx(loaded, result.diagnostics)
     suite = read_case_data(ctx, "suite", loaded.data, True, skill_dir)
-    assert isinstance(suite, ir.Suite)
     read_suite_entries(ctx, suite, loaded.data, case_stems)
     return suite
 
 
-def read_triggers_file(path: str, result: ReadResult, skill: str | None) -> ir.TriggerSet | None:
+def read_triggers_file(path: str, result: ReadResult, skill: str | None) -> dict | None:
     loaded = _load(path, result)
     if loaded is None:
         return None
@@ -560,7 +570,7 @@ def _from_evals(path: str) -> str:
     return "/".join(segs[len(segs) - 1 - segs[::-1].index("evals"):]) if "evals" in segs else path
 
 
-def skill_info(skill_dir: str) -> ir.SkillInfo:
+def skill_info(skill_dir: str) -> dict:
     name = os.path.basename(os.path.abspath(skill_dir))
     description = None
     md = os.path.join(skill_dir, "SKILL.md")
@@ -568,7 +578,10 @@ def skill_info(skill_dir: str) -> ir.SkillInfo:
         fm = frontmatter(md)
         if isinstance(fm, dict) and isinstance(fm.get("description"), str):
             description = fm["description"]
-    return ir.SkillInfo(name=name, description=description, path=skill_dir)
+    info = {"name": name, "path": skill_dir}
+    if description is not None:
+        info["description"] = description
+    return info
 
 
 _FRONTMATTER = re.compile(r"^---\s*\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)")

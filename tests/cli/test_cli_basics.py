@@ -116,3 +116,11 @@ def test_cli_start_does_not_import_heavy_modules():
             "print(sorted(m for m in ('pydantic', 'ruamel.yaml', 'orjson', 'lark', 'evalfmt.ir') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_validating_a_terum_file_does_not_import_pydantic(tmp_path):
+    path = case_file(tmp_path, b"task: x\nchecks: [{transcript_mentions: y}]\n")
+    code = ("import sys; from evalfmt.api import validate; "
+            f"validate([{path!r}]); print('pydantic' in sys.modules, 'evalfmt.ir' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False False"
