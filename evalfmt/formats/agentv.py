@@ -1,0 +1,60 @@
+"""The ``agentv`` format: an AgentV EVAL.yaml, as agentv 4.42.4 reads it.
+
+Reading: :mod:`evalfmt.formats.agentv_read`; writing: :mod:`evalfmt.formats.agentv_write`; the YAML
+details agentv's parser adds (merge keys, duplicate keys): :mod:`evalfmt.formats.agentv_yaml`.
+The whole mapping to and from the IR is in docs/agentv.md.
+
+Detection is by structure, never by trial parsing: a YAML file named like agentv's eval files
+(``EVAL.yaml``, ``eval.yaml``, ``*.eval.yaml``, ``*.EVAL.yaml``, and their ``.yml`` forms), or any
+YAML file whose top-level keys include ``tests``, ``eval_cases`` or ``evalcases`` and none of the keys
+that mark a promptfoo config.
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import Format, ReadResult, basename, peek_keys
+
+YAML_EXTS = (".yaml", ".yml")
+TEST_KEYS = {"tests", "eval_cases", "evalcases"}
+#: Top-level keys of a promptfoo config, which has ``tests`` too.
+NOT_AGENTV = {"prompts", "providers", "defaultTest", "redteam", "scenarios"}
+
+
+def detect(path: str) -> bool:
+    name = basename(path)
+    lower = name.lower()
+    if not lower.endswith(YAML_EXTS) or not os.path.isfile(path):
+        return False
+    stem = lower.rsplit(".", 1)[0]
+    if stem == "eval" or stem.endswith(".eval"):
+        return True
+    if stem.startswith("promptfooconfig"):
+        return False
+    keys = peek_keys(path)
+    return bool(keys & TEST_KEYS) and not keys & NOT_AGENTV
+
+
+def read(path: str) -> ReadResult:
+    from .agentv_read import read_file
+
+    return read_file(path)
+
+
+def write(evalset, existing=None):
+    from .agentv_write import write as _write
+
+    return _write(evalset, existing)
+
+
+FORMAT = Format(
+    name="agentv",
+    module=__name__,
+    description="AgentV EVAL.yaml (agentv 4.42.4): tests, assertions, skill-trigger",
+    detect=detect,
+    read=read,
+    write=write,
+    single_file=True,
+    default_name="EVAL.yaml",
+)

@@ -1,0 +1,955 @@
+"""Reading an AgentV EVAL.yaml into IR, as agentv 4.42.4 reads it, with diagnostics.
+
+What agentv does, and so what this reader does (see docs/agentv.md for the whole mapping):
+
+- YAML 1.2 core schema with merge keys (``<<``); a duplicate key is EV114 (agentv refuses the file);
+- ``tests`` is a list of test mappings, ``file://`` references to more of them (globs allowed), or a
+  path: a ``.yaml``/``.yml`` file holding a list, a ``.jsonl`` file, or a folder in which every
+  sub-folder holding ``case.yaml`` is one test (id = the folder's name unless given), sorted by name.
+  A path that does not exist is EV103 at the ``tests`` value;
+- legacy names are read and reported (EV501, with the replacement): ``eval_cases``/``evalcases``,
+  ``assert``, ``expected_outcome``, ``code-judge``/``llm-judge`` and snake_case assertion types;
+- unknown keys are ignored by agentv with a warning: EV101 (warning) with the nearest known key;
+- assertion types agentv does not build in are custom assertions, looked up in ``.agentv/assertions/``
+  up the folder tree: only a type found in neither place is reported (EV104, warning);
+- a test agentv would skip silently (no criteria, expected_output, assertions or turns) is EV502; an
+  assertion ``agentv transpile`` drops or reduces to a placeholder is EV504 (both warnings).
+
+Nothing is dropped: values of the wrong type and unknown keys stay in ``extra`` (in source order), a
+key order that differs from the writer's is kept in ``hints["keys"]``, and terum's fields written by
+:mod:`agentv_write` under ``metadata.terum`` are lifted back into the case.
+"""
+
+from __future__ import annotations
+
+import difflib
+import glob
+import os
+import re
+from typing import Any
+
+from .. import ir
+from ..errors import Diagnostic, LoadError, Pos
+from ..load import Loaded, load_file, load_text, type_name
+from . import ReadResult
+from .agentv_yaml import plain, resolve_merges
+
+# ------------------------------------------------------------------------------ the vocabulary
+
+TOP_KEYS = ("$schema", "name", "description", "category", "version", "author", "tags", "license",
+            "requires", "input", "input_files", "tests", "target", "execution", "assertions",
+            "evaluators", "preprocessors", "workspace", "metadata", "governance")
+TOP_DEPRECATED = {"eval_cases": "tests", "evalcases": "tests", "assert": "assertions", "evaluator": "assertions"}
+TEST_KEYS = ("id", "vars", "criteria", "input", "input_files", "expected_output", "assertions",
+             "evaluators", "rubrics", "execution", "workspace", "metadata", "conversation_id", "suite",
+             "depends_on", "on_dependency_failure", "mode", "turns", "aggregation", "on_turn_failure",
+             "window_size")
+TEST_DEPRECATED = {"assert": "assertions", "expected_outcome": "criteria", "evaluator": "assertions"}
+
+#: agentv 4.42.4's built-in grader kinds.
+BUILTIN_TYPES = ("code-grader", "llm-grader", "rubric", "composite", "tool-trajectory", "field-accuracy",
+                 "latency", "cost", "token-usage", "execution-metrics", "skill-trigger", "contains",
+                 "contains-any", "contains-all", "icontains", "icontains-any", "icontains-all", "starts-with",
+                 "ends-with", "regex", "is-json", "equals", "rubrics", "inline-assert")
+#: snake_case spellings ``agentv transpile`` understands (all others fall to its placeholder).
+TRANSPILE_SNAKE = ("contains_any", "contains_all", "is_json", "starts_with", "ends_with", "llm_grader",
+                   "tool_trajectory", "code_grader", "field_accuracy", "token_usage", "execution_metrics")
+DEPRECATED_TYPES = {"code-judge": "code-grader", "llm-judge": "llm-grader"}
+
+#: terum check kinds written as custom agentv assertion types (kind -> (type, IR field)).
+TERUM_TYPES = {
+    "transcript_mentions": ("transcript-mentions", "text"),
+    "transcript_omits": ("transcript-omits", "text"),
+    "command_matching": ("command-matching", "pattern"),
+    "no_command_matching": ("no-command-matching", "pattern"),
+    "file_exists": ("file-exists", "path"),
+    "file_absent": ("file-absent", "path"),
+    "command_succeeds": ("command-succeeds", "command"),
+}
+TERUM_BY_TYPE = {t: (kind, fld) for kind, (t, fld) in TERUM_TYPES.items()}
+KNOWN_TYPES = BUILTIN_TYPES + tuple(TERUM_BY_TYPE)
+
+#: Per IR kind: (IR field, agentv key, expected type, required). Common fields come after.
+KIND_FIELDS: dict[str, tuple[tuple[str, str, str, bool], ...]] = {
+    "skill-trigger": (("skill", "skill", "str", False), ("should_trigger", "should_trigger", "bool", False)),
+    "contains": (("value", "value", "str", True),),
+    "icontains": (("value", "value", "str", True),),
+    "starts-with": (("value", "value", "str", True),),
+    "ends-with": (("value", "value", "str", True),),
+    "contains-any": (("values", "value", "strlist", True),),
+    "contains-all": (("values", "value", "strlist", True),),
+    "icontains-any": (("values", "value", "strlist", True),),
+    "icontains-all": (("values", "value", "strlist", True),),
+    "regex": (("value", "value", "str", True), ("flags", "flags", "str", False)),
+    "equals": (("value", "value", "any", False),),
+    "is-json": (),
+    "llm-grader": (("prompt", "prompt", "str", False),),
+    "rubrics": (("criteria", "criteria", "criteria", True),),
+    "code-grader": (("command", "command", "command", False),),
+    "tool-trajectory": (("mode", "mode", "str", False), ("expected", "expected", "list", False)),
+    "latency": (("threshold", "threshold", "number", False),),
+    "cost": (("budget", "budget", "number", False),),
+    "token-usage": (),
+}
+for _kind, (_type, _field) in TERUM_TYPES.items():
+    KIND_FIELDS[_kind] = ((_field, "value", "str", True),)
+COMMON_FIELDS = (("name", "str"), ("weight", "number"), ("required", "required"), ("min_score", "number"),
+                 ("negate", "bool"))
+
+#: Canonical key orders (what the writer emits without a ``keys`` hint).
+TOP_ORDER = ("name", "description", "tags", "input", "assertions", "tests")
+TEST_ORDER = ("id", "criteria", "input", "input_files", "expected_output", "assertions", "metadata")
+TERUM_FIELDS = ("bucket", "files", "fixture", "setup", "requires", "timeout_minutes", "max_turns")
+TERUM_META = "terum"
+TERUM_MARKERS = ("suite", "trigger")
+ROLES = ("system", "user", "assistant", "tool")
+JS_REGEX_FLAGS = set("dgimsuvy")
+
+
+def canonical_check_order(kind: str, present: list[str]) -> list[str]:
+    """The writer's key order for a check: name, type, its own fields, the common fields, extras."""
+    own = [k for _, k, _, _ in KIND_FIELDS.get(kind, ())]
+    fixed = ["name", "type"] + own + ["weight", "required", "min_score", "negate"]
+    known = [k for k in fixed if k in present]
+    return known + [k for k in present if k not in fixed]
+
+
+def canonical_order(fixed: tuple[str, ...], present: list[str], extras_before: str | None = None) -> list[str]:
+    """``fixed`` keys that are present, in that order, with the others (extras) in source order
+    inserted before ``extras_before`` (or at the end)."""
+    extras = [k for k in present if k not in fixed]
+    known = [k for k in fixed if k in present]
+    if extras_before is not None and extras_before in fixed:
+        cut = fixed.index(extras_before)
+        head = [k for k in known if fixed.index(k) < cut]
+        tail = [k for k in known if fixed.index(k) >= cut]
+        return head + extras + tail
+    return known + extras
+
+
+def suggest(key: str, known: tuple[str, ...]) -> str | None:
+    lowered = key.lower().replace("-", "_")
+    if lowered in known and lowered != key:
+        return lowered
+    match = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    return match[0] if match else None
+
+
+# ---------------------------------------------------------------------------------- positions
+
+
+class Ctx:
+    """One loaded file (or one JSONL line) and the path of the node being read inside it."""
+
+    def __init__(self, loaded: Loaded, diags: list[Diagnostic], line_offset: int = 0):
+        self.loaded = loaded
+        self.path = loaded.path
+        self.diags = diags
+        self.line_offset = line_offset
+
+    def _pos(self, p: Pos) -> Pos:
+        return Pos(p.line + self.line_offset, p.column) if self.line_offset else p
+
+    def pos(self, *path) -> Pos:
+        return self._pos(self.loaded.pos(*path))
+
+    def kpos(self, *path) -> Pos:
+        return self._pos(self.loaded.key_pos(*path))
+
+    def span(self, *path) -> ir.Span:
+        p = self.pos(*path)
+        return ir.Span(file=self.path, line=p.line, column=p.column)
+
+    def add(self, p: Pos, code: str, message: str, severity: str = "error", **data) -> None:
+        self.diags.append(Diagnostic(self.path, p.line, p.column, code, message, severity,
+                                     fixable=bool(data.get("fix")), data=data))
+
+    def at_value(self, path: tuple, code: str, message: str, severity: str = "error", **data) -> None:
+        self.add(self.pos(*path), code, message, severity, **data)
+
+    def at_key(self, path: tuple, code: str, message: str, severity: str = "error", **data) -> None:
+        self.add(self.kpos(*path), code, message, severity, **data)
+
+
+def _q(value: Any) -> str:
+    """A value quoted for a message."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"'{text}'"
+
+
+# ---------------------------------------------------------------------------------------- entry
+
+
+def read_file(path: str) -> ReadResult:
+    result = ReadResult()
+    try:
+        loaded = load_file(path, kind="yaml")
+    except LoadError as exc:
+        result.diagnostics.append(exc.to_diagnostic())
+        result.sets.append(ir.EvalSet(format="agentv", source=path, span=ir.Span(file=path)))
+        return result
+    result.documents[path] = loaded
+    ctx = Ctx(loaded, result.diagnostics)
+    _duplicates(ctx)
+    data = resolve_merges(loaded.data)
+    evalset = ir.EvalSet(format="agentv", source=path, span=ir.Span(file=path))
+    result.sets.append(evalset)
+    if not isinstance(data, dict):
+        what = "empty" if data is None else f"a {type_name(data)}"
+        ctx.add(Pos(1, 1), "EV102", f"an EVAL.yaml must be a mapping with 'tests', the file is {what}")
+        if data is not None:
+            evalset.extra["document"] = plain(data)
+        return result
+    Reader(ctx, result, path).top(evalset, data)
+    return result
+
+
+def _duplicates(ctx: Ctx) -> None:
+    for dup in ctx.loaded.duplicates:
+        ctx.add(dup.second, "EV114",
+                f"duplicate key '{dup.key}' (first at line {dup.first.line}); agentv refuses the file: "
+                "remove one")
+
+
+class Reader:
+    def __init__(self, ctx: Ctx, result: ReadResult, path: str):
+        self.ctx = ctx
+        self.result = result
+        self.path = path
+        self.folder = os.path.dirname(os.path.abspath(path))
+        self._custom: set[str] | None = None
+
+    # ------------------------------------------------------------------------------- top level
+
+    def top(self, es: ir.EvalSet, data: dict) -> None:
+        ctx = self.ctx
+        order: list[str] = []
+        tests_key = None
+        assertions_key = None
+        # agentv: tests ?? eval_cases ?? evalcases (first one that is present)
+        for key in ("tests", "eval_cases", "evalcases"):
+            if key in data:
+                tests_key = key
+                break
+        for key in ("assertions", "assert"):
+            if key in data:
+                assertions_key = key
+                break
+        for key, value in data.items():
+            k = key
+            if key == tests_key:
+                k = "tests"
+                if key != "tests":
+                    ctx.at_key((key,), "EV501", f"'{key}' is deprecated: use 'tests'", "warning",
+                               fix={"rename": "tests"})
+                self._tests(es, value, (key,))
+            elif key == assertions_key:
+                k = "assertions"
+                if key != "assertions":
+                    ctx.at_key((key,), "EV501", "'assert' is deprecated: use 'assertions'", "warning",
+                               fix={"rename": "assertions"})
+                if isinstance(value, list):
+                    es.checks = self.checks(value, (key,), suite_level=True)
+                else:
+                    ctx.at_value((key,), "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
+                    es.extra[k] = plain(value)
+            elif key == "name" and isinstance(value, str):
+                es.name = value
+            elif key == "description" and isinstance(value, str):
+                es.description = value
+            elif key == "tags" and isinstance(value, list) and all(isinstance(t, str) for t in value):
+                es.tags = list(value)
+            elif key == "input":
+                inp = self.input(value, ("input",), es.hints)
+                if inp is not None:
+                    es.input = inp
+                else:
+                    es.extra[k] = plain(value)
+            else:
+                if key in ("name", "description"):
+                    ctx.at_value((key,), "EV102", f"'{key}' must be a string, not a {type_name(value)}")
+                elif key == "tags":
+                    ctx.at_value((key,), "EV102", "'tags' must be a list of strings")
+                elif key in ("tests", "eval_cases", "evalcases", "assert", "assertions"):
+                    ctx.at_key((key,), "EV501" if key in TOP_DEPRECATED else "EV101",
+                               f"'{key}' is ignored: '{tests_key if key in ('tests', 'eval_cases', 'evalcases') else assertions_key}' is used instead; remove it",
+                               "warning")
+                elif key in TOP_DEPRECATED:
+                    ctx.at_key((key,), "EV501", f"'{key}' is deprecated: use '{TOP_DEPRECATED[key]}'", "warning")
+                elif key not in TOP_KEYS:
+                    self._unknown(key, (key,), TOP_KEYS)
+                es.extra[key] = plain(value)
+            order.append(k)
+        if tests_key is None:
+            ctx.add(Pos(1, 1), "EV103", "missing 'tests': list the tests, or give the path of a file or folder "
+                                        "that holds them")
+        if order != canonical_order(TOP_ORDER, order, extras_before="input"):
+            es.hints["keys"] = order
+
+    def _unknown(self, key: str, where: tuple, known: tuple[str, ...]) -> None:
+        hint = suggest(key, known)
+        more = f" (did you mean '{hint}'?)" if hint else ""
+        self.ctx.at_key(where, "EV101", f"unknown key '{key}'{more}; agentv ignores it", "warning",
+                        **({"fix": {"rename": hint}} if hint else {}))
+
+    # ------------------------------------------------------------------------------------ tests
+
+    def _tests(self, es: ir.EvalSet, value: Any, where: tuple) -> None:
+        ctx = self.ctx
+        if isinstance(value, str):
+            self._tests_path(es, value, where)
+            return
+        if not isinstance(value, list):
+            ctx.at_value(where, "EV102", f"'tests' must be a list of tests or the path of a file or folder, "
+                                         f"not a {type_name(value)}")
+            es.extra["tests"] = plain(value)
+            return
+        ids: dict[str, Pos] = {}
+        for i, item in enumerate(value):
+            if isinstance(item, str) and item.startswith("file://"):
+                self._file_reference(es, item, where + (i,), ids)
+                es.hints.setdefault("inlined", []).append(item)
+            elif isinstance(item, dict):
+                self._add(es, self.case(ctx, item, where + (i,), ids, i))
+            else:
+                ctx.at_value(where + (i,), "EV102",
+                             f"a test must be a mapping (or a 'file://' reference), not a {type_name(item)}")
+                es.cases.append(ir.Case(name="", span=ctx.span(*where, i), hints={"raw": True},
+                                        extra={"test": plain(item)}))
+
+    def _add(self, es: ir.EvalSet, item: ir.Case | ir.Suite | ir.TriggerPrompt) -> None:
+        if isinstance(item, ir.Suite) and es.suite is None:
+            es.suite = item
+        elif isinstance(item, ir.Suite):
+            es.cases.append(ir.Case(**{k: getattr(item, k) for k in ir.Case.model_fields}))
+        elif isinstance(item, ir.TriggerPrompt):
+            skill = item.extra.pop("__skill__")
+            case = item.extra.pop("__case__")
+            if es.triggers is None:
+                es.triggers = ir.TriggerSet(skill=skill, span=item.span)
+            if es.triggers.skill == skill:
+                es.triggers.prompts.append(item)
+            else:  # evalfmt writes one skill per trigger set: anything else stays a test
+                es.cases.append(case)
+        else:
+            es.cases.append(item)
+
+    def _resolve(self, ref: str) -> str:
+        """A path relative to the EVAL.yaml's folder, as a path relative to where the EVAL.yaml was given."""
+        return os.path.normpath(os.path.join(os.path.dirname(self.path), ref))
+
+    def _tests_path(self, es: ir.EvalSet, ref: str, where: tuple) -> None:
+        ctx = self.ctx
+        es.hints["inlined"] = [ref]
+        full = self._resolve(ref)
+        if os.path.isdir(full):
+            self._tests_dir(es, full)
+            return
+        if not os.path.exists(full):
+            ctx.at_value(where, "EV103",
+                         f"tests path '{ref}' does not exist (looked for {full}); create it, or list the tests inline")
+            return
+        ext = os.path.splitext(full)[1].lower()
+        if ext not in (".yaml", ".yml", ".jsonl"):
+            ctx.at_value(where, "EV102",
+                         f"tests path '{ref}' has the extension '{ext}': agentv reads .yaml, .yml or .jsonl files "
+                         "(or a folder of case folders)")
+            return
+        self._tests_file(es, full, ctx.pos(*where), {})
+
+    def _tests_file(self, es: ir.EvalSet, full: str, at: Pos, ids: dict) -> None:
+        ctx = self.ctx
+        if full.lower().endswith(".jsonl"):
+            self._tests_jsonl(es, full, ids)
+            return
+        try:
+            loaded = load_file(full, kind="yaml")
+        except LoadError as exc:
+            self.result.diagnostics.append(exc.to_diagnostic())
+            return
+        self.result.documents[full] = loaded
+        sub = Ctx(loaded, self.result.diagnostics)
+        _duplicates(sub)
+        data = resolve_merges(loaded.data)
+        if data is None:
+            return  # agentv: an empty file is skipped with a warning
+        if not isinstance(data, list):
+            sub.add(Pos(1, 1), "EV102", f"an external tests file must hold a list of tests, not a {type_name(data)}")
+            return
+        for i, item in enumerate(data):
+            if isinstance(item, dict):
+                self._add(es, self.case(sub, item, (i,), ids, i))
+            else:
+                sub.at_value((i,), "EV102", f"a test must be a mapping, not a {type_name(item)}")
+
+    def _tests_jsonl(self, es: ir.EvalSet, full: str, ids: dict) -> None:
+        try:
+            from ..load import read_text
+
+            text = read_text(full)
+        except LoadError as exc:
+            self.result.diagnostics.append(exc.to_diagnostic())
+            return
+        for n, line in enumerate(text.split("\n")):
+            if not line.strip():
+                continue
+            try:
+                loaded = load_text(line, full, "json")
+            except LoadError as exc:
+                d = exc.to_diagnostic()
+                d.line = n + 1
+                self.result.diagnostics.append(d)
+                continue
+            sub = Ctx(loaded, self.result.diagnostics, line_offset=n)
+            if not isinstance(loaded.data, dict):
+                sub.add(Pos(n + 1, 1), "EV102", f"a JSONL test must be an object, not a {type_name(loaded.data)}")
+                continue
+            self._add(es, self.case(sub, loaded.located, (), ids, n))
+
+    def _tests_dir(self, es: ir.EvalSet, full: str) -> None:
+        """agentv's directory discovery: each sub-folder with case.yaml (or case.yml) is one test."""
+        ids: dict[str, Pos] = {}
+        try:
+            subdirs = sorted(e.name for e in os.scandir(full) if e.is_dir())
+        except OSError as exc:
+            self.ctx.add(Pos(1, 1), "EV103", f"cannot list the tests folder {full}: {exc.strerror}")
+            return
+        for name in subdirs:
+            case_file = None
+            for fname in ("case.yaml", "case.yml"):
+                candidate = os.path.join(full, name, fname)
+                if os.path.isfile(candidate):
+                    case_file = candidate
+                    break
+            if case_file is None:
+                continue  # agentv skips it with a warning
+            try:
+                loaded = load_file(case_file, kind="yaml")
+            except LoadError as exc:
+                self.result.diagnostics.append(exc.to_diagnostic())
+                continue
+            self.result.documents[case_file] = loaded
+            sub = Ctx(loaded, self.result.diagnostics)
+            _duplicates(sub)
+            data = resolve_merges(loaded.data)
+            if not isinstance(data, dict):
+                sub.add(Pos(1, 1), "EV102", f"a case file must hold a mapping, not a {type_name(data)}")
+                continue
+            self._add(es, self.case(sub, data, (), ids, 0, default_id=name))
+
+    def _file_reference(self, es: ir.EvalSet, ref: str, where: tuple, ids: dict) -> None:
+        raw = ref[len("file://"):]
+        full = self._resolve(raw)
+        if any(ch in raw for ch in "*?{"):
+            matches = sorted(p for p in glob.glob(full, recursive=True) if os.path.isfile(p))
+            if not matches:
+                self.ctx.at_value(where, "EV103", f"'{ref}' matches no file; fix the pattern or remove it", "warning")
+            for m in matches:
+                self._tests_file(es, m, self.ctx.pos(*where), ids)
+            return
+        if not os.path.isfile(full):
+            self.ctx.at_value(where, "EV103", f"'{ref}' does not exist (looked for {full}); fix the path or remove it")
+            return
+        self._tests_file(es, full, self.ctx.pos(*where), ids)
+
+    # ------------------------------------------------------------------------------------- case
+
+    def case(self, ctx: Ctx, data: dict, where: tuple, ids: dict, index: int,
+             default_id: str | None = None) -> ir.Case | ir.Suite | ir.TriggerPrompt:
+        """One test. A test evalfmt wrote for a terum suite or trigger prompt (``metadata.terum.suite`` /
+        ``trigger``) comes back as an :class:`ir.Suite` or an :class:`ir.TriggerPrompt`."""
+        case = ir.Case(name="", span=ctx.span(*where) if where else ir.Span(file=ctx.path, line=1 + ctx.line_offset))
+        order: list[str] = []
+        markers: dict = {}
+        judge_key = "criteria" if "criteria" in data else ("expected_outcome" if "expected_outcome" in data else None)
+        checks_key = "assertions" if "assertions" in data else ("assert" if "assert" in data else None)
+        for key, value in data.items():
+            k = key
+            at = where + (key,)
+            if key == "id":
+                if isinstance(value, str) and value.strip():
+                    case.name = value
+                    first = ids.get(value)
+                    if first is not None:
+                        ctx.at_value(at, "EV115", f"duplicate test id '{value}' (first at line {first.line}); "
+                                                  "ids must be unique: rename one")
+                    else:
+                        ids[value] = ctx.pos(*at)
+                elif isinstance(value, str):
+                    ctx.at_value(at, "EV103", "test 'id' is blank; give the test a name")
+                    case.extra["id"] = value
+                else:
+                    ctx.at_value(at, "EV102", f"test 'id' must be a string, not a {type_name(value)} "
+                                              "(agentv skips the test)")
+                    case.extra["id"] = plain(value)
+                    case.name = "" if value is None else str(value)
+            elif key == judge_key:
+                k = "criteria"
+                if key == "expected_outcome":
+                    ctx.at_key(at, "EV501", "'expected_outcome' is deprecated: use 'criteria'", "warning",
+                               fix={"rename": "criteria"})
+                if isinstance(value, str):
+                    case.judge = value
+                else:
+                    ctx.at_value(at, "EV102", f"'{key}' must be a string, not a {type_name(value)}")
+                    case.extra[k] = plain(value)
+            elif key == checks_key:
+                k = "assertions"
+                if key == "assert":
+                    ctx.at_key(at, "EV501", "'assert' is deprecated: use 'assertions'", "warning",
+                               fix={"rename": "assertions"})
+                if isinstance(value, list):
+                    case.checks = self.checks(value, at, ctx=ctx)
+                else:
+                    ctx.at_value(at, "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
+                    case.extra[k] = plain(value)
+            elif key == "input":
+                inp = self.input(value, at, case.hints, ctx=ctx)
+                if inp is not None:
+                    case.input = inp
+                else:
+                    case.extra["input"] = plain(value)
+            elif key == "input_files" and isinstance(value, list) and all(isinstance(f, str) for f in value):
+                case.input_files = list(value)
+            elif key == "expected_output":
+                case.expected_output = plain(value)
+                if not isinstance(value, (str, list, dict)) and value is not None:
+                    ctx.at_value(at, "EV102", "'expected_output' must be a string, a mapping or a list of messages, "
+                                              f"not a {type_name(value)}")
+                    case.expected_output = None
+                    case.extra[k] = plain(value)
+            elif key == "metadata" and isinstance(value, dict):
+                markers = self._metadata(case, ctx, value, at)
+            else:
+                if key == "input_files":
+                    ctx.at_value(at, "EV102", "'input_files' must be a list of paths")
+                elif key == "metadata":
+                    ctx.at_value(at, "EV102", f"'metadata' must be a mapping, not a {type_name(value)}")
+                elif key in ("criteria", "expected_outcome", "assertions", "assert"):
+                    used = judge_key if key in ("criteria", "expected_outcome") else checks_key
+                    ctx.at_key(at, "EV501" if key in TEST_DEPRECATED else "EV101",
+                               f"'{key}' is ignored: '{used}' is used instead; remove it", "warning")
+                elif key in TEST_DEPRECATED:
+                    ctx.at_key(at, "EV501", f"'{key}' is deprecated: use '{TEST_DEPRECATED[key]}'", "warning")
+                elif key not in TEST_KEYS:
+                    self._unknown(key, at, TEST_KEYS)
+                case.extra[key] = plain(value)
+            order.append(k)
+        if "id" not in data:
+            if default_id is not None:
+                case.name = default_id
+                case.hints["id_from_folder"] = True
+            else:
+                ctx.add(case_pos(ctx, where), "EV103", "test is missing 'id'; give it a unique name")
+                case.hints["no_id"] = True
+        if "input" not in data and "input_files" not in data:
+            ctx.add(case_pos(ctx, where), "EV103",
+                    f"test '{case.name}' is missing 'input'; give the prompt as a string or a list of messages")
+        elif "input" not in data:
+            ctx.add(case_pos(ctx, where), "EV103",
+                    f"test '{case.name}' has 'input_files' but no 'input'; give the prompt as 'input'")
+        self._skipped(ctx, case, data, where)
+        self._trigger_conflicts(ctx, case.checks)
+        present = [k for k in order]
+        if present != canonical_order(TEST_ORDER, present):
+            case.hints["keys"] = present
+        if markers.get("trigger"):
+            return self._as_trigger(case, data) or case
+        if markers.get("suite"):
+            return self._as_suite(ctx, case, data, where)
+        return case
+
+    def _as_trigger(self, case: ir.Case, data: dict) -> ir.TriggerPrompt | None:
+        keys = set(data) - {"id", "input", "assertions", "metadata"}
+        if keys or not isinstance(case.input, str) or case.metadata or len(case.checks) != 1:
+            return None
+        check = case.checks[0]
+        if not isinstance(check, ir.SkillTrigger) or not isinstance(check.should_trigger, bool) or check.extra \
+                or any(getattr(check, f) is not None for f in ("name", "weight", "required", "min_score", "negate")):
+            return None
+        prompt = ir.TriggerPrompt(text=case.input, should_trigger=check.should_trigger, span=case.span)
+        prompt.extra["__skill__"] = check.skill  # both removed by _add
+        prompt.extra["__case__"] = case
+        return prompt
+
+    def _as_suite(self, ctx: Ctx, case: ir.Case, data: dict, where: tuple) -> ir.Suite:
+        fields = {k: getattr(case, k) for k in ir.Case.model_fields if k not in ("checks",)}
+        suite = ir.Suite(**fields)
+        key = "assertions" if "assertions" in data else "assert"
+        for i, check in enumerate(case.checks):
+            raw = check.raw if isinstance(check, ir.Opaque) else None
+            if isinstance(raw, dict) and raw.get("type") == "composite" and isinstance(raw.get("name"), str) \
+                    and isinstance(raw.get("assertions"), list):
+                at = where + (key, i, "assertions")
+                checks = [self.check(ctx, item, at + (j,)) for j, item in enumerate(data[key][i]["assertions"])]
+                extra = {k: v for k, v in raw.items() if k not in ("name", "type", "assertions")}
+                suite.entries.append(ir.SuiteEntry(name=raw["name"], checks=checks, extra=extra, span=check.span))
+            else:
+                suite.checks.append(check)
+        return suite
+
+    def _metadata(self, case: ir.Case, ctx: Ctx, value: dict, at: tuple) -> dict:
+        """Set the case's metadata, lifting terum's fields out of ``metadata.terum``; returns the markers
+        (``suite``/``trigger``) found there."""
+        meta = plain(value)
+        terum = meta.get(TERUM_META)
+        markers: dict = {}
+        if isinstance(terum, dict) and list(meta)[-1] == TERUM_META:
+            fields = {k: v for k, v in terum.items() if k not in TERUM_MARKERS}
+            marks = {k: terum[k] for k in TERUM_MARKERS if k in terum}
+            if (fields or marks) and all(v is True for v in marks.values()) and _lift_terum(case, fields):
+                del meta[TERUM_META]
+                markers = marks
+        case.metadata = meta or None
+        return markers
+
+    def _skipped(self, ctx: Ctx, case: ir.Case, data: dict, where: tuple) -> None:
+        """EV502: agentv skips a test with no criteria, expected_output, assertions or turns."""
+        crit = data.get("criteria")
+        if not (isinstance(crit, str) and crit):
+            crit = data.get("expected_outcome")
+        has = isinstance(crit, str) and crit != ""
+        has = has or _has_expected(data.get("expected_output"))
+        has = has or "assertions" in data or "assert" in data
+        turns = data.get("turns")
+        has = has or (isinstance(turns, list) and len(turns) > 0)
+        if not has:
+            ctx.add(case_pos(ctx, where), "EV502",
+                    f"agentv skips test '{case.name}' silently: it has no criteria, expected_output, assertions or "
+                    "turns; add one", "warning")
+
+    def _trigger_conflicts(self, ctx: Ctx, checks: list) -> None:
+        seen: dict[str, bool] = {}
+        for check in checks:
+            if isinstance(check, ir.SkillTrigger) and isinstance(check.skill, str):
+                want = check.expects_trigger
+                if check.skill in seen and seen[check.skill] != want:
+                    span = check.span
+                    ctx.add(Pos(span.line, span.column) if span else Pos(1, 1), "EV503",
+                            f"skill-trigger for '{check.skill}' says should_trigger {str(want).lower()}, another in this "
+                            f"test says {str(seen[check.skill]).lower()}; keep one")
+                seen.setdefault(check.skill, want)
+
+    # ------------------------------------------------------------------------------------ input
+
+    def input(self, value: Any, at: tuple, hints: dict, ctx: Ctx | None = None) -> ir.Input | None:
+        """A string, or messages (a list, or agentv's object shorthand). None: wrong type (reported)."""
+        ctx = ctx or self.ctx
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list):
+            msgs = []
+            for i, item in enumerate(value):
+                msg = self.message(ctx, item, at + (i,))
+                if msg is None:
+                    return None
+                msgs.append(msg)
+            return msgs
+        if isinstance(value, dict):
+            if "role" in value:
+                msg = self.message(ctx, value, at)
+                if msg is None:
+                    return None
+                hints["input"] = "message"
+                return [msg]
+            hints["input"] = "content"
+            return [ir.Message(role="user", content=plain(value), span=ctx.span(*at))]
+        ctx.at_value(at, "EV102", f"'input' must be a string or a list of messages, not a {type_name(value)}")
+        return None
+
+    def message(self, ctx: Ctx, item: Any, at: tuple) -> ir.Message | None:
+        if not isinstance(item, dict):
+            ctx.at_value(at, "EV102", f"a message must be a mapping with 'role' and 'content', not a {type_name(item)}")
+            return None
+        role = item.get("role")
+        if not isinstance(role, str):
+            ctx.at_value(at + ("role",) if "role" in item else at, "EV102" if "role" in item else "EV103",
+                         "a message needs a 'role' (system, user, assistant or tool)")
+            return None
+        if role not in ROLES:
+            ctx.at_value(at + ("role",), "EV102", f"invalid role '{role}': use system, user, assistant or tool")
+        content: Any = item.get("content")
+        if isinstance(content, list) and all(isinstance(p, dict) and isinstance(p.get("type"), str) for p in content):
+            parts = []
+            for j, p in enumerate(content):
+                extra = {k: plain(v) for k, v in p.items() if k not in ("type", "value")}
+                parts.append(ir.ContentPart(type=p["type"], value=plain(p.get("value")), extra=extra,
+                                            span=ctx.span(*at, "content", j)))
+                if p["type"] == "text" and not isinstance(p.get("value"), str):
+                    ctx.at_value(at + ("content", j), "EV102", "a text part needs a string 'value'")
+            content = parts
+        elif isinstance(content, list):
+            for j, p in enumerate(content):
+                if isinstance(p, dict):
+                    ctx.at_value(at + ("content", j), "EV103", "a content part needs a 'type' (text, file or image)")
+                elif not isinstance(p, str):
+                    ctx.at_value(at + ("content", j), "EV102", "content parts must be strings or mappings")
+            content = plain(content)
+        elif content is None and "tool_calls" not in item:
+            ctx.at_value(at, "EV103" if "content" not in item else "EV102", "a message needs 'content'")
+        elif not isinstance(content, (str, dict)) and content is not None:
+            ctx.at_value(at + ("content",), "EV102", f"message 'content' must be a string, a list of parts or a "
+                                                     f"mapping, not a {type_name(content)}")
+            content = plain(content)
+        else:
+            content = plain(content)
+        extra = {k: plain(v) for k, v in item.items() if k not in ("role", "content")}
+        return ir.Message(role=role, content=content, extra=extra, span=ctx.span(*at))
+
+    # ----------------------------------------------------------------------------------- checks
+
+    def checks(self, items: list, at: tuple, ctx: Ctx | None = None, suite_level: bool = False) -> list[ir.Check]:
+        ctx = ctx or self.ctx
+        return [self.check(ctx, item, at + (i,)) for i, item in enumerate(items)]
+
+    def check(self, ctx: Ctx, item: Any, at: tuple) -> ir.Check:
+        span = ctx.span(*at)
+        if isinstance(item, str):
+            if not item.strip():
+                ctx.at_value(at, "EV103", "empty assertion string; agentv ignores it: remove it", "warning")
+            ctx.at_value(at, "EV504", "agentv transpile drops plain-string assertions from evals.json; state it in "
+                                      "the test's 'criteria' too, or give it a type", "warning")
+            return ir.Rubrics(criteria=[item], hints={"shorthand": "string"}, span=span)
+        if not isinstance(item, dict):
+            ctx.at_value(at, "EV102", f"an assertion must be a mapping with 'type' (or a string), not a {type_name(item)}")
+            return ir.Opaque(raw=plain(item), origin="agentv", span=span)
+        if "include" in item and len(item) == 1:
+            return ir.Opaque(raw=plain(item), origin="agentv", span=span)
+        raw_type = item.get("type")
+        if not isinstance(raw_type, str):
+            ctx.at_value(at + ("type",) if "type" in item else at, "EV102" if "type" in item else "EV103",
+                         "an assertion needs a 'type' (a string such as 'contains' or 'llm-grader')")
+            return ir.Opaque(raw=plain(item), origin="agentv", span=span)
+        kind = raw_type.replace("_", "-")
+        if kind != raw_type:
+            ctx.at_value(at + ("type",), "EV501", f"snake_case type '{raw_type}' is deprecated: use '{kind}'",
+                         "warning", fix={"replace": kind})
+        if kind in DEPRECATED_TYPES:
+            new = DEPRECATED_TYPES[kind]
+            ctx.at_value(at + ("type",), "EV501", f"type '{raw_type}' is deprecated: use '{new}' "
+                                                  "(agentv 4.42.4 skips the assertion)", "warning", fix={"replace": new})
+            kind = new
+        if kind not in KNOWN_TYPES and kind not in self.custom_types():
+            close = difflib.get_close_matches(kind, KNOWN_TYPES, n=1, cutoff=0.75)
+            more = f" (did you mean '{close[0]}'?)" if close else ""
+            ctx.at_value(at + ("type",), "EV104",
+                         f"unknown assertion type '{raw_type}'{more}; agentv runs it as a custom assertion, and none "
+                         f"named '{kind}' was found in .agentv/assertions/", "warning")
+        self._lossy(ctx, item, kind, raw_type, at)
+        ir_kind = TERUM_BY_TYPE[kind][0] if kind in TERUM_BY_TYPE else kind
+        model = ir.CHECK_MODELS.get(ir_kind)
+        if model is None or ir_kind == "opaque" or (kind not in KIND_FIELDS and kind not in TERUM_BY_TYPE):
+            raw = plain(item)
+            raw["type"] = kind
+            return ir.Opaque(type=kind, raw=raw, origin="agentv", span=span)
+        return self._typed(ctx, item, kind, ir_kind, model, at, span)
+
+    def _typed(self, ctx: Ctx, item: dict, kind: str, ir_kind: str, model, at: tuple, span: ir.Span) -> ir.Check:
+        fields: dict[str, Any] = {}
+        extra: dict[str, Any] = {}
+        spec = {key: (fld, typ, req) for fld, key, typ, req in KIND_FIELDS[ir_kind]}
+        common = dict(COMMON_FIELDS)
+        if kind == "rubrics" and isinstance(item.get("criteria"), str):
+            raw = plain(item)
+            raw["type"] = kind
+            return ir.Opaque(type=kind, raw=raw, origin="agentv", span=span)
+        for key, value in item.items():
+            if key == "type":
+                continue
+            if key in spec:
+                fld, typ, req = spec[key]
+                ok, conv = _convert(value, typ)
+                if ok:
+                    fields[fld] = conv
+                else:
+                    if req:
+                        ctx.at_value(at + (key,), "EV102", f"'{key}' of a {kind} assertion must be {_TYPE_TEXT[typ]}, "
+                                                           f"not a {type_name(value)}")
+                        raw = plain(item)
+                        raw["type"] = kind
+                        return ir.Opaque(type=kind, raw=raw, origin="agentv", span=span)
+                    ctx.at_value(at + (key,), "EV102", f"'{key}' of a {kind} assertion must be {_TYPE_TEXT[typ]}, "
+                                                       f"not a {type_name(value)}")
+                    extra[key] = plain(value)
+            elif key in common:
+                ok, conv = _convert(value, common[key])
+                if ok:
+                    fields[key] = conv
+                else:
+                    ctx.at_value(at + (key,), "EV102", f"'{key}' must be {_TYPE_TEXT[common[key]]}, "
+                                                       f"not a {type_name(value)}")
+                    extra[key] = plain(value)
+            else:
+                extra[key] = plain(value)
+        for key, (fld, typ, req) in spec.items():
+            if req and fld not in fields:
+                ctx.at_value(at, "EV103", f"a {kind} assertion needs '{key}'")
+                raw = plain(item)
+                raw["type"] = kind
+                return ir.Opaque(type=kind, raw=raw, origin="agentv", span=span)
+        if kind == "skill-trigger" and "skill" not in fields:
+            if "skill" not in item:
+                ctx.at_value(at, "EV103", "skill-trigger without 'skill': name the skill it should (or should not) "
+                                          "trigger")
+        if kind == "regex" and "value" in fields:
+            problem = regex_problem(fields["value"], fields.get("flags"))
+            if problem:
+                ctx.at_value(at + (problem[0],), "EV105", problem[1])
+        if kind in ("command-matching", "no-command-matching"):
+            problem = regex_problem(fields.get("pattern", ""), None)
+            if problem:
+                ctx.at_value(at + ("value",), "EV105", problem[1])
+        check = model(**fields, extra=extra, span=span)
+        present = list(item)
+        if present != canonical_check_order(ir_kind, present):
+            check.hints["keys"] = present
+        return check
+
+    def _lossy(self, ctx: Ctx, item: dict, kind: str, raw_type: str, at: tuple) -> None:
+        """EV504: assertions ``agentv transpile`` drops or reduces to a placeholder."""
+        what = None
+        if raw_type != kind and raw_type not in TRANSPILE_SNAKE and raw_type.replace("_", "-") == kind:
+            what = (f"does not know the snake_case type '{raw_type}': it writes '{raw_type} assertion'"
+                    + (" and does not route the test" if kind == "skill-trigger" else "") + f"; use '{kind}'")
+        elif kind == "rubrics" and not isinstance(item.get("criteria"), str):
+            what = ("drops a rubric's criteria list from evals.json; if the criteria matter there, state them "
+                    "in the test's 'criteria' too")
+        elif kind == "llm-grader" and not isinstance(item.get("prompt"), str) and not (
+                isinstance(item.get("rubrics"), list) and item.get("rubrics")):
+            what = "drops an llm-grader without a prompt from evals.json; give it a 'prompt'"
+        elif kind in ("icontains-any", "icontains-all", "composite", "rubric", "inline-assert") or (
+                kind not in BUILTIN_TYPES and "command" not in item and not isinstance(item.get("criteria"), str)
+                and not isinstance(item.get("prompt"), str)):
+            what = (f"writes this assertion as the placeholder '{raw_type} assertion' in evals.json; state what "
+                    "it checks in the test's 'criteria' if the placeholder is not enough")
+        if what:
+            ctx.at_value(at, "EV504", f"agentv transpile {what}", "warning")
+
+    def custom_types(self) -> set[str]:
+        """Custom assertion names agentv finds: script files in ``.agentv/assertions/`` up the tree."""
+        if self._custom is None:
+            found: set[str] = set()
+            d = self.folder
+            while True:
+                folder = os.path.join(d, ".agentv", "assertions")
+                try:
+                    for e in os.scandir(folder):
+                        stem, ext = os.path.splitext(e.name)
+                        if e.is_file() and ext.lower() in (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs"):
+                            found.add(stem)
+                except OSError:
+                    pass
+                parent = os.path.dirname(d)
+                if parent == d:
+                    break
+                d = parent
+            self._custom = found
+        return self._custom
+
+
+def case_pos(ctx: Ctx, where: tuple) -> Pos:
+    return ctx.pos(*where) if where else Pos(1 + ctx.line_offset, 1)
+
+
+def _has_expected(value: Any) -> bool:
+    """agentv's expected-output shorthand yields at least one message."""
+    if value is None:
+        return False
+    if isinstance(value, str):
+        return True
+    if isinstance(value, list):
+        if value and isinstance(value[0], dict) and "role" in value[0]:
+            return any(_is_message(m) for m in value)
+        return True
+    if isinstance(value, dict):
+        return _is_message(value) if "role" in value else True
+    return False
+
+
+def _is_message(m: Any) -> bool:
+    if not isinstance(m, dict) or m.get("role") not in ROLES:
+        return False
+    c = m.get("content")
+    if isinstance(c, str) or isinstance(c, dict):
+        return True
+    if isinstance(c, list) and all(isinstance(x, (str, dict)) for x in c):
+        return True
+    tc = m.get("tool_calls")
+    return isinstance(tc, list) and len(tc) > 0
+
+
+_TYPE_TEXT = {"str": "a string", "bool": "true or false", "number": "a number", "strlist": "a list of strings",
+              "list": "a list", "any": "a value", "criteria": "a list of criteria (strings or mappings)",
+              "command": "a string or a list of strings", "required": "true, false or a number in (0, 1]"}
+
+
+def _convert(value: Any, typ: str) -> tuple[bool, Any]:
+    if typ == "str":
+        return isinstance(value, str), value
+    if typ == "bool":
+        return isinstance(value, bool), value
+    if typ == "number":
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return ok, float(value) if ok else value
+    if typ == "strlist":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value), value and list(value)
+    if typ == "list":
+        return isinstance(value, list), plain(value)
+    if typ == "any":
+        return True, plain(value)
+    if typ == "criteria":
+        ok = isinstance(value, list) and all(isinstance(v, (str, dict)) for v in value)
+        return ok, plain(value)
+    if typ == "command":
+        ok = isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+        return ok, plain(value)
+    if typ == "required":
+        if isinstance(value, bool):
+            return True, value
+        ok = isinstance(value, (int, float))
+        return ok, float(value) if ok else value
+    return False, value  # pragma: no cover
+
+
+def _lift_terum(case: ir.Case, terum: dict) -> bool:
+    """Put terum fields written under ``metadata.terum`` back into the case; False if they do not fit."""
+    if any(k not in TERUM_FIELDS for k in terum):
+        return False
+    checks = {
+        "bucket": lambda v: isinstance(v, str),
+        "files": lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
+        "fixture": lambda v: isinstance(v, str),
+        "setup": lambda v: isinstance(v, str),
+        "requires": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+        "timeout_minutes": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+        "max_turns": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    }
+    if not all(checks[k](v) for k, v in terum.items()):
+        return False
+    for k, v in terum.items():
+        setattr(case, k, float(v) if k == "timeout_minutes" else v)
+    return True
+
+
+# ------------------------------------------------------------------------------------- regexes
+
+_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
+
+
+def regex_problem(pattern: str, flags: str | None) -> tuple[str, str] | None:
+    """Why ``new RegExp(pattern, flags)`` would fail (checked with Python's engine after translating
+    the ECMAScript-only syntax), as (the key at fault, message); None when it compiles."""
+    if flags is not None:
+        bad = [ch for ch in flags if ch not in JS_REGEX_FLAGS]
+        if bad or len(set(flags)) != len(flags):
+            return "flags", f"invalid regex flags '{flags}': use a subset of d, g, i, m, s, u, v, y, each once"
+    translated = _NAMED_GROUP.sub("(?P<", pattern)
+    try:
+        re.compile(translated)
+    except re.error as exc:
+        return "value", f"regex {_q(pattern)} does not compile: {exc.msg} (at position {exc.pos}); fix the pattern"
+    except (RecursionError, OverflowError):  # pragma: no cover - pathological patterns
+        return "value", f"regex {_q(pattern)} does not compile; simplify the pattern"
+    return None

@@ -1,0 +1,307 @@
+"""Writing IR as an AgentV EVAL.yaml (current names only; see docs/agentv.md).
+
+- test ``id`` <- ``Case.name``, ``criteria`` <- ``judge``, ``assertions`` <- ``checks``; the set's
+  ``input``/``checks`` become the suite-level ``input``/``assertions``; ``extra`` keys go back where
+  they were (a key order read from a file is kept in ``hints["keys"]``);
+- terum check kinds have no agentv type: they are written as custom assertion types
+  (``transcript-mentions``, ``command-matching``, ... with ``value``), which the reader maps back, and
+  a loss says agentv needs a custom grader for them;
+- terum's case fields go under ``metadata.terum`` (the reader lifts them back): ``bucket`` is a label
+  and keeps its meaning there; ``files``, ``fixture``, ``setup``, ``requires``, ``timeout_minutes`` and
+  ``max_turns`` keep their values but agentv does not act on them, so each is reported as a loss;
+- a terum suite becomes one test (``metadata.terum.suite: true``) whose rows are ``composite``
+  assertions named after them; a terum trigger set becomes one test per prompt with a
+  ``skill-trigger`` assertion (``metadata.terum.trigger: true``), so the agentv file routes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .. import ir
+from ..formats import Loss, WriteResult, loss_at
+from .agentv_read import (
+    KIND_FIELDS,
+    TERUM_FIELDS,
+    TERUM_META,
+    TERUM_TYPES,
+    TEST_ORDER,
+    TOP_ORDER,
+    canonical_check_order,
+    canonical_order,
+)
+
+FILE_NAME = "EVAL.yaml"
+COMMON = ("name", "weight", "required", "min_score", "negate")
+
+#: What agentv does not do with a terum field it can only carry as metadata.
+TERUM_LOSS = {
+    "files": "agentv does not create 'files' in the workspace (kept as metadata.terum.files)",
+    "fixture": "agentv does not copy a 'fixture' into the workspace (kept as metadata.terum.fixture; "
+               "agentv's workspace.template is the nearest equivalent)",
+    "setup": "agentv does not run 'setup' (kept as metadata.terum.setup; agentv's workspace hooks are the "
+             "nearest equivalent)",
+    "requires": "agentv does not probe 'requires' (kept as metadata.terum.requires)",
+    "timeout_minutes": "agentv does not apply 'timeout_minutes' (kept as metadata.terum.timeout_minutes)",
+    "max_turns": "agentv does not apply 'max_turns' (kept as metadata.terum.max_turns)",
+}
+
+
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
+    from .. import yamlrt
+
+    data, losses = to_data(evalset)
+    old = None
+    if existing:
+        old = existing.get(FILE_NAME)
+        if old is None and len(existing) == 1:
+            old = next(iter(existing.values()))
+    return WriteResult({FILE_NAME: yamlrt.dump(data, existing=old)}, losses)
+
+
+def to_data(evalset: ir.EvalSet) -> tuple[Any, list[Loss]]:
+    """The EVAL.yaml document as plain data, and what it could not carry."""
+    return _Writer().top(evalset)
+
+
+def _num(x: Any) -> Any:
+    """Integral floats written as integers (``weight: 2``, not ``2.0``)."""
+    if isinstance(x, float) and x.is_integer() and abs(x) < 2**53:
+        return int(x)
+    return x
+
+
+_INT_KEY = re.compile(r"(?:0|[1-9][0-9]{0,14})\Z")
+
+
+def _int_keys(value: Any) -> Any:
+    """Mapping keys that are integers written as integers (``0: ...``, not ``'0': ...``).
+
+    The loader keeps every key as text, as JavaScript does (agentv sees ``"0"`` either way); writing
+    them back unquoted keeps the file as its author wrote it."""
+    if isinstance(value, dict):
+        return {(int(k) if isinstance(k, str) and _INT_KEY.match(k) else k): _int_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_int_keys(v) for v in value]
+    return value
+
+
+def _ordered(values: dict, order: list | None, canonical: list) -> dict:
+    keys: list = []
+    for k in (order or []):
+        if k in values and k not in keys:
+            keys.append(k)
+    for k in canonical:
+        if k in values and k not in keys:
+            keys.append(k)
+    for k in values:
+        if k not in keys:
+            keys.append(k)
+    return {k: values[k] for k in keys}
+
+
+class _Writer:
+    def __init__(self):
+        self.losses: list[Loss] = []
+
+    def lose(self, node: ir.Node | None, path: str, what: str) -> None:
+        self.losses.append(loss_at(node.span if node is not None else None, path, what))
+
+    # ------------------------------------------------------------------------------- top level
+
+    def top(self, es: ir.EvalSet) -> tuple[Any, list[Loss]]:
+        if "document" in es.extra and not es.cases and len(es.extra) == 1:
+            return es.extra["document"], self.losses
+        values: dict[str, Any] = {}
+        if es.name is not None:
+            values["name"] = es.name
+        if es.description is not None:
+            values["description"] = es.description
+        if es.tags is not None:
+            values["tags"] = list(es.tags)
+        if es.input is not None:
+            values["input"] = self.input(es.input, es.hints)
+        if es.checks:
+            values["assertions"] = [self.check(c, "assertions") for c in es.checks]
+        tests = [self.case(c, f"tests[{i}]") for i, c in enumerate(es.cases)]
+        if es.suite is not None:
+            tests.append(self.suite(es.suite, [c.name for c in es.cases]))
+        if es.triggers is not None:
+            tests.extend(self.triggers(es.triggers, {c.name for c in es.cases}))
+        inlined = es.hints.get("inlined", [])
+        if not tests and len(inlined) == 1 and not inlined[0].startswith("file://"):
+            values["tests"] = inlined[0]  # a tests path that held nothing (or did not exist): keep it
+        else:
+            values["tests"] = tests
+            for ref in inlined:
+                self.lose(es, "tests", f"tests read from '{ref}' are written inline")
+        for k, v in es.extra.items():
+            values[k] = v
+        present = list(values)
+        canon = canonical_order(TOP_ORDER, present, extras_before="input")
+        return _int_keys(_ordered(values, es.hints.get("keys"), canon)), self.losses
+
+    # ------------------------------------------------------------------------------------ input
+
+    def message(self, m: ir.Message) -> dict:
+        out: dict[str, Any] = {"role": m.role}
+        if m.content is not None or "tool_calls" not in m.extra:
+            out["content"] = self.content(m.content)
+        out.update(m.extra)
+        return out
+
+    def content(self, content: Any) -> Any:
+        if isinstance(content, list) and content and all(isinstance(p, ir.ContentPart) for p in content):
+            parts = []
+            for p in content:
+                part = {"type": p.type, "value": p.value}
+                part.update(p.extra)
+                parts.append(part)
+            return parts
+        if isinstance(content, ir.ContentPart):  # pragma: no cover - defensive
+            return {"type": content.type, "value": content.value, **content.extra}
+        return content
+
+    def input(self, value: ir.Input, hints: dict) -> Any:
+        if isinstance(value, str):
+            return value
+        shape = hints.get("input")
+        if shape == "message" and len(value) == 1:
+            return self.message(value[0])
+        if shape == "content" and len(value) == 1 and value[0].role == "user" and not value[0].extra:
+            return value[0].content
+        return [self.message(m) for m in value]
+
+    # ------------------------------------------------------------------------------------- case
+
+    def case(self, case: ir.Case, where: str) -> Any:
+        if case.hints.get("raw"):
+            return case.extra.get("test")
+        values: dict[str, Any] = {}
+        if not case.hints.get("no_id"):
+            values["id"] = case.name
+        if case.judge is not None:
+            values["criteria"] = case.judge
+        if case.input is not None:
+            values["input"] = self.input(case.input, case.hints)
+        if case.input_files is not None:
+            values["input_files"] = list(case.input_files)
+        if case.expected_output is not None:
+            values["expected_output"] = case.expected_output
+        if case.checks:
+            values["assertions"] = [self.check(c, f"{where}.assertions[{i}]") for i, c in enumerate(case.checks)]
+        meta = self.metadata(case, where)
+        if meta is not None:
+            values["metadata"] = meta
+        for k, v in case.extra.items():
+            values[k] = v
+        for fld in ("tags", "timeout_ms", "expected_fail"):
+            if getattr(case, fld) is not None:
+                self.lose(case, f"{where}.{fld}", f"agentv has no '{fld}' for a test")
+        if not (case.checks or case.judge or case.expected_output is not None or "turns" in case.extra):
+            self.lose(case, where, f"agentv skips test '{case.name}': it has no criteria, expected_output or "
+                                   "assertions")
+        present = list(values)
+        return _ordered(values, case.hints.get("keys"), canonical_order(TEST_ORDER, present))
+
+    def metadata(self, case: ir.Case, where: str, marker: dict | None = None) -> dict | None:
+        terum: dict[str, Any] = {}
+        for fld in TERUM_FIELDS:
+            value = getattr(case, fld)
+            if value is None:
+                continue
+            terum[fld] = _num(value) if fld == "timeout_minutes" else value
+            if fld in TERUM_LOSS:
+                self.lose(case, f"{where}.{fld}", TERUM_LOSS[fld])
+        if marker:
+            terum.update(marker)
+        if not terum:
+            return dict(case.metadata) if case.metadata is not None else None
+        meta = {k: v for k, v in (case.metadata or {}).items() if k != TERUM_META}
+        meta[TERUM_META] = terum
+        return meta
+
+    def suite(self, suite: ir.Suite, taken: list[str]) -> dict:
+        entries = []
+        for i, entry in enumerate(suite.entries):
+            row: dict[str, Any] = {"name": entry.name, "type": "composite",
+                                   "assertions": [self.check(c, f"suite.cases[{i}].checks[{j}]")
+                                                  for j, c in enumerate(entry.checks)]}
+            row.update(entry.extra)
+            entries.append(row)
+        values: dict[str, Any] = {"id": suite.name}
+        if suite.judge is not None:
+            values["criteria"] = suite.judge
+        if suite.input is not None:
+            values["input"] = self.input(suite.input, suite.hints)
+        values["assertions"] = entries + [self.check(c, f"suite.checks[{j}]") for j, c in enumerate(suite.checks)]
+        values["metadata"] = self.metadata(suite, "suite", {"suite": True})
+        for k, v in suite.extra.items():
+            values[k] = v
+        self.lose(suite, "suite", "agentv scores each test in its own session: the suite's rows are written as "
+                                  "composite assertions of one test, scored against that test's session")
+        return values
+
+    def triggers(self, ts: ir.TriggerSet, taken: set[str]) -> list[dict]:
+        out = []
+        counts = {True: 0, False: 0}
+        if ts.skill is None:
+            self.lose(ts, "triggers", "the trigger set names no skill: its skill-trigger assertions have no "
+                                      "'skill'")
+        for p in ts.prompts:
+            counts[p.should_trigger] += 1
+            base = "should-trigger" if p.should_trigger else "should-not-trigger"
+            name = f"{base}-{counts[p.should_trigger]}"
+            while name in taken:
+                name += "-trigger"
+            assertion: dict[str, Any] = {"type": "skill-trigger"}
+            if ts.skill is not None:
+                assertion["skill"] = ts.skill
+            assertion["should_trigger"] = p.should_trigger
+            test = {"id": name, "input": p.text, "assertions": [assertion],
+                    "metadata": {TERUM_META: {"trigger": True}}}
+            if p.extra:
+                self.lose(p, "triggers", f"agentv has no place for {', '.join(sorted(p.extra))} of a trigger prompt")
+            out.append(test)
+        if ts.extra:
+            self.lose(ts, "triggers", f"agentv has no place for {', '.join(sorted(ts.extra))} of a trigger set")
+        return out
+
+    # ----------------------------------------------------------------------------------- checks
+
+    def check(self, c: ir.Check, where: str) -> Any:
+        if isinstance(c, ir.Opaque):
+            if c.origin == "agentv" or c.origin is None and isinstance(c.raw, dict) and "type" in c.raw:
+                return c.raw
+            self.lose(c, where, f"agentv cannot hold this {c.origin or 'unknown'} check "
+                                f"({c.label()}); written as a custom assertion")
+            return {"type": c.type or "opaque", "value": c.raw}
+        if isinstance(c, ir.Rubrics) and c.hints.get("shorthand") == "string" and len(c.criteria) == 1 \
+                and isinstance(c.criteria[0], str) and not c.extra and all(getattr(c, f) is None for f in COMMON):
+            return c.criteria[0]
+        kind = c.kind
+        values: dict[str, Any] = {}
+        if c.name is not None:
+            values["name"] = c.name
+        if kind in TERUM_TYPES:
+            agentv_type, fld = TERUM_TYPES[kind]
+            values["type"] = agentv_type
+            values["value"] = getattr(c, fld)
+            self.lose(c, where, f"agentv has no built-in '{kind}' check: written as the custom assertion type "
+                                f"'{agentv_type}', which agentv runs only with a grader in "
+                                f".agentv/assertions/{agentv_type}.ts")
+        else:
+            values["type"] = kind
+            for fld, key, typ, _req in KIND_FIELDS.get(kind, ()):
+                value = getattr(c, fld)
+                if value is not None:
+                    values[key] = _num(value) if typ == "number" else value
+        for fld in COMMON[1:]:
+            value = getattr(c, fld)
+            if value is not None:
+                values[fld] = _num(value) if isinstance(value, float) else value
+        for k, v in c.extra.items():
+            values[k] = v
+        present = list(values)
+        return _ordered(values, c.hints.get("keys"), canonical_check_order(kind, present))

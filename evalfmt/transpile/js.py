@@ -1,0 +1,246 @@
+"""JavaScript value semantics, for reproducing what ``agentv transpile`` (a Node.js program) writes.
+
+agentv reads EVAL.yaml with the ``yaml`` npm package and builds its evals.json with template strings
+(``String(value)``), ``String.prototype.trim`` and ``JSON.stringify``. Python's equivalents differ in
+small ways that show in the output bytes (``1.0`` vs ``1``, ``1e+21``, integer-like object keys sorted
+first, which characters ``trim`` removes), so the agentv layout uses these instead.
+
+``UNDEFINED`` stands for JavaScript's ``undefined`` (a key that is absent); YAML ``null`` is ``None``.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from typing import Any
+
+
+class _Undefined:
+    __slots__ = ()
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return "undefined"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNDEFINED: Any = _Undefined()
+
+#: Integers JavaScript represents exactly (larger ones are rounded to a double when parsed).
+MAX_SAFE = 2**53
+
+
+class JSTypeError(Exception):
+    """What JavaScript throws when a property of ``null`` is read."""
+
+    def __init__(self, key: str):
+        super().__init__(f"Cannot read properties of null (reading '{key}')")
+
+
+def get(obj: Any, key: str) -> Any:
+    """``obj.key``: the value of a mapping's key, ``undefined`` for anything else, a TypeError on null."""
+    if obj is None:
+        raise JSTypeError(key)
+    if isinstance(obj, dict):
+        return obj.get(key, UNDEFINED)
+    return UNDEFINED
+
+
+def nullish(value: Any) -> bool:
+    """True for ``null`` and ``undefined`` (the left side of ``??`` is skipped)."""
+    return value is None or value is UNDEFINED
+
+
+def is_number(value: Any) -> bool:
+    """``typeof value === "number"``."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def truthy(value: Any) -> bool:
+    """JavaScript truthiness (objects and arrays are truthy even when empty)."""
+    if value is None or value is UNDEFINED or value is False:
+        return False
+    if value is True:
+        return True
+    if isinstance(value, str):
+        return value != ""
+    if isinstance(value, float):
+        return not (value == 0 or math.isnan(value))
+    if isinstance(value, int):
+        return value != 0
+    return True
+
+
+def number_string(x: int | float) -> str:
+    """``Number.prototype.toString()`` (ECMAScript Number::toString, radix 10)."""
+    if isinstance(x, int):
+        if -MAX_SAFE <= x <= MAX_SAFE:
+            return str(x)
+        try:
+            x = float(x)
+        except OverflowError:
+            x = math.inf if x > 0 else -math.inf
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    # repr gives the shortest digits that round-trip, which is what ECMAScript asks for.
+    _, digits_t, exp = Decimal(repr(abs(x))).as_tuple()
+    digits = "".join(map(str, digits_t)).rstrip("0")
+    exp += len("".join(map(str, digits_t))) - len(digits)
+    k = len(digits)
+    n = exp + k  # value = 0.digits * 10**n
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        es = f"e+{e}" if e >= 0 else f"e-{-e}"
+        out = (digits if k == 1 else digits[0] + "." + digits[1:]) + es
+    return sign + out
+
+
+def string(value: Any) -> str:
+    """``String(value)`` / a template-string substitution ``${value}``."""
+    if value is UNDEFINED:
+        return "undefined"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return number_string(value)
+    if isinstance(value, list):
+        return join(value, ",")
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)  # pragma: no cover - nothing else comes out of YAML
+
+
+def join(items: list, sep: str) -> str:
+    """``Array.prototype.join``: null and undefined become empty strings."""
+    return sep.join("" if nullish(v) else string(v) for v in items)
+
+
+#: The characters ``String.prototype.trim`` removes: WhiteSpace and LineTerminator.
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+            "\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
+def trim(text: str) -> str:
+    return text.strip(_JS_SPACE)
+
+
+def utf16_len(ch: str) -> int:
+    return 2 if ord(ch) > 0xFFFF else 1
+
+
+# -------------------------------------------------------------------------------- JSON.stringify
+
+_ESC = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def quote(text: str) -> str:
+    """A JSON string literal as ``JSON.stringify`` writes it (well-formed: lone surrogates escaped)."""
+    out = ['"']
+    for ch in text:
+        esc = _ESC.get(ch)
+        if esc is not None:
+            out.append(esc)
+        elif ch < " " or "\ud800" <= ch <= "\udfff":
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _array_index(key: str) -> int | None:
+    """The integer value of a key JavaScript orders first in an object (a canonical array index)."""
+    if key.isdigit() and key.isascii() and (key == "0" or not key.startswith("0")):
+        n = int(key)
+        if n < 2**32 - 1:
+            return n
+    return None
+
+
+def own_keys(mapping: dict) -> list:
+    """``Object.keys`` order: integer-like keys ascending, then the others in insertion order."""
+    ints = []
+    rest = []
+    for key in mapping:
+        idx = _array_index(key) if isinstance(key, str) else None
+        if idx is None:
+            rest.append(key)
+        else:
+            ints.append((idx, key))
+    return [k for _, k in sorted(ints)] + rest
+
+
+def stringify(value: Any, indent: int | None = None) -> str:
+    """``JSON.stringify(value, null, indent)`` for data loaded from YAML/JSON."""
+    out: list[str] = []
+    _emit(value, out, indent, 0)
+    return "".join(out)
+
+
+def _emit(value: Any, out: list[str], indent: int | None, level: int) -> None:
+    if value is None or value is UNDEFINED:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, str):
+        out.append(quote(value))
+    elif isinstance(value, (int, float)):
+        if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+            out.append("null")
+        else:
+            out.append(number_string(value))
+    elif isinstance(value, list):
+        if not value:
+            out.append("[]")
+            return
+        if indent is None:
+            out.append("[")
+            for i, item in enumerate(value):
+                if i:
+                    out.append(",")
+                _emit(item, out, indent, level + 1)
+            out.append("]")
+            return
+        pad = "\n" + " " * (indent * (level + 1))
+        out.append("[")
+        for i, item in enumerate(value):
+            out.append(("," if i else "") + pad)
+            _emit(item, out, indent, level + 1)
+        out.append("\n" + " " * (indent * level) + "]")
+    elif isinstance(value, dict):
+        keys = [k for k in own_keys(value) if value[k] is not UNDEFINED]
+        if not keys:
+            out.append("{}")
+            return
+        sep = ":" if indent is None else ": "
+        pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
+        out.append("{")
+        for i, key in enumerate(keys):
+            out.append(("," if i else "") + pad)
+            out.append(quote(str(key)) + sep)
+            _emit(value[key], out, indent, level + 1)
+        if indent is not None:
+            out.append("\n" + " " * (indent * level))
+        out.append("}")
+    else:  # pragma: no cover
+        out.append(quote(str(value)))
