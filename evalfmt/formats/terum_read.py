@@ -150,20 +150,16 @@ def _opaque(span: dict, kind: str | None, item: Any) -> dict:
     return {"kind": "opaque", "span": span, "type": kind, "raw": _plain(item), "origin": "terum"}
 
 
-def regex_problem(pattern: str) -> str | None:
-    """Why ``pattern`` is not a usable ECMAScript regex (None when it is)."""
-    try:
-        from ..ecmaregex import problems  # type: ignore[import-not-found]
-    except ImportError:  # the ECMAScript translator may not be installed in this build
-        problems = None
-    if problems is not None:
-        found = problems(pattern)
-        return "; ".join(found) if found else None
-    try:
-        re.compile(pattern)
-    except re.error as exc:
-        return f"does not compile ({exc})"
-    return None
+def regex_problem(pattern: str, flags: str = "") -> str | None:
+    """Why ``pattern`` is not a usable ECMAScript regex, or reads differently in Python (None if fine).
+
+    Only ``invalid`` (not ECMAScript), ``unsupported`` (evalfmt cannot run it) and ``differs`` (Python
+    reads it otherwise, likely a mistake) are findings; the subtler differences the translator
+    handles are not."""
+    from ..run.ecmaregex import problems  # a leaf module: no other part of the executor is imported
+
+    found = [p for p in problems(pattern, flags) if p.kind in ("invalid", "unsupported", "differs")]
+    return "; ".join(p.message for p in found) if found else None
 
 
 def escapes_sandbox(rel: str) -> bool:
