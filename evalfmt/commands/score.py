@@ -1,0 +1,120 @@
+"""``evalfmt score``: score one recorded session against the checks of one case (or a suite)."""
+
+from __future__ import annotations
+
+import click
+
+from typing import TYPE_CHECKING
+
+from ._common import echo_json, from_option
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .. import ir
+
+DETECTION_HELP = ("How a skill-trigger check reads the session: first-call (the seed's rule: only the first "
+                  "tool call), any-call (agentv 4.42.4), skill-used (an exact name in a successful Skill call).")
+
+
+def detection_option(f):
+    return click.option("--trigger-detection", "detection", metavar="MODE", default="first-call", show_default=True,
+                        help=DETECTION_HELP + " Plugins add more (entry points 'evalfmt.detectors').")(f)
+
+
+@click.command("score")
+@click.argument("case", type=click.Path())
+@click.option("--transcript", "transcript", required=True, type=click.Path(),
+              help="The recorded session: Claude Code stream-json or a session JSONL file (detected by content).")
+@click.option("--sandbox", type=click.Path(file_okay=False),
+              help="The sandbox folder after the session (file checks and command_succeeds need it).")
+@click.option("--case", "case_name", metavar="NAME", help="Pick one case or test out of a file that holds several.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@detection_option
+@click.option("--timeout", type=float, default=120.0, show_default=True, help="Seconds a command_succeeds check may run.")
+@from_option
+def command(case: str, transcript: str, sandbox: str | None, case_name: str | None, fmt: str, detection: str,
+            timeout: float, from_: str | None) -> int:
+    """Score the checks of CASE (a case file, a suite scored entry by entry, or one test picked with
+    --case) against one recorded session.
+
+    Exit 0 when every case passed, 1 when a check failed, 2 on unreadable input.
+    """
+    from ..errors import EvalfmtError
+    from ..run import detect as detect_mod
+    from ..run.checks import score_case, score_suite
+    from ..run.transcripts import read_session
+
+    detect_mod.get(detection)  # unknown mode: exit 2 before reading anything
+    targets = pick_targets(case, case_name, from_)
+    session = read_session(transcript)
+    if sandbox is not None:
+        import os
+
+        if not os.path.isdir(sandbox):
+            raise EvalfmtError(f"{sandbox}: no such sandbox folder")
+    results = []
+    for target, extra in targets:
+        from .. import ir
+
+        if isinstance(target, ir.Suite):
+            results.extend(score_suite(target, session, sandbox, detection, timeout))
+        else:
+            results.append(score_case(target, session, sandbox, detection, extra, timeout))
+    if fmt == "json":
+        echo_json({"cases": [r.to_json() for r in results]})
+    else:
+        src = f"{transcript} ({session.source}, {session.records} records"
+        if session.skipped_lines:
+            src += f", {session.skipped_lines} non-JSON line{'s' if session.skipped_lines != 1 else ''} skipped"
+        click.echo(f"transcript: {src})")
+        for r in results:
+            scored = r.scored
+            n_ok = sum(1 for c in scored if c.passed)
+            click.echo(f"{'PASS' if r.passed else 'FAIL'} {r.name} ({n_ok}/{len(scored)} checks passed)")
+            for c in r.checks:
+                mark = "ok  " if c.passed else ("skip" if c.passed is None else "FAIL")
+                click.echo(f"  {mark} {c.check}: {c.detail}")
+    return 0 if all(r.passed for r in results) else 1
+
+
+def read_sets(path: str, from_: str | None):
+    """The eval sets under ``path``; EvalfmtError when nothing usable was read."""
+    from ..api import read, sort_diagnostics
+    from ..errors import EvalfmtError
+
+    result = read(path, from_)
+    if not result.sets:
+        errors = [d for d in sort_diagnostics(result.diagnostics) if d.severity == "error"]
+        if errors:
+            raise EvalfmtError(errors[0].format())
+        raise EvalfmtError(f"{path}: no eval assets found")
+    return result.sets
+
+
+def pick_targets(path: str, name: str | None, from_: str | None) -> list[tuple["ir.Case", list]]:
+    """``(case or suite, extra checks)`` pairs to score; extra checks are agentv's file-level assertions."""
+    from .. import ir
+    from ..errors import EvalfmtError
+
+    found: list[tuple[ir.Case, list]] = []
+    for evalset in read_sets(path, from_):
+        extra = list(evalset.checks) if evalset.format == "agentv" else []
+        for case in evalset.cases:
+            found.append((case, extra))
+        if evalset.suite is not None:
+            found.append((evalset.suite, []))
+    if name is not None:
+        picked = [t for t in found if t[0].name == name]
+        if not picked:
+            for suite, _ in found:
+                if isinstance(suite, ir.Suite):
+                    entry = next((e for e in suite.entries if e.name == name), None)
+                    if entry is not None:
+                        return [(ir.Case(name=entry.name, checks=entry.checks), [])]
+            known = ", ".join(t[0].name for t in found) or "none"
+            raise EvalfmtError(f"{path}: no case named '{name}' (cases: {known})")
+        return picked[:1]
+    if not found:
+        raise EvalfmtError(f"{path}: no cases to score")
+    if len(found) > 1:
+        raise EvalfmtError(f"{path} holds {len(found)} cases ({', '.join(t[0].name for t in found)}); pick one with --case NAME")
+    return found
