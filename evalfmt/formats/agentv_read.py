@@ -252,6 +252,7 @@ class Reader:
                                fix={"rename": "assertions"})
                 if isinstance(value, list):
                     es.checks = self.checks(value, (key,), suite_level=True)
+                    self._trigger_conflicts(ctx, es.checks, None)
                 else:
                     ctx.at_value((key,), "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
                     es.extra[k] = plain(value)
@@ -551,7 +552,7 @@ class Reader:
             ctx.add(case_pos(ctx, where), "EV103",
                     f"test '{case.name}' has 'input_files' but no 'input'; give the prompt as 'input'")
         self._skipped(ctx, case, data, where)
-        self._trigger_conflicts(ctx, case.checks)
+        self._trigger_conflicts(ctx, case.checks, case.name)
         present = [k for k in order]
         if present != canonical_order(TEST_ORDER, present):
             case.hints["keys"] = present
@@ -620,16 +621,23 @@ class Reader:
                     f"agentv skips test '{case.name}' silently: it has no criteria, expected_output, assertions or "
                     "turns; add one", "warning")
 
-    def _trigger_conflicts(self, ctx: Ctx, checks: list) -> None:
+    def _trigger_conflicts(self, ctx: Ctx, checks: list, test: str | None) -> None:
+        """EV103 for a skill-trigger without a skill (the router's line too), EV503 for a test that asks
+        one skill both to trigger and not to."""
+        from ..route import conflict_message, missing_skill_message
+
         seen: dict[str, bool] = {}
         for check in checks:
-            if isinstance(check, ir.SkillTrigger) and isinstance(check.skill, str):
+            if not isinstance(check, ir.SkillTrigger):
+                continue
+            span = check.span
+            pos = Pos(span.line, span.column) if span else Pos(1, 1)
+            if "skill" not in check.extra and check.skill is None:
+                ctx.add(pos, "EV103", missing_skill_message(test))
+            if isinstance(check.skill, str):
                 want = check.expects_trigger
-                if check.skill in seen and seen[check.skill] != want:
-                    span = check.span
-                    ctx.add(Pos(span.line, span.column) if span else Pos(1, 1), "EV503",
-                            f"skill-trigger for '{check.skill}' says should_trigger {str(want).lower()}, another in this "
-                            f"test says {str(seen[check.skill]).lower()}; keep one")
+                if check.skill in seen and seen[check.skill] != want and test is not None:
+                    ctx.add(pos, "EV503", conflict_message(test, check.skill, want, seen[check.skill]))
                 seen.setdefault(check.skill, want)
 
     # ------------------------------------------------------------------------------------ input
@@ -789,18 +797,14 @@ class Reader:
                 raw = plain(item)
                 raw["type"] = kind
                 return ir.Opaque(type=kind, raw=raw, origin="agentv", span=span)
-        if kind == "skill-trigger" and "skill" not in fields:
-            if "skill" not in item:
-                ctx.at_value(at, "EV103", "skill-trigger without 'skill': name the skill it should (or should not) "
-                                          "trigger")
         if kind == "regex" and "value" in fields:
             problem = regex_problem(fields["value"], fields.get("flags"))
             if problem:
-                ctx.at_value(at + (problem[0],), "EV105", problem[1])
+                ctx.at_value(at + (problem[0],), "EV105", problem[2], problem[1])
         if kind in ("command-matching", "no-command-matching"):
             problem = regex_problem(fields.get("pattern", ""), None)
             if problem:
-                ctx.at_value(at + ("value",), "EV105", problem[1])
+                ctx.at_value(at + ("value",), "EV105", problem[2], problem[1])
         check = model(**fields, extra=extra, span=span)
         present = list(item)
         if present != canonical_check_order(ir_kind, present):
@@ -935,21 +939,20 @@ def _lift_terum(case: ir.Case, terum: dict) -> bool:
 
 # ------------------------------------------------------------------------------------- regexes
 
-_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
 
-
-def regex_problem(pattern: str, flags: str | None) -> tuple[str, str] | None:
-    """Why ``new RegExp(pattern, flags)`` would fail (checked with Python's engine after translating
-    the ECMAScript-only syntax), as (the key at fault, message); None when it compiles."""
+def regex_problem(pattern: str, flags: str | None) -> tuple[str, str, str] | None:
+    """What is wrong with ``new RegExp(pattern, flags)``, as (key at fault, severity, message); None
+    when nothing is. Invalid ECMAScript (or flags) is an error; syntax Python reads differently a warning."""
     if flags is not None:
         bad = [ch for ch in flags if ch not in JS_REGEX_FLAGS]
         if bad or len(set(flags)) != len(flags):
-            return "flags", f"invalid regex flags '{flags}': use a subset of d, g, i, m, s, u, v, y, each once"
-    translated = _NAMED_GROUP.sub("(?P<", pattern)
-    try:
-        re.compile(translated)
-    except re.error as exc:
-        return "value", f"regex {_q(pattern)} does not compile: {exc.msg} (at position {exc.pos}); fix the pattern"
-    except (RecursionError, OverflowError):  # pragma: no cover - pathological patterns
-        return "value", f"regex {_q(pattern)} does not compile; simplify the pattern"
+            return "flags", "error", f"invalid regex flags '{flags}': use a subset of d, g, i, m, s, u, v, y, each once"
+    from ..run.ecmaregex import problems
+
+    for p in problems(pattern, flags or ""):
+        if p.kind == "invalid":
+            return "value", "error", f"regex {_q(pattern)} is not a valid ECMAScript regex: {p.message} " \
+                                     f"(at offset {p.offset}); fix the pattern"
+        if p.kind == "differs":
+            return "value", "warning", f"regex {_q(pattern)}: {p.message}"
     return None

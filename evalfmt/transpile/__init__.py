@@ -1,0 +1,203 @@
+"""``evalfmt transpile``: per-skill evals.json from EVAL.yaml (and any other format), in two layouts.
+
+- seed (default): ``<out-dir>/<skill>/evals.json`` = ``{"tests": [{"id", "input", "should_trigger"}]}``
+  from the IR (:mod:`evalfmt.route`); out-dir defaults to ``.agentv/skills/`` in the folder holding
+  each input. Inputs sharing an output folder are routed together, in the order given.
+- agentv: the files ``agentv transpile`` 4.42.4 writes (:mod:`evalfmt.transpile.agentv_layout`); each
+  input on its own, out-dir defaulting to the input's folder. An agentv input is transpiled from its
+  YAML as written (as agentv does); any other format is first written as agentv data from the IR.
+
+:func:`plan` computes everything and writes nothing; :func:`apply` writes a plan (atomically, never
+outside an output folder, never rewriting an unchanged file); :func:`check` compares it with the disk.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..errors import Diagnostic, EvalfmtError
+
+LAYOUTS = ("seed", "agentv")
+SEED_DIR = os.path.join(".agentv", "skills")
+
+
+@dataclass
+class Plan:
+    #: output path -> text, in the order they are produced
+    files: dict[str, str] = field(default_factory=dict)
+    #: output path -> the folder it must stay inside
+    roots: dict[str, str] = field(default_factory=dict)
+    #: lines for stderr, without the ``evalfmt: `` prefix (warnings, tests not routed)
+    notes: list[str] = field(default_factory=list)
+    #: structural problems; any error means nothing may be written
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: agentv-layout failures, as agentv reports them (``Error: <message>``); nothing may be written
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not self.failures
+
+
+def default_out(path: str, layout: str, fmt: str | None = None) -> str:
+    """seed: ``.agentv/skills/`` in the folder holding the input (for a terum skill, in the folder
+    holding the skill, so the output is not shipped inside it); agentv: the input's folder."""
+    folder = path if os.path.isdir(path) else (os.path.dirname(path) or ".")
+    if layout != "seed":
+        return folder
+    if fmt == "terum":
+        from ..discover import skill_root
+
+        root = skill_root(path)
+        if root is not None:
+            folder = os.path.dirname(os.path.normpath(root)) or "."
+    return os.path.join(folder, SEED_DIR)
+
+
+def plan(paths: list[str], layout: str = "seed", out_dir: str | None = None, fmt: str | None = None,
+         skill: str | None = None) -> Plan:
+    if layout not in LAYOUTS:
+        raise EvalfmtError(f"unknown layout '{layout}' (use seed or agentv)")
+    for p in paths:
+        if not os.path.exists(p):
+            raise EvalfmtError(f"{p}: no such file or directory")
+    if layout == "seed":
+        return _plan_seed(paths, out_dir, fmt, skill)
+    return _plan_agentv(paths, out_dir, fmt)
+
+
+# ------------------------------------------------------------------------------------------ seed
+
+
+def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: str | None) -> Plan:
+    from .. import formats
+    from ..discover import discover
+    from ..route import route
+
+    result = Plan()
+    groups: dict[str, list] = {}
+    for path in paths:
+        for unit in discover(path, force=fmt):
+            read = formats.get(unit.format).read(unit.path)
+            result.diagnostics.extend(read.diagnostics)
+            root = out_dir if out_dir is not None else default_out(unit.path, "seed", unit.format)
+            groups.setdefault(root, []).extend(read.sets)
+    for root, sets in groups.items():
+        routed = route(sets, skill)
+        result.diagnostics.extend(routed.diagnostics)
+        for where, test in routed.unrouted:
+            result.notes.append(f"not routed: {where}: test '{test}' has no skill-trigger")
+        for rel, text in routed.files().items():
+            path = os.path.join(root, rel)
+            result.files[path] = text
+            result.roots[path] = root
+    result.diagnostics = _dedupe(result.diagnostics)
+    return result
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    from ..api import sort_diagnostics
+
+    return sort_diagnostics(diags)
+
+
+# ---------------------------------------------------------------------------------------- agentv
+
+
+def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan:
+    from ..discover import discover
+    from .agentv_layout import AgentvError
+
+    result = Plan()
+    owner: dict[str, str] = {}
+    for path in paths:
+        for unit in discover(path, force=fmt):
+            try:
+                produced = _agentv_unit(unit)
+            except AgentvError as exc:
+                result.failures.append(exc.message)
+                continue
+            if produced is None:
+                continue
+            outcome, notes = produced
+            result.notes.extend(f"warning: {w}" for w in notes)
+            root = out_dir if out_dir is not None else default_out(unit.path, "agentv")
+            for name, text in outcome.items():
+                target = os.path.join(root, name)
+                if target in owner and owner[target] != unit.path:
+                    raise EvalfmtError(f"{target} would be written from both {owner[target]} and {unit.path}; "
+                                       "give them different --out-dir folders")
+                owner[target] = unit.path
+                result.files[target] = text
+                result.roots[target] = root
+    return result
+
+
+def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
+    """The agentv layout of one unit: (file name -> text, warnings). AgentvError as agentv fails."""
+    from ..errors import LoadError
+    from .agentv_layout import AgentvError, transpile, transpile_file
+
+    source = os.path.basename(unit.path.rstrip("/\\")) or unit.path
+    if unit.format == "agentv":
+        try:
+            res = transpile_file(unit.path)
+        except LoadError as exc:
+            raise AgentvError(str(exc)) from None
+        return res.files(), res.warnings
+    from .. import formats
+    from ..formats.agentv_write import to_data
+
+    read = formats.get(unit.format).read(unit.path)
+    errors = [d for d in read.diagnostics if d.severity == "error"]
+    if errors:
+        raise AgentvError(errors[0].format())
+    out: dict[str, str] = {}
+    warnings: list[str] = []
+    for es in read.sets:
+        data, _losses = to_data(es)
+        res = transpile(data, source)
+        if not res.skills:
+            raise AgentvError("No output produced (no tests found)")
+        warnings.extend(res.warnings)
+        out.update(res.files())
+    return out, warnings
+
+
+# ----------------------------------------------------------------------------------- disk side
+
+
+def apply(p: Plan) -> list[str]:
+    """Write the plan's files (atomically; every path checked inside its folder before the first
+    write; unchanged files left alone). Returns the paths written."""
+    from ..api import inside, write_files
+
+    if not p.ok:
+        raise EvalfmtError("refusing to write: the transpile has errors")
+    for path, root in p.roots.items():
+        if not inside(root, path):
+            raise EvalfmtError(f"refusing to write {path}: outside {root}")
+    return write_files(p.files)
+
+
+def check(p: Plan) -> list[tuple[str, str]]:
+    """(path, 'missing' | 'differs') for every planned file that is not on disk as planned."""
+    drift = []
+    for path, text in p.files.items():
+        try:
+            with open(path, "rb") as fh:
+                current = fh.read()
+        except FileNotFoundError:
+            drift.append((path, "missing"))
+            continue
+        except OSError:
+            drift.append((path, "missing"))
+            continue
+        if current != text.encode("utf-8"):
+            drift.append((path, "differs"))
+    return drift
