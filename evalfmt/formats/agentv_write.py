@@ -246,9 +246,11 @@ class _Writer:
     def triggers(self, ts: ir.TriggerSet, taken: set[str]) -> list[dict]:
         out = []
         counts = {True: 0, False: 0}
-        if ts.skill is None:
+        if ts.skill is None and ts.prompts:
             self.lose(ts, "triggers", "the trigger set names no skill: its skill-trigger assertions have no "
                                       "'skill'")
+        if not ts.prompts:
+            self.lose(ts, "triggers", "the trigger set has no prompts: agentv has no test to hold it")
         for p in ts.prompts:
             counts[p.should_trigger] += 1
             base = "should-trigger" if p.should_trigger else "should-not-trigger"
