@@ -56,7 +56,7 @@ def default_out(path: str, layout: str, fmt: str | None = None) -> str:
         root = skill_root(path)
         if root is not None:
             folder = os.path.dirname(os.path.normpath(root)) or "."
-    return os.path.join(folder, SEED_DIR)
+    return os.path.normpath(os.path.join(folder, SEED_DIR))
 
 
 def plan(paths: list[str], layout: str = "seed", out_dir: str | None = None, fmt: str | None = None,
