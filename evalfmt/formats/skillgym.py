@@ -1,0 +1,53 @@
+"""Format ``skillgym``: skillgym suite modules (``suite.ts``), read statically and written back.
+
+See :mod:`evalfmt.formats.skillgym_read` (lark grammar ``skillgym.lark``, literal evaluation),
+:mod:`evalfmt.formats.skillgym_checks` (assert statements <-> IR checks) and
+:mod:`evalfmt.formats.skillgym_write`, and ``docs/skillgym.md`` for what maps and what is lost.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from . import Format, head
+
+SUFFIXES = (".ts", ".mts", ".cts")
+_IMPORT = re.compile(r"""from\s+["']skillgym["']""")
+_DEFAULT = re.compile(r"^\s*export\s+default\b", re.M)
+
+
+def detect(path: str) -> bool:
+    name = os.path.basename(path).lower()
+    if not name.endswith(SUFFIXES) or name.startswith("skillgym.config.") or name.endswith(".d.ts"):
+        return False
+    text = head(path)
+    if not _DEFAULT.search(text):
+        return False
+    if _IMPORT.search(text):
+        return bool(re.search(r"\bprompt\b", text)) and "assert" in text
+    return bool(re.search(r"\bprompt\s*[:,]", text)) and bool(re.search(r"\bassert\s*[(:]", text))
+
+
+def read(path: str):
+    from .skillgym_read import read as _read
+
+    return _read(path)
+
+
+def write(evalset, existing=None):
+    from .skillgym_write import write as _write
+
+    return _write(evalset, existing)
+
+
+FORMAT = Format(
+    name="skillgym",
+    module=__name__,
+    description="skillgym suite modules (suite.ts): cases with prompts and assert helpers",
+    detect=detect,
+    read=read,
+    write=write,
+    single_file=True,
+    default_name="suite.ts",
+)

@@ -1,0 +1,363 @@
+"""The tokenizer for skillgym suite files (a TypeScript subset), feeding the lark grammar ``skillgym.lark``.
+
+A hand-written lexer because two things in JavaScript cannot be lexed by regular expressions alone:
+
+- ``/`` starts a regular expression literal or is a division, depending on the previous token;
+- template literals nest: ``${ ... }`` holds code, which may hold braces, strings and templates.
+
+Every token knows its offsets, line and column (1-based, in characters) and whether a line break
+precedes it (``nl``), which the statement splitter uses for automatic semicolon insertion.
+Comments and whitespace are skipped; the source text between tokens is always recoverable from the offsets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lark.lexer import Lexer, Token
+
+#: identifiers that get their own terminal (contextual ones are also accepted as names by the grammar)
+KEYWORDS = {
+    "import": "IMPORT", "from": "FROM", "export": "EXPORT", "default": "DEFAULT", "const": "CONST",
+    "let": "LET", "var": "VAR", "type": "TYPE", "interface": "INTERFACE", "function": "FUNCTION",
+    "async": "ASYNC", "satisfies": "SATISFIES", "as": "AS", "true": "TRUE", "false": "FALSE",
+    "null": "NULL", "undefined": "UNDEFINED", "new": "NEW", "declare": "DECLARE",
+}
+
+PUNCT = [
+    ("...", "ELLIPSIS"), ("=>", "ARROW"), ("===", "OP"), ("!==", "OP"), ("**=", "OP"), ("<<=", "OP"),
+    (">>=", "OP"), ("&&=", "OP"), ("||=", "OP"), ("??=", "OP"), ("?.", "OP"), ("??", "OP"), ("==", "OP"),
+    ("!=", "OP"), ("<=", "OP"), (">=", "OP"), ("&&", "OP"), ("||", "OP"), ("++", "OP"), ("--", "OP"),
+    ("+=", "OP"), ("-=", "OP"), ("*=", "OP"), ("/=", "OP"), ("%=", "OP"), ("&=", "OP"), ("|=", "OP"),
+    ("^=", "OP"), ("**", "OP"), ("{", "LBRACE"), ("}", "RBRACE"), ("(", "LPAR"), (")", "RPAR"),
+    ("[", "LSQB"), ("]", "RSQB"), (";", "SEMI"), (",", "COMMA"), (":", "COLON"), (".", "DOT"),
+    ("=", "EQUAL"), ("<", "LT"), (">", "GT"), ("|", "VBAR"), ("&", "AMP"), ("?", "QMARK"), ("+", "PLUS"),
+    ("-", "MINUS"), ("*", "STAR"), ("!", "BANG"), ("/", "OP"), ("%", "OP"), ("^", "OP"), ("~", "OP"),
+    ("@", "OP"), ("#", "OP"),
+]
+_PUNCT_BY_FIRST: dict[str, list[tuple[str, str]]] = {}
+for _p, _t in PUNCT:
+    _PUNCT_BY_FIRST.setdefault(_p[0], []).append((_p, _t))
+
+ALL_TYPES = sorted({t for _, t in PUNCT} | set(KEYWORDS.values()) |
+                   {"NAME", "STRING", "TEMPLATE", "NUMBER", "REGEX"})
+
+_IDENT = re.compile(r"[A-Za-z_$\u00aa-\uffff][\w$\u00aa-\uffff]*")
+_NUMBER = re.compile(
+    r"(?:0[xX][0-9a-fA-F](?:_?[0-9a-fA-F])*|0[oO][0-7](?:_?[0-7])*|0[bB][01](?:_?[01])*"
+    r"|(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?)n?")
+_WS = re.compile(r"[ \t\r\n\f\v\u00a0\u2028\u2029\ufeff]+")
+
+#: after these token types a ``/`` starts a regular expression (JavaScript's rule, simplified)
+_REGEX_AFTER_VALUE = {"NAME", "NUMBER", "STRING", "TEMPLATE", "REGEX", "RPAR", "RSQB", "TRUE", "FALSE", "NULL",
+                      "UNDEFINED"}
+_REGEX_KEYWORDS = {"return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case",
+                   "do", "else", "yield", "await"}
+
+
+class LexError(Exception):
+    def __init__(self, message: str, line: int, column: int):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+@dataclass
+class Tok:
+    type: str
+    value: str
+    start: int
+    end: int
+    line: int
+    column: int
+    nl: bool  # a line break between the previous token and this one
+
+
+class Tokenizer:
+    def __init__(self, text: str, offset: int = 0, line: int = 1, column: int = 1):
+        self.text = text
+        self.i = offset
+        self.line = line
+        self.col = column
+
+    def _advance_to(self, j: int) -> None:
+        chunk = self.text[self.i:j]
+        nl = chunk.count("\n")
+        if nl:
+            self.line += nl
+            self.col = j - self.text.rfind("\n", self.i, j)
+        else:
+            self.col += j - self.i
+        self.i = j
+
+    def error(self, message: str, at: int | None = None) -> LexError:
+        if at is not None and at != self.i:
+            line = self.text.count("\n", 0, at) + 1
+            col = at - self.text.rfind("\n", 0, at)
+            return LexError(message, line, col)
+        return LexError(message, self.line, self.col)
+
+    def skip_trivia(self) -> bool:
+        """Skip whitespace and comments; True when a line break was skipped."""
+        text = self.text
+        saw_nl = False
+        while self.i < len(text):
+            m = _WS.match(text, self.i)
+            if m:
+                saw_nl = saw_nl or "\n" in m.group(0) or "\u2028" in m.group(0) or "\u2029" in m.group(0)
+                self._advance_to(m.end())
+                continue
+            if text.startswith("//", self.i):
+                j = text.find("\n", self.i)
+                self._advance_to(len(text) if j < 0 else j)
+                continue
+            if text.startswith("/*", self.i):
+                j = text.find("*/", self.i + 2)
+                if j < 0:
+                    raise self.error("unterminated comment: close it with */")
+                saw_nl = saw_nl or "\n" in text[self.i:j]
+                self._advance_to(j + 2)
+                continue
+            break
+        return saw_nl
+
+    def tokens(self, stop_at_close: bool = False) -> list[Tok]:
+        """All tokens; with ``stop_at_close`` stop before the ``}`` closing a template substitution."""
+        out: list[Tok] = []
+        depth = 0
+        text = self.text
+        while True:
+            nl = self.skip_trivia()
+            if self.i >= len(text):
+                if stop_at_close:
+                    raise self.error("unterminated template literal: close the ${ ... } and the `")
+                return out
+            c = text[self.i]
+            start, line, col = self.i, self.line, self.col
+            if stop_at_close and c == "}" and depth == 0:
+                return out
+            if c in "'\"":
+                j = self._scan_string(c)
+                kind = "STRING"
+            elif c == "`":
+                j = self._scan_template()
+                kind = "TEMPLATE"
+            elif c.isdigit() or (c == "." and self.i + 1 < len(text) and text[self.i + 1].isdigit()):
+                m = _NUMBER.match(text, self.i)
+                j = m.end()
+                if j < len(text) and (_IDENT.match(text, j) and not text[j].isdigit()):
+                    raise self.error(f"invalid number '{text[self.i:j + 1]}'")
+                kind = "NUMBER"
+            elif c == "/" and self._regex_allowed(out):
+                j = self._scan_regex()
+                kind = "REGEX"
+            elif _IDENT.match(text, self.i) or c == "\\":
+                m = _IDENT.match(text, self.i)
+                if m is None:
+                    raise self.error("unicode escapes in identifiers are not supported")
+                j = m.end()
+                kind = KEYWORDS.get(m.group(0), "NAME")
+            else:
+                for p, t in _PUNCT_BY_FIRST.get(c, ()):
+                    if text.startswith(p, self.i):
+                        j, kind = self.i + len(p), t
+                        break
+                else:
+                    raise self.error(f"unexpected character {c!r}")
+                if kind == "LBRACE":
+                    depth += 1
+                elif kind == "RBRACE":
+                    depth -= 1
+            value = text[start:j]
+            self._advance_to(j)
+            out.append(Tok(kind, value, start, j, line, col, nl))
+
+    def _regex_allowed(self, out: list[Tok]) -> bool:
+        if not out:
+            return True
+        prev = out[-1]
+        if prev.type in _REGEX_AFTER_VALUE:
+            return prev.type == "NAME" and prev.value in _REGEX_KEYWORDS
+        return True
+
+    def _scan_string(self, quote: str) -> int:
+        text = self.text
+        j = self.i + 1
+        while j < len(text):
+            ch = text[j]
+            if ch == "\\":
+                j += 2
+                continue
+            if ch == quote:
+                return j + 1
+            if ch == "\n":
+                break
+            j += 1
+        raise self.error("unterminated string: close it with " + quote + " on the same line")
+
+    def _scan_template(self) -> int:
+        text = self.text
+        j = self.i + 1
+        while j < len(text):
+            ch = text[j]
+            if ch == "\\":
+                j += 2
+                continue
+            if ch == "`":
+                return j + 1
+            if ch == "$" and text.startswith("${", j):
+                inner = Tokenizer(text, j + 2)
+                inner.line, inner.col = self._pos_of(j + 2)
+                inner.tokens(stop_at_close=True)
+                j = inner.i + 1
+                continue
+            j += 1
+        raise self.error("unterminated template literal: close it with `")
+
+    def _pos_of(self, off: int) -> tuple[int, int]:
+        line = self.text.count("\n", 0, off) + 1
+        return line, off - self.text.rfind("\n", 0, off)
+
+    def _scan_regex(self) -> int:
+        text = self.text
+        j = self.i + 1
+        in_class = False
+        while j < len(text):
+            ch = text[j]
+            if ch == "\n":
+                break
+            if ch == "\\":
+                j += 2
+                continue
+            if in_class:
+                if ch == "]":
+                    in_class = False
+            elif ch == "[":
+                in_class = True
+            elif ch == "/":
+                j += 1
+                while j < len(text) and (text[j].isalnum() or text[j] in "_$"):
+                    j += 1
+                return j
+            j += 1
+        raise self.error("unterminated regular expression: close it with / on the same line")
+
+
+def tokenize(text: str) -> list[Tok]:
+    return Tokenizer(text).tokens()
+
+
+def to_lark(tok: Tok) -> Token:
+    return Token(tok.type, tok.value, start_pos=tok.start, line=tok.line, column=tok.column,
+                 end_pos=tok.end, end_line=None, end_column=None)
+
+
+class TokLexer(Lexer):
+    """Adapter: lark asks for tokens of a text; we hand over the already tokenized list."""
+
+    def __init__(self, lexer_conf):  # noqa: D107 - lark's signature
+        pass
+
+    def lex(self, data):  # data is the list of Tok given to parser.parse()
+        for tok in data:
+            yield to_lark(tok)
+
+
+# ------------------------------------------------------------------------------ literal values
+
+
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+
+
+def cook(raw: str) -> str:
+    """The value of the characters of a string or template chunk (JavaScript escapes)."""
+    out: list[str] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch != "\\":
+            if ch == "\r":  # template literals normalise CRLF / CR to LF
+                out.append("\n")
+                i += 2 if raw.startswith("\r\n", i) else 1
+                continue
+            out.append(ch)
+            i += 1
+            continue
+        i += 1
+        if i >= n:
+            break
+        e = raw[i]
+        if e in _SIMPLE_ESCAPES and not (e == "0" and i + 1 < n and raw[i + 1].isdigit()):
+            out.append(_SIMPLE_ESCAPES[e])
+            i += 1
+        elif e == "x":
+            out.append(chr(int(raw[i + 1:i + 3], 16)))
+            i += 3
+        elif e == "u":
+            if raw.startswith("{", i + 1):
+                j = raw.index("}", i)
+                out.append(chr(int(raw[i + 2:j], 16)))
+                i = j + 1
+            else:
+                code = int(raw[i + 1:i + 5], 16)
+                i += 5
+                if 0xD800 <= code < 0xDC00 and raw.startswith("\\u", i):
+                    low = int(raw[i + 2:i + 6], 16)
+                    if 0xDC00 <= low < 0xE000:
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                out.append(chr(code))
+        elif e == "\r":
+            i += 2 if raw.startswith("\r\n", i) else 1
+        elif e in "\n\u2028\u2029":
+            i += 1
+        else:
+            out.append(e)
+            i += 1
+    return "".join(out)
+
+
+def template_parts(raw: str) -> list[tuple[str, object]]:
+    """A template literal's source split into ("text", cooked) and ("code", (offset, source)) parts."""
+    parts: list[tuple[str, object]] = []
+    body_start = 1
+    i = 1
+    chunk_start = 1
+    n = len(raw) - 1  # without the closing backtick
+    while i < n:
+        ch = raw[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "$" and raw.startswith("${", i):
+            parts.append(("text", cook(raw[chunk_start:i])))
+            inner = Tokenizer(raw, i + 2)
+            inner.tokens(stop_at_close=True)
+            parts.append(("code", (i + 2, raw[i + 2:inner.i])))
+            i = inner.i + 1
+            chunk_start = i
+            continue
+        i += 1
+    del body_start
+    parts.append(("text", cook(raw[chunk_start:n])))
+    return parts
+
+
+def number_value(raw: str) -> int | float:
+    s = raw.replace("_", "")
+    if s.endswith("n"):
+        s = s[:-1]
+    low = s.lower()
+    if low.startswith("0x"):
+        return int(s[2:], 16)
+    if low.startswith("0o"):
+        return int(s[2:], 8)
+    if low.startswith("0b"):
+        return int(s[2:], 2)
+    if re.fullmatch(r"\d+", s):
+        return int(s)
+    value = float(s)
+    return int(value) if value.is_integer() and abs(value) < 2**53 and "e" not in low and "." not in s else value

@@ -1,0 +1,432 @@
+"""Writing skillgym suites: IR -> ``suite.ts`` (pure, deterministic).
+
+A suite read from a skillgym file is written back from its hints: every piece of text the IR did
+not change (imports, consts, comments, unrecognised statements, property layout) is put back as it
+was, and only what changed is generated. Any other IR is written in the canonical layout:
+
+```ts
+import { assert, type Case } from "skillgym";
+
+const suite: Case[] = [
+  {
+    id: "...",
+    prompt: "...",
+    assert(report) {
+      assert.skills.has(report, "...");
+    },
+  },
+];
+
+export default suite;
+```
+
+What skillgym cannot hold is a loss (see :func:`evalfmt.formats.skillgym_checks.render` and
+``docs/skillgym.md``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .. import ir
+from . import Loss, WriteResult, loss_at
+from .skillgym_checks import (
+    TRANSCRIPT_COMMENT,
+    TRANSCRIPT_HELPER,
+    js_key,
+    js_str,
+    js_value,
+    render,
+    sig,
+)
+
+NAME = "skillgym"
+DEFAULT_NAME = "suite.ts"
+FIELD_ORDER = ("id", "prompt", "tags", "timeoutMs", "expectedFail")
+LOST_FIELDS = (
+    ("judge", "judge rubric (skillgym has no model judge)"),
+    ("expected_output", "expected_output"),
+    ("files", "inline files (skillgym stages no per-case files)"),
+    ("fixture", "fixture (skillgym's workspace is per suite)"),
+    ("setup", "setup command (skillgym's workspace bootstrap is per suite)"),
+    ("bucket", "bucket"),
+    ("requires", "requires"),
+    ("max_turns", "max_turns (skillgym's maxSteps is a run option)"),
+    ("input_files", "input_files"),
+    ("metadata", "metadata"),
+)
+
+
+class _W:
+    def __init__(self, evalset: ir.EvalSet):
+        self.evalset = evalset
+        self.own = evalset.format == NAME
+        self.losses: list[Loss] = []
+        self.needs_helper = False
+        self.where = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
+
+    def lose(self, node: Any, fallback: str, what: str) -> None:
+        self.losses.append(loss_at(getattr(node, "span", None), fallback, what))
+
+
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
+    w = _W(evalset)
+    cases = list(evalset.cases)
+    _set_losses(w)
+    if evalset.suite is not None:
+        cases.extend(_suite_cases(w, evalset.suite))
+    shape = evalset.hints.get("shape", "array") if w.own else "array"
+    container = _container(w, cases, shape)
+    module = evalset.hints.get("module") if w.own else None
+    if module:
+        text = _own_module(w, module, container)
+    else:
+        text = _canonical_module(w, container)
+    name = evalset.hints.get("file_name", DEFAULT_NAME) if w.own else DEFAULT_NAME
+    return WriteResult(files={name: text}, losses=w.losses)
+
+
+# ------------------------------------------------------------------------------------------ module
+
+
+def _canonical_module(w: _W, container: str) -> str:
+    parts = ['import { assert, type Case } from "skillgym";\n']
+    if w.needs_helper:
+        parts.append("\n" + TRANSCRIPT_COMMENT + TRANSCRIPT_HELPER + "\n")
+    workspace = w.evalset.extra.get("workspace") if w.own else None
+    if workspace is not None and not (isinstance(workspace, dict) and "$code" in workspace):
+        parts.append(f"\nexport const workspace = {js_value(workspace)};\n")
+    elif isinstance(workspace, dict) and "$code" in workspace:
+        parts.append("\n" + workspace["$code"] + "\n")
+    parts.append(f"\nconst suite: Case[] = {container};\n\nexport default suite;\n")
+    return "".join(parts)
+
+
+def _own_module(w: _W, module: list[dict], container: str) -> str:
+    out: list[str] = []
+    workspace = w.evalset.extra.get("workspace")
+    had_workspace = False
+    for seg in module:
+        if seg.get("suite"):
+            out.append(container)
+        elif "workspace" in seg:
+            had_workspace = True
+            if workspace is None:
+                continue
+            if workspace == seg["workspace"]:
+                out.append(seg["text"])
+            elif isinstance(workspace, dict) and "$code" in workspace:
+                out.append(workspace["$code"])
+            else:
+                out.append(f"export const workspace = {js_value(workspace)};")
+        else:
+            out.append(seg["text"])
+    if workspace is not None and not had_workspace:
+        code = workspace["$code"] if isinstance(workspace, dict) and "$code" in workspace else \
+            f"export const workspace = {js_value(workspace)};"
+        out.append(("" if "".join(out).endswith("\n") else "\n") + code + "\n")
+    text = "".join(out)
+    if w.needs_helper and TRANSCRIPT_HELPER not in text:
+        text = _insert_after_imports(text, "\n" + TRANSCRIPT_COMMENT + TRANSCRIPT_HELPER + "\n")
+    return text
+
+
+_IMPORT_LINE = re.compile(r"^import\b[^\n]*(?:\n(?![A-Za-z]|\n)[^\n]*)*\n", re.M)
+
+
+def _insert_after_imports(text: str, block: str) -> str:
+    end = 0
+    for m in _IMPORT_LINE.finditer(text):
+        if text[:m.start()].strip() and not re.fullmatch(r"(?:\s|//[^\n]*|import\b[^;]*;?)*", text[:m.start()], re.S):
+            break
+        end = m.end()
+    return text[:end] + block + text[end:]
+
+
+# --------------------------------------------------------------------------------------- container
+
+
+def _container(w: _W, cases: list[ir.Case], shape: str) -> str:
+    open_, close = ("[", "]") if shape == "array" else ("{", "}")
+    pieces: list[list[str]] = []
+    for i, case in enumerate(cases):
+        own_case = w.own and "props" in case.hints or "verbatim" in case.hints and w.own
+        lead = case.hints.get("lead") if w.own and "lead" in case.hints else "\n  "
+        after = case.hints.get("after", ",") if w.own and "after" in case.hints else ","
+        text = case.hints["verbatim"] if w.own and "verbatim" in case.hints else \
+            _case_text(w, case, i, own_case, _indent_of(lead))
+        if shape == "record" and "verbatim" not in case.hints:
+            key = case.hints.get("key_src") if w.own and "key_src" in case.hints else f"{js_key(case.name)}: "
+            text = key + text
+        pieces.append([lead, text, after])
+    for i in range(len(pieces) - 1):
+        if "," not in pieces[i][2]:
+            pieces[i][2] = "," + pieces[i][2]
+    tail = w.evalset.hints.get("tail") if w.own and "tail" in w.evalset.hints else ("\n" if cases else "")
+    return open_ + "".join("".join(p) for p in pieces) + tail + close
+
+
+def _indent_of(lead: str) -> str:
+    last = lead.rsplit("\n", 1)[-1]
+    return last if last.strip() == "" else "  "
+
+
+# -------------------------------------------------------------------------------------------- cases
+
+
+def _field_value(case: ir.Case, key: str) -> Any:
+    if key in case.extra:
+        return case.extra[key]
+    if key == "id":
+        return case.name if case.name.strip() else None
+    if key == "prompt":
+        return case.task
+    if key == "tags":
+        return case.tags
+    if key == "timeoutMs":
+        if case.timeout_ms is not None:
+            return case.timeout_ms
+        return None
+    if key == "expectedFail":
+        return case.expected_fail
+    return None
+
+
+def _field_text(key: str, value: Any) -> str:
+    if isinstance(value, dict) and "$code" in value:
+        return value["$code"]
+    if key == "tags" and isinstance(value, list):
+        return "tags: [" + ", ".join(js_value(v) for v in value) + "]"
+    return f"{js_key(key)}: {js_value(value)}"
+
+
+def _case_losses(w: _W, case: ir.Case, where: str) -> None:
+    if w.own:
+        return
+    for field, what in LOST_FIELDS:
+        if getattr(case, field) is not None:
+            w.lose(case, where, f"{what} of '{case.name}'")
+    if case.input is not None and not isinstance(case.input, str) and _flatten_loses(case.input):
+        w.lose(case, where, f"message input of '{case.name}' flattened to the text of its user messages")
+    for key in case.extra:
+        w.lose(case, where, f"'{key}' of '{case.name}'")
+
+
+def _flatten_loses(messages: list) -> bool:
+    """False for a single user message of plain text (the prompt itself): nothing is lost."""
+    if len(messages) != 1:
+        return True
+    msg = messages[0]
+    if msg.role != "user" or msg.extra:
+        return True
+    if isinstance(msg.content, str):
+        return False
+    if isinstance(msg.content, list):
+        return not all(p.type == "text" and isinstance(p.value, str) and not p.extra for p in msg.content) \
+            or len(msg.content) != 1
+    return True
+
+
+def _foreign_timeout(case: ir.Case) -> int | None:
+    if case.timeout_ms is not None:
+        return case.timeout_ms
+    if case.timeout_minutes is not None:
+        return int(round(case.timeout_minutes * 60_000))
+    return None
+
+
+def _case_text(w: _W, case: ir.Case, index: int, own_case: bool, indent: str) -> str:
+    where = f"cases[{index}]"
+    _case_losses(w, case, where)
+    if own_case:
+        return _own_case_text(w, case, indent)
+    inner = indent + "  "
+    lines = ["{"]
+    lines.append(f"{inner}id: {js_str(case.name)},")
+    if case.task is not None:
+        lines.append(f"{inner}prompt: {js_str(case.task)},")
+    else:
+        lines.append(f"{inner}prompt: \"\",")
+        w.lose(case, where, f"'{case.name}' has no prompt (written as an empty one)")
+    if case.tags is not None:
+        lines.append(f"{inner}{_field_text('tags', case.tags)},")
+    timeout = _foreign_timeout(case) if not w.own else case.timeout_ms
+    if timeout is not None:
+        lines.append(f"{inner}timeoutMs: {timeout},")
+    if case.expected_fail is not None:
+        lines.append(f"{inner}expectedFail: {'true' if case.expected_fail else 'false'},")
+    if w.own:
+        for key, value in case.extra.items():
+            if key.startswith("$") or key in FIELD_ORDER:
+                continue
+            text = value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value)
+            lines.append(f"{inner}{text},")
+    checks = list(case.checks) + _set_checks(w)
+    stmts = _statements(w, case, checks, "report", "ctx", inner + "  ", where)
+    code = any(c.kind == "opaque" and c.origin == "skillgym" for c in checks)
+    if stmts:
+        params = "report, ctx" if code else "report"
+        lines.append(f"{inner}assert({params}) {{" + "".join(stmts) + f"\n{inner}}},")
+    else:
+        lines.append(f"{inner}assert() {{}},")
+    return "\n".join(lines) + f"\n{indent}}}"
+
+
+def _set_checks(w: _W) -> list:
+    """agentv suite-level assertions apply to every test: skillgym repeats them in each case."""
+    return [] if w.own else list(w.evalset.checks)
+
+
+def _own_case_text(w: _W, case: ir.Case, indent: str) -> str:
+    props = case.hints.get("props", [])
+    out: list[list[str]] = []
+    present = set()
+    prop_indent = next((_indent_of(p["lead"]) for p in props if "\n" in p["lead"]), indent + "  ")
+    assert_at = None
+    for p in props:
+        key = p.get("key")
+        if key is None:
+            out.append([p["lead"], p["text"], p["after"]])
+            continue
+        present.add(key)
+        if key == "assert":
+            assert_at = len(out)
+            out.append([p["lead"], _own_assert(w, case, p, prop_indent), p["after"]])
+            continue
+        value = _field_value(case, key)
+        if value is None:
+            continue
+        text = p["text"] if value == p.get("value") else \
+            (value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value))
+        out.append([p["lead"], text, p["after"]])
+    new: list[list[str]] = []
+    for key in FIELD_ORDER:
+        if key not in present and _field_value(case, key) is not None:
+            new.append(["\n" + prop_indent, _field_text(key, _field_value(case, key)), ","])
+    for key, value in case.extra.items():
+        if key not in present and not key.startswith("$") and key not in FIELD_ORDER:
+            text = value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value)
+            new.append(["\n" + prop_indent, text, ","])
+    if "assert" not in present and case.checks:
+        p = {"lead": "\n" + prop_indent, "head": "assert(report) {", "body_tail": "\n" + prop_indent + "}",
+             "report": "report", "ctx": None}
+        new.append([p["lead"], _own_assert(w, case, p, prop_indent), ","])
+    at = assert_at if assert_at is not None else len(out)
+    out[at:at] = new
+    for i in range(len(out) - 1):
+        if "," not in out[i][2]:
+            out[i][2] = "," + out[i][2]
+    tail = case.hints.get("tail", "\n" + indent)
+    return "{" + "".join("".join(p) for p in out) + tail + "}"
+
+
+def _own_assert(w: _W, case: ir.Case, p: dict, prop_indent: str) -> str:
+    report = p.get("report") or "report"
+    head = p["head"]
+    if not p.get("report") and _needs_report(case):
+        head = re.sub(r"\(\s*\)", "(report)", head, count=1)
+    stmt_indent = prop_indent + "  "
+    for c in case.checks:
+        lead = c.hints.get("lead", "")
+        if "\n" in lead:
+            stmt_indent = _indent_of(lead)
+            break
+    stmts = _statements(w, case, list(case.checks), report, p.get("ctx"), stmt_indent, "assert")
+    if p.get("expr"):
+        if len(stmts) == 1 and stmts[0] == case.checks[0].hints.get("src", None):
+            return head + stmts[0] + p["body_tail"]
+        body = "".join(s if s.startswith("\n") else "\n" + stmt_indent + s for s in stmts)
+        body = "".join(_semi(line) for line in body.splitlines(keepends=True))
+        return head + "{" + body + "\n" + prop_indent + "}"
+    return head + "".join(stmts) + p["body_tail"]
+
+
+def _semi(line: str) -> str:
+    stripped = line.rstrip("\n")
+    if stripped.strip() and not stripped.rstrip().endswith((";", "}", "{", ",")):
+        return stripped + ";" + line[len(stripped):]
+    return line
+
+
+def _needs_report(case: ir.Case) -> bool:
+    return any(not (c.kind == "opaque" and c.origin == "skillgym") for c in case.checks)
+
+
+def _statements(w: _W, case: ir.Case, checks: list, report: str, ctxvar: str | None, indent: str,
+                where: str) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(checks):
+        c = checks[i]
+        own = w.own
+        lead = c.hints.get("lead") if own and "lead" in c.hints else "\n" + indent
+        if own and "src" in c.hints:
+            n = c.hints.get("group", 1)
+            group = checks[i:i + n]
+            sigs = [sig(x) for x in group]
+            expected = c.hints["sig"] if n > 1 else [c.hints["sig"]]
+            if len(group) == n and sigs == expected and all(x.hints.get("group_part") for x in group[1:]):
+                out.append(lead + c.hints["src"])
+                i += n
+                continue
+        text, lost, helper = render(c, report, ctxvar, own)
+        label = c.label() if hasattr(c, "label") else c.kind
+        for what in lost:
+            w.lose(c, f"{where}.checks[{i}]", what)
+        if text is None:
+            if not lost:
+                w.lose(c, f"{where}.checks[{i}]", f"check '{label}' of '{case.name}' (skillgym has no equivalent"
+                       f"{': ' + _why(c) if _why(c) else ''})")
+        else:
+            w.needs_helper = w.needs_helper or helper
+            out.append(lead + text)
+        i += 1
+    return out
+
+
+def _why(check: Any) -> str:
+    k = check.kind
+    if k in ("file_exists", "file_absent", "command_succeeds"):
+        return "a skillgym report does not hold the workspace after the session"
+    if k in ("rubrics", "llm-grader"):
+        return "no model grader"
+    if k == "opaque":
+        return f"{check.origin or 'unknown'} code"
+    return ""
+
+
+# --------------------------------------------------------------------------------------- set level
+
+
+def _set_losses(w: _W) -> None:
+    e = w.evalset
+    if w.own:
+        return
+    if e.triggers is not None and e.triggers.prompts:
+        w.lose(e.triggers, w.where, f"{len(e.triggers.prompts)} trigger prompts (a skillgym suite has no trigger "
+               "set; write them with --to skill-creator-triggers)")
+    if e.input is not None:
+        w.lose(e, w.where, "suite-level input prepended to every test")
+    for key in ("name", "description", "tags"):
+        if getattr(e, key):
+            w.lose(e, w.where, f"eval set {key}")
+    for key in e.extra:
+        w.lose(e, w.where, f"{e.format} key '{key}'")
+
+
+def _suite_cases(w: _W, suite: ir.Suite) -> list[ir.Case]:
+    """A terum suite (one session, rows scored against it) as one skillgym case per entry."""
+    w.lose(suite, "suite", f"suite: its {len(suite.entries)} entries become separate skillgym cases, each "
+           "running its own session")
+    for c in suite.checks:
+        w.lose(c, "suite.checks", f"suite-level check '{c.label()}' (the engine discards it)")
+    out = []
+    for entry in suite.entries:
+        case = ir.Case(name=entry.name, input=suite.input, checks=list(entry.checks), span=entry.span or suite.span,
+                       timeout_minutes=suite.timeout_minutes, timeout_ms=suite.timeout_ms)
+        for field, _ in LOST_FIELDS:
+            if field != "judge" and getattr(suite, field) is not None:
+                setattr(case, field, getattr(suite, field))
+        out.append(case)
+    return out

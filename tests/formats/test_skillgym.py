@@ -1,0 +1,305 @@
+"""skillgym suites: the lark-based static reader, the writer, byte-exact round trips, diagnostics,
+and round-trip properties."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import FIXTURES, ROOT, check_golden
+from evalfmt import ir
+from evalfmt.formats import detect, ir_json, skillgym, skillgym_checks, skillgym_read, skillgym_write
+
+SG = FIXTURES / "skillgym"
+GOLDEN = ROOT / "tests" / "golden" / "skillgym"
+VALID = ["array-suite.ts", "record-suite.ts"]
+FLAWED = ["malformed.ts", "computed.ts", "bad-fields.ts"]
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)  # spans and diagnostics name fixtures by their relative path
+
+
+def rel(name: str) -> str:
+    return f"fixtures/skillgym/{name}"
+
+
+def strip_hints(data):
+    if isinstance(data, dict):
+        return {k: strip_hints(v) for k, v in data.items() if k != "hints"}
+    if isinstance(data, list):
+        return [strip_hints(v) for v in data]
+    return data
+
+
+def snapshot(sets) -> str:
+    """The IR without presentation hints (the byte-exact round trip tests cover those)."""
+    data = json.loads(ir_json.dumps(sets))
+    return json.dumps(strip_hints(data), indent=2, ensure_ascii=False) + "\n"
+
+
+def written_text(evalset) -> tuple[str, list]:
+    result = skillgym_write.write(evalset)
+    ((_, text),) = result.files.items()
+    return text, result.losses
+
+
+# ------------------------------------------------------------------------------------- reading
+
+
+@pytest.mark.parametrize("name", VALID + FLAWED)
+def test_golden_ir(name):
+    result = skillgym_read.read(rel(name))
+    check_golden(GOLDEN / (name + ".ir.json"), snapshot(result.sets))
+    check_golden(GOLDEN / (name + ".diagnostics.txt"), "".join(d.format() + "\n" for d in result.diagnostics))
+
+
+@pytest.mark.parametrize("name", VALID + FLAWED)
+def test_round_trip_is_byte_exact(name):
+    (evalset,) = skillgym_read.read(rel(name)).sets
+    text, losses = written_text(evalset)
+    assert losses == []
+    assert text == (SG / name).read_text(encoding="utf-8")
+
+
+def test_detect():
+    for name in VALID + FLAWED + ["syntax-error.ts"]:
+        assert detect(str(SG / name)).name == "skillgym", name
+    assert not skillgym.detect(str(ROOT / "evalfmt" / "formats" / "skillgym.py"))
+
+
+def test_array_suite_reads_literals_consts_and_helpers():
+    (evalset,) = skillgym_read.read(rel("array-suite.ts")).sets
+    a, b, c = evalset.cases
+    assert evalset.hints["shape"] == "array"
+    # shorthand prompt naming a const; template literal with ${} of a const and an escaped backtick
+    assert a.input == "Find a skill for upgrading Expo SDK and tell me how to install it."
+    assert b.input == "Upgrade this Expo app to SDK 53.\nUse the `find-skills` skill first, then explain each step."
+    assert c.input == 'Say hello. Then say "bye". Count to 3.'
+    assert (a.tags, b.timeout_ms, b.expected_fail) == (["smoke", "skills"], 180_000, True)
+    assert [ir.content(x) | {"hints": {}} for x in a.checks[:4]] == [
+        {"kind": "skill-trigger", "skill": "find-skills", "extra": {}, "hints": {}},
+        {"kind": "command_matching", "pattern": "npx skills find", "extra": {}, "hints": {}},
+        {"kind": "regex", "value": "upgrading-expo", "flags": "i", "extra": {}, "hints": {}},
+        {"kind": "regex", "value": "npx skills add", "flags": "gi", "extra": {}, "hints": {}},
+    ]
+    assert a.checks[3].hints["subject"] == "ctx" and a.checks[3].hints["message"] == "mentions the install command"
+    kinds = [(x.kind, getattr(x, "skill", None) or getattr(x, "pattern", None) or getattr(x, "value", None)
+              or x.label()) for x in b.checks]
+    assert kinds == [
+        ("skill-trigger", "find-skills"), ("skill-trigger", "upgrading-expo"), ("skill-trigger", "react-native-cli"),
+        ("opaque", "fileReads.includes"), ("no_command_matching", r"rm\s+-rf"), ("contains", "expo install"),
+        ("regex", r"\bERROR\b"), ("opaque", "code"),
+    ]
+    assert b.checks[2].should_trigger is False and b.checks[2].extra == {"minConfidence": "strong"}
+    assert b.checks[3].extra == {"matcher": {"regex": r"upgrading-expo/SKILL\.md$", "flags": ""}}
+    assert b.checks[5].hints["soft"] is True
+    assert b.checks[6].negate is True
+    assert c.checks[0].flags == "m" and c.checks[0].hints["subject"] == "ctx"
+
+
+def test_unknown_statements_are_kept_verbatim_in_order():
+    text = (SG / "array-suite.ts").read_text(encoding="utf-8")
+    (evalset,) = skillgym_read.read(rel("array-suite.ts")).sets
+    opaque = [c for case in evalset.cases for c in case.checks if c.kind == "opaque" and c.type == "code"]
+    assert [c.raw for c in opaque] == [
+        'const reads = ctx.getFileReads().filter((p) => p.endsWith("SKILL.md"));',
+        'if (reads.length > 3) {\n        assert.fail(`too many skill reads: ${reads.length}`);\n      }',
+        'for (const command of report.events) {\n        if (command.type === "command" && '
+        'command.command.startsWith("sudo"))\n          assert.fail("no sudo please")\n      }',
+    ]
+    for c in opaque:
+        assert c.raw in text
+    # the comment before a statement travels with it
+    assert opaque[0].hints["lead"] == "\n\n      // Anything that is not a literal helper call is kept exactly as written.\n      "
+
+
+def test_record_suite():
+    (evalset,) = skillgym_read.read(rel("record-suite.ts")).sets
+    assert evalset.hints["shape"] == "record"
+    assert [c.name for c in evalset.cases] == ["always-passes", "pnpm-install"]
+    assert [c.hints["key_src"] for c in evalset.cases] == ['"always-passes": ', "pnpmInstall: "]
+    assert evalset.extra["workspace"] == {
+        "mode": "isolated", "templateDir": "./fixtures/base-project",
+        "bootstrap": {"command": "npm", "args": ["install", "--no-audit"], "timeoutMs": 60000}}
+    first, second = evalset.cases
+    assert first.tags == ["record"] and first.checks[0].kind == "regex"
+    assert second.timeout_ms == 120_000  # 0x1_d4c0
+    assert second.extra["classifyFailure"].startswith("classifyFailure(result) {")
+    assert [c.kind for c in second.checks] == ["command_matching", "command_matching", "regex", "opaque"]
+    assert second.checks[0].pattern == r"^pnpm (install|i)\b" and second.checks[1].pattern == "pnpm test"
+    assert second.checks[3].raw == "await new Promise((resolve) => setTimeout(resolve, 1))"
+
+
+def test_syntax_error_is_ev100_with_position():
+    result = skillgym_read.read(rel("syntax-error.ts"))
+    assert [d.format() for d in result.diagnostics] == [
+        'fixtures/skillgym/syntax-error.ts:6:13: EV100 unterminated string: close it with " on the same line']
+    assert result.sets == []
+
+
+@pytest.mark.parametrize("source, message", [
+    ("export default [\n  { id: 'a', prompt: 'p', assert() {} }\n  { id: 'b' },\n];\n",
+     "3:3: EV100 unexpected '{': this is outside the TypeScript evalfmt reads statically (see docs/skillgym.md)"),
+    ("import { assert } from 'skillgym';\nwhile (true) {}\nexport default [];\n",
+     "2:1: EV100 unexpected 'while': this is outside the TypeScript evalfmt reads statically (see docs/skillgym.md)"),
+    ("export default [\n  { id: 'a', prompt: `x ${1 + f()}`, assert() {} },\n];\n",
+     "2:31: EV100 'prompt' is not a literal (a call or property access): evalfmt reads suites statically; "
+     "use a literal or a const of literals"),
+    ("const x = 1;\n", "1:1: EV103 missing 'export default' of the suite (an array of cases or a record of cases)"),
+    ("export default [\n  { id: 'a', prompt: 'p', assert() {} },\n", "3:1: EV100 unexpected end of file: a bracket or "
+     "brace is not closed"),
+    ("export default [{ id: 'a', prompt: 'p', assert() { const s = `${`; } }];\n",
+     "1:65: EV100 unterminated template literal: close it with `"),
+    ("export default [{ id: 'a', prompt: /x/, assert() {} }];\n",
+     "1:36: EV102 'prompt' must be a string, not a regular expression"),
+])
+def test_outside_the_subset(tmp_path, source, message):
+    path = tmp_path / "suite.ts"
+    path.write_text(source)
+    result = skillgym_read.read(str(path))
+    assert [d.format().replace(str(path) + ":", "") for d in result.diagnostics] == [message]
+
+
+# ------------------------------------------------------------------------------------- writing
+
+
+def test_changed_ir_changes_only_what_changed():
+    (evalset,) = skillgym_read.read(rel("array-suite.ts")).sets
+    original = (SG / "array-suite.ts").read_text(encoding="utf-8")
+    evalset.cases[0].tags = ["smoke"]
+    evalset.cases[0].checks[1] = ir.CommandMatching(pattern=r"npx skills (find|search)")
+    evalset.cases[2].input = "Say hi."
+    del evalset.cases[1].checks[4]  # the notIncludes statement
+    text, losses = written_text(evalset)
+    assert losses == []
+    expected = (original
+                .replace('tags: ["smoke", "skills"]', 'tags: ["smoke"]')
+                .replace('assert.commands.includes(report, "npx skills find");',
+                         "assert.commands.includes(report, /npx skills (find|search)/);")
+                .replace('prompt: ["Say hello.", \'Then say "bye".\', `Count to ${3}.`].join(" "),',
+                         'prompt: "Say hi.",')
+                .replace("\n      assert.commands.notIncludes(report, /rm\\s+-rf/);", ""))
+    assert text == expected
+
+
+def test_canonical_writer_golden():
+    (evalset,) = skillgym_read.read(rel("array-suite.ts")).sets
+    foreign = evalset.model_copy(deep=True, update={"format": "ir", "hints": {}})
+    for case in foreign.cases:
+        case.hints = {}
+        for c in case.checks:
+            c.hints = {}
+    text, losses = written_text(foreign)
+    check_golden(GOLDEN / "canonical-array-suite.ts", text)
+    assert [loss.format() for loss in losses] == []
+    back = skillgym_read.read_text_as("suite.ts", text).sets[0]
+    assert [strip_hints(ir.content(c)) for c in back.cases] == [strip_hints(ir.content(c)) for c in foreign.cases]
+
+
+def test_regex_and_string_rendering():
+    assert skillgym_checks.regex_literal("a/b") == r"/a\/b/"
+    assert skillgym_checks.regex_literal("[/]x", "i") == "/[/]x/i"
+    assert skillgym_checks.regex_literal("") == 'new RegExp("")'
+    assert skillgym_checks.regex_literal("*x") == 'new RegExp("*x")'
+    assert skillgym_checks.regex_literal("a\nb") == 'new RegExp("a\\nb")'
+    assert skillgym_checks.js_str('a"b\\c\n\u2028') == '"a\\"b\\\\c\\n\\u2028"'
+    assert skillgym_checks.literal_of(r"npx skills find") == "npx skills find"
+    assert skillgym_checks.literal_of(r"a\.b") == "a.b"
+    assert skillgym_checks.literal_of(r"a.b") is None
+
+
+# ------------------------------------------------------------------------------ property tests
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=24)
+WORD = st.text(st.characters(blacklist_categories=("Cs", "Zs", "Cc")), min_size=1, max_size=12)
+STATEMENTS = st.sampled_from([
+    "const n = ctx.getCommands().length;",
+    "if (report.finalOutput.length > 10_000) assert.fail(\"too long\");",
+    "assert.toolCalls.has(report, { tool: \"Read\" });",
+    "for (const e of report.events) {\n        void e;\n      }",
+])
+
+
+def _check_strategy():
+    return st.one_of(
+        st.builds(ir.SkillTrigger, skill=WORD, should_trigger=st.sampled_from([None, False])),
+        st.builds(ir.CommandMatching, pattern=TEXT),
+        st.builds(ir.NoCommandMatching, pattern=TEXT,
+                  extra=st.sampled_from([{}, {"flags": "i"}, {"flags": "ms"}])),
+        st.builds(ir.Contains, value=TEXT),
+        st.builds(ir.Regex, value=TEXT, flags=st.sampled_from([None, "i", "gm", "s", "u", "y"]),
+                  negate=st.sampled_from([None, True])),
+        st.builds(ir.Equals, value=TEXT),
+        st.builds(ir.TranscriptMentions, text=TEXT),
+        st.builds(ir.TranscriptOmits, text=TEXT),
+        st.builds(ir.Opaque, type=st.just("code"), origin=st.just("skillgym"), raw=STATEMENTS),
+    )
+
+
+@st.composite
+def skillgym_sets(draw):
+    names = draw(st.lists(WORD.filter(lambda s: s.strip()), unique=True, max_size=4))
+    cases = [ir.Case(
+        name=name,
+        input=draw(TEXT.filter(lambda s: s.strip())),
+        checks=draw(st.lists(_check_strategy(), max_size=4)),
+        tags=draw(st.none() | st.lists(WORD.filter(lambda s: s.strip()), max_size=3)),
+        timeout_ms=draw(st.none() | st.integers(1, 10**9)),
+        expected_fail=draw(st.none() | st.booleans()),
+    ) for name in names]
+    return ir.EvalSet(format=draw(st.sampled_from(["skillgym", "ir"])), cases=cases)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(skillgym_sets())
+def test_round_trip_property(evalset):
+    text, losses = written_text(evalset)
+    assert losses == []
+    result = skillgym_read.read_text_as("suite.ts", text)
+    assert result.diagnostics == []
+    (back,) = result.sets
+    assert [strip_hints(ir.content(c)) for c in back.cases] == [strip_hints(ir.content(c)) for c in evalset.cases]
+    # what was read writes back to the same bytes
+    assert written_text(back)[0] == text
+
+
+def seeded_suites(n: int = 12) -> list[str]:
+    """Deterministic generated suites (for the type-check test)."""
+    import random
+
+    from hypothesis.strategies._internal.core import data  # noqa: F401 - keeps hypothesis imported
+
+    rng = random.Random(7)
+    suites = []
+    pool_checks = [
+        lambda: ir.SkillTrigger(skill=rng.choice(["pdf", "find-skills"]), should_trigger=rng.choice([None, False])),
+        lambda: ir.CommandMatching(pattern=rng.choice(["npm test", r"^git (log|tag)\b", "a/b", "", "*x"])),
+        lambda: ir.NoCommandMatching(pattern="rm -rf", extra={"flags": "i"}),
+        lambda: ir.Contains(value=rng.choice(["done", 'quote " and \\', "line\nbreak"])),
+        lambda: ir.Regex(value=rng.choice(["ready", r"\d+ tests?"]), flags=rng.choice([None, "i", "gm"]),
+                         negate=rng.choice([None, True])),
+        lambda: ir.Icontains(value="Hello"),
+        lambda: ir.StartsWith(value="# Title"),
+        lambda: ir.EndsWith(value="."),
+        lambda: ir.Equals(value="ok"),
+        lambda: ir.TranscriptMentions(text="LegacyConfigLoader"),
+        lambda: ir.TranscriptOmits(text="secret"),
+        lambda: ir.Opaque(type="code", origin="skillgym", raw="assert.ok(ctx.getCommands().length >= 0);"),
+    ]
+    for i in range(n):
+        cases = [ir.Case(name=f"case-{i}-{j}", input=f"prompt {j}", checks=[rng.choice(pool_checks)() for _ in range(3)],
+                         tags=rng.choice([None, ["smoke"]]), timeout_ms=rng.choice([None, 60_000]),
+                         expected_fail=rng.choice([None, True])) for j in range(3)]
+        text, _ = written_text(ir.EvalSet(format="ir", cases=cases))
+        suites.append(text)
+    return suites
+
+
+def pathlib_fixture_names() -> list[pathlib.Path]:
+    return [SG / n for n in VALID]

@@ -1,0 +1,69 @@
+"""Every skillgym suite evalfmt writes must type-check: ``tsc --noEmit --strict`` against the real
+``skillgym`` package (pinned in scripts/node-packages.txt, installed into .cache/node/skillgym/).
+
+Checked: the golden suites the other tests compare against (canonical output, terum and agentv
+conversions, every agentv conformance input), the fixture suites after a round trip, and a seeded
+set of generated suites covering every check kind the writer renders."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import uuid
+
+import pytest
+
+from conftest import FIXTURES, ROOT
+from evalfmt.formats import skillgym_read, skillgym_write
+
+PREFIX = ROOT / ".cache" / "node" / "skillgym"
+TSC = PREFIX / "node_modules" / ".bin" / "tsc"
+GOLDEN = ROOT / "tests" / "golden" / "skillgym"
+
+pytestmark = [pytest.mark.node, pytest.mark.slow]
+
+
+def _ensure_packages() -> None:
+    if not shutil.which("node") or not shutil.which("npm"):
+        pytest.skip("node/npm not found: cannot type-check the generated suites")
+    if not TSC.exists() or not (PREFIX / "node_modules" / "skillgym").is_dir():
+        subprocess.run([str(ROOT / "scripts" / "node-deps.sh")], check=True, cwd=ROOT)
+    assert TSC.exists(), "scripts/node-deps.sh did not install typescript into .cache/node/skillgym"
+
+
+def suites_to_check() -> dict[str, str]:
+    from test_skillgym import VALID, seeded_suites
+
+    out: dict[str, str] = {}
+    for path in sorted(GOLDEN.rglob("*.ts")):
+        out[path.relative_to(GOLDEN).as_posix().replace("/", "__")] = path.read_text(encoding="utf-8")
+    for name in VALID:
+        (evalset,) = skillgym_read.read(str(FIXTURES / "skillgym" / name)).sets
+        ((_, text),) = skillgym_write.write(evalset).files.items()
+        out["roundtrip__" + name] = text
+    for i, text in enumerate(seeded_suites()):
+        out[f"generated__{i}.ts"] = text
+    return out
+
+
+def test_generated_suites_type_check():
+    _ensure_packages()
+    suites = suites_to_check()
+    assert len(suites) >= 20
+    work = PREFIX / f"tsc-{uuid.uuid4().hex[:8]}"
+    work.mkdir()
+    try:
+        (work / "package.json").write_text('{"type": "module", "private": true}\n')
+        for name, text in suites.items():
+            (work / name).write_text(text, encoding="utf-8")
+        config = {"compilerOptions": {"strict": True, "noEmit": True, "target": "es2022", "module": "nodenext",
+                                      "moduleResolution": "nodenext", "types": ["node"], "skipLibCheck": False},
+                  "files": sorted(suites)}
+        (work / "tsconfig.json").write_text(json.dumps(config, indent=2))
+        proc = subprocess.run([str(TSC), "-p", str(work / "tsconfig.json")], capture_output=True, text=True,
+                              cwd=work, env={**os.environ, "NO_COLOR": "1"})
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

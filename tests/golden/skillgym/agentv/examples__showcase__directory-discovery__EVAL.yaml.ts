@@ -1,0 +1,5 @@
+import { assert, type Case } from "skillgym";
+
+const suite: Case[] = [];
+
+export default suite;
