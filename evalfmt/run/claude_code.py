@@ -72,12 +72,12 @@ class _Builder:
             t = item.get("type")
             if t == "text":
                 text = item.get("text")
-                if isinstance(text, str):
+                if type(text) is str:
                     blocks.append(TextBlock(role, text))
-            elif t == "tool_use":
-                self.tool_use(item.get("id"), item.get("name"), item.get("input"))
             elif t == "tool_result":
                 self.tool_result(item.get("tool_use_id"), item.get("content"), item.get("is_error"))
+            elif t == "tool_use":
+                self.tool_use(item.get("id"), item.get("name"), item.get("input"))
 
     def tool_use(self, id_: Any, name: Any, input_: Any) -> None:
         call = ToolCall(id_ if isinstance(id_, str) else None, name if isinstance(name, str) else "",
@@ -87,7 +87,7 @@ class _Builder:
             self.by_id[call.id] = call
 
     def tool_result(self, tool_use_id: Any, content: Any, is_error: Any) -> None:
-        call = self.by_id.get(tool_use_id) if isinstance(tool_use_id, str) else None
+        call = self.by_id.pop(tool_use_id, None) if type(tool_use_id) is str else None
         if call is not None:
             call.result = make_result(content, is_error)
 
@@ -128,9 +128,12 @@ class _Partial:
                 b["_json"].append(delta["partial_json"])
 
     def confirm(self, message_id: Any) -> None:
+        if self.current is None and not self.pending:
+            return  # no partial messages in this recording
         if isinstance(message_id, str):
             self.confirmed.add(message_id)
-            self.pending = [(m, b) for m, b in self.pending if m != message_id]
+            if self.pending:
+                self.pending = [(m, b) for m, b in self.pending if m != message_id]
 
     def flush(self, builder: _Builder) -> None:
         for _mid, b in self.pending:
@@ -158,11 +161,12 @@ def read_stream(path: str) -> Session:
             continue
         msg = rec.get("message")
         if t == "assistant":
-            if isinstance(msg, dict):
-                partial.confirm(msg.get("id"))
-                if partial.pending and msg.get("id") is None:
-                    partial.pending = []
-                if s.model is None and isinstance(msg.get("model"), str):
+            if type(msg) is dict:
+                if partial.current is not None or partial.pending:
+                    partial.confirm(msg.get("id"))
+                    if partial.pending and msg.get("id") is None:
+                        partial.pending = []
+                if s.model is None and type(msg.get("model")) is str:
                     s.model = msg["model"]
                 builder.content("assistant", msg.get("content"))
             continue

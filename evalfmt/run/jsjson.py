@@ -41,7 +41,7 @@ def stringify(value: Any) -> str:
     if _plain(value):
         try:
             return orjson.dumps(value).decode("utf-8")
-        except (orjson.JSONEncodeError, TypeError):
+        except (orjson.JSONEncodeError, TypeError):  # lone surrogates: the slow path escapes them
             pass
     out: list[str] = []
     _write(value, out)

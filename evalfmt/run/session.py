@@ -84,6 +84,7 @@ class Session:
     #: JSON records read
     records: int = 0
     _lower: str | None = field(default=None, repr=False, compare=False)
+    _bash: list[str] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------------------- views
 
@@ -96,14 +97,16 @@ class Session:
         return [b for b in self.blocks if isinstance(b, TextBlock)]
 
     def bash_commands(self) -> list[str]:
-        """``input.command`` of every tool call named exactly ``Bash``, in order."""
-        out = []
-        for b in self.blocks:
-            if isinstance(b, ToolCall) and b.name == "Bash":
-                cmd = b.arg("command")
-                if cmd is not None:
-                    out.append(cmd)
-        return out
+        """``input.command`` of every tool call named exactly ``Bash``, in order (computed once)."""
+        if self._bash is None:
+            out = []
+            for b in self.blocks:
+                if type(b) is ToolCall and b.name == "Bash" and type(b.input) is dict:
+                    cmd = b.input.get("command")
+                    if type(cmd) is str:
+                        out.append(cmd)
+            self._bash = out
+        return list(self._bash)
 
     @property
     def final_output(self) -> str:
@@ -160,12 +163,15 @@ class Session:
         }
 
 
+_EMPTY: frozenset[str] = frozenset()
+
+
 def skill_refs(text: str) -> frozenset[str]:
     """Every ``<name>`` such that ``text`` contains ``skills/<name>/`` (names end at ``/``, whitespace,
     quotes or a backslash; at most 200 characters)."""
     if "skills/" not in text:
-        return frozenset()
-    out = set()
+        return _EMPTY
+    out: set[str] = set()
     i = text.find("skills/")
     n = len(text)
     while i != -1:
@@ -194,6 +200,12 @@ def output_strings(content: Any) -> Iterator[str]:
 
 
 def make_result(content: Any, is_error: Any) -> ToolResult:
+    if type(content) is str:  # the common shapes first: a string, or one text block
+        return ToolResult(is_error is True, skill_refs(content), content[:PREVIEW_CHARS])
+    if type(content) is list and len(content) == 1 and type(content[0]) is dict and type(content[0].get("text")) is str \
+            and len(content[0]) == 2:
+        text = content[0]["text"]
+        return ToolResult(is_error is True, skill_refs(text), text[:PREVIEW_CHARS])
     refs: set[str] = set()
     preview = ""
     for s in output_strings(content):

@@ -17,6 +17,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+import orjson
+
 from ..errors import EvalfmtError
 from . import jsjson
 from .session import Session
@@ -150,17 +152,24 @@ class LineCounter:
 def json_lines(path: str, counter: LineCounter) -> Iterator[dict]:
     """The JSON objects of a JSON-lines file, one at a time. Blank lines are ignored; any other line
     that is not a JSON object is counted in ``counter.skipped``."""
-    loads = jsjson.loads
-    with open(path, "rb") as fh:
-        for line in fh:
-            try:
-                obj = loads(line)
-            except ValueError:
-                if line.strip():
-                    counter.skipped += 1
-                continue
-            if type(obj) is dict:
-                counter.records += 1
-                yield obj
-            else:
-                counter.skipped += 1
+    fast = orjson.loads
+    records = skipped = 0
+    try:
+        with open(path, "rb", buffering=1 << 20) as fh:
+            for line in fh:
+                try:
+                    obj = fast(line)
+                except orjson.JSONDecodeError:
+                    try:
+                        obj = jsjson.loads(line)  # what orjson refuses but JSON.parse accepts
+                    except ValueError:
+                        if line.strip():
+                            skipped += 1
+                        continue
+                if type(obj) is dict:
+                    records += 1
+                    yield obj
+                else:
+                    skipped += 1
+    finally:
+        counter.records, counter.skipped = records, skipped
