@@ -251,9 +251,8 @@ def _time(v: Any) -> datetime | None:
         return None
 
 
-SOURCES = [
-    SessionSource(STREAM, "Claude Code --output-format stream-json (with or without partial messages)",
-                  detect_stream, read_stream),
-    SessionSource(SESSION, "Claude Code session file (~/.claude/projects/<cwd>/<session>.jsonl), main agent only",
-                  detect_session, read_session_file),
-]
+STREAM_SOURCE = SessionSource(STREAM, "Claude Code --output-format stream-json (with or without partial messages)",
+                              detect_stream, read_stream)
+SESSION_SOURCE = SessionSource(SESSION, "Claude Code session file (~/.claude/projects/<cwd>/<session>.jsonl), "
+                               "main agent only", detect_session, read_session_file)
+SOURCES = [STREAM_SOURCE, SESSION_SOURCE]

@@ -123,7 +123,8 @@ class SkillUsed:
         return Detection(False, failed or f'no Skill call named "{skill}"')
 
 
-BUILTIN: dict[str, Detector] = {d.name: d for d in (FirstCall(), AnyCall(), SkillUsed())}
+FIRST_CALL, ANY_CALL, SKILL_USED = FirstCall(), AnyCall(), SkillUsed()
+BUILTIN: dict[str, Detector] = {d.name: d for d in (FIRST_CALL, ANY_CALL, SKILL_USED)}
 _plugins: dict[str, Detector] | None = None
 
 

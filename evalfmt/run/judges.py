@@ -120,10 +120,17 @@ def judge_pair(judge: Judge, task: str, rubric: str, candidate: str, opponent: s
 
 
 Factory = Callable[[str | None], Judge]
-BUILTIN: dict[str, Factory] = {
-    "none": lambda config: NoJudge(),
-    "command": lambda config: CommandJudge(config or ""),
-}
+
+
+def make_none(config: str | None = None) -> Judge:
+    return NoJudge()
+
+
+def make_command(config: str | None = None) -> Judge:
+    return CommandJudge(config or "")
+
+
+BUILTIN: dict[str, Factory] = {"none": make_none, "command": make_command}
 
 
 def factories() -> dict[str, Factory]:
