@@ -1,0 +1,88 @@
+"""``evalfmt lint``: the rule catalogue over eval assets and skill folders."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from ._common import from_option
+
+FORMATS = ["text", "json", "sarif", "github"]
+
+
+def _codes(values: tuple[str, ...]) -> list[str] | None:
+    if not values:
+        return None
+    from ..lint.config import parse_codes
+
+    out: list[str] = []
+    for v in values:
+        out.extend(parse_codes(v, "--select/--ignore"))
+    return out
+
+
+@click.command("lint")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="Output: text (default; github when GITHUB_ACTIONS=true), json, sarif (2.1.0), github "
+                   "(workflow commands).")
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Only these codes or prefixes (comma-separated; ALL for every rule). Wins over the config.")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Skip these codes or prefixes. Wins over the config.")
+@click.option("--fix", is_flag=True, help="Apply the safe fixes in place, then report what remains.")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Print the fixes as a unified diff and write nothing (exit 1 when there is any).")
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
+              help="Use this evalfmt.toml / pyproject.toml instead of looking upward from each path.")
+@click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
+@click.option("--skip-unrecognized", is_flag=True,
+              help="Skip files no format recognises instead of failing (for pre-commit file lists).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Lint in N processes (pays off on large trees; see benchmarks/RESULTS.md).")
+@click.option("--quiet", "-q", is_flag=True, help="Text output: findings only, no summary line.")
+@from_option
+def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ignore: tuple[str, ...], fix: bool,
+            show_diff: bool, strict: bool, config_file: str | None, isolated: bool, skip_unrecognized: bool,
+            jobs: int, quiet: bool, from_: str | None) -> int:
+    """Lint eval assets and skill folders: structure (EV1xx), eval quality (EV2xx), triggers (EV3xx),
+    generated assets (EV4xx), AgentV specifics (EV5xx) and terum hygiene (HYG1-HYG8).
+
+    PATHS are files or folders (searched recursively; a skill folder also gets the hygiene checks).
+    Configuration: [tool.evalfmt] in pyproject.toml or an evalfmt.toml, found upward from each path
+    (docs/lint.md). Silence a finding with '# evalfmt: noqa: CODE' at the end of its line.
+
+    Exit 0 when no error remains (warnings alone exit 0 unless --strict), 1 when one does, 2 on
+    unusable paths or configuration.
+    """
+    from ..lint import fix as fixer
+    from ..lint import reporters
+    from ..lint.engine import lint
+    from ..lint.registry import registry
+
+    if fmt is None:
+        fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    options = dict(select=_codes(select), ignore=_codes(ignore), config_file=config_file, isolated=isolated,
+                   fmt=from_, skip_unrecognized=skip_unrecognized, jobs=1 if (fix or show_diff) else jobs)
+    targets = list(paths)
+    result = lint(targets, **options)
+    if show_diff:
+        plan = fixer.plan(result.diagnostics, dict(result.texts))
+        sys.stdout.write(fixer.diff(plan))
+        return 0 if plan.empty else 1
+    fixed = 0
+    if fix:
+        for _ in range(5):
+            plan = fixer.plan(result.diagnostics, dict(result.texts))
+            if plan.empty:
+                break
+            fixer.apply(plan)
+            fixed += len(plan.fixed)
+            moved = dict(plan.renames)
+            targets = [moved.get(p, p) for p in targets]
+            result = lint(targets, **options)
+    sys.stdout.write(reporters.render(fmt, result, registry(), fixed, quiet))
+    failing = result.errors or (strict and result.warnings)
+    return 1 if failing else 0

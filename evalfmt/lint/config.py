@@ -1,0 +1,257 @@
+"""Lint configuration: ``[tool.evalfmt]`` in ``pyproject.toml``, or an ``evalfmt.toml`` (same keys at
+its top level), found by walking up from the linted path. In one folder ``evalfmt.toml`` wins over
+``pyproject.toml``; a ``pyproject.toml`` without a ``[tool.evalfmt]`` table is skipped.
+
+Keys (all optional)::
+
+    select = ["EV", "HYG"]          # codes or prefixes to enable ("ALL" for every rule)
+    ignore = ["EV211"]              # codes or prefixes to disable
+    severity = { EV204 = "error" }  # per code or prefix: error | warning | info
+    [per-file-ignores]              # glob (relative to the config file) -> codes or prefixes
+    "fixtures/**" = ["EV2"]
+    [rules.HYG5]                    # rule options, by code
+    policy-license = "MIT"
+    [rules.HYG7]
+    categories = ["writing", "engineering"]
+
+Selection works as in ruff: within one layer the more specific prefix wins (``select = ["EV2"]``,
+``ignore = ["EV204"]`` keeps EV2xx but EV204), and the command line is a later layer whose
+``--select`` starts again from its own list, so ``--select`` and ``--ignore`` always win.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..errors import EvalfmtError
+
+CONFIG_NAMES = ("evalfmt.toml", "pyproject.toml")
+SEVERITIES = ("error", "warning", "info")
+_KNOWN_KEYS = {"select", "ignore", "severity", "per-file-ignores", "rules", "extend-select", "extend-ignore"}
+_PREFIX = re.compile(r"(?:ALL|[A-Z]{1,5}[0-9]{0,4})\Z")
+
+
+@dataclass
+class Layer:
+    select: list[str] | None = None
+    ignore: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Config:
+    path: str | None = None  # the file it came from (None: defaults)
+    root: str = "."  # the folder per-file-ignores are relative to
+    layers: list[Layer] = field(default_factory=list)
+    severity: dict[str, str] = field(default_factory=dict)
+    per_file_ignores: list[tuple[str, Any, list[str]]] = field(default_factory=list)  # (glob, regex, codes)
+    rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def with_cli(self, select: list[str] | None, ignore: list[str] | None) -> "Config":
+        if select is None and not ignore:
+            return self
+        out = Config(self.path, self.root, list(self.layers), dict(self.severity), list(self.per_file_ignores),
+                     dict(self.rule_options))
+        out.layers.append(Layer(select, list(ignore or [])))
+        return out
+
+    # --------------------------------------------------------------------------------- queries
+
+    def enabled(self, code: str) -> bool:
+        on = True
+        for layer in self.layers:
+            best_sel = _best(code, layer.select or [])
+            best_ign = _best(code, layer.ignore)
+            if layer.select is not None:
+                on = best_sel >= 0
+            if best_ign >= 0 and best_ign >= best_sel:
+                on = False
+            elif best_sel >= 0:
+                on = True
+        return on
+
+    def severity_of(self, code: str, default: str) -> str:
+        best, value = -1, default
+        for prefix, sev in self.severity.items():
+            n = _match_len(code, prefix)
+            if n > best:
+                best, value = n, sev
+        return value
+
+    def ignored_for_file(self, path: str, code: str) -> bool:
+        if not self.per_file_ignores:
+            return False
+        rel = _relative(path, self.root)
+        for _glob, regex, codes in self.per_file_ignores:
+            if regex.match(rel) and any(_match_len(code, c) >= 0 for c in codes):
+                return True
+        return False
+
+
+def _match_len(code: str, prefix: str) -> int:
+    if prefix == "ALL":
+        return 0
+    return len(prefix) if code.startswith(prefix) else -1
+
+
+def _best(code: str, prefixes: Iterable[str]) -> int:
+    return max((_match_len(code, p) for p in prefixes), default=-1)
+
+
+def _relative(path: str, root: str) -> str:
+    try:
+        rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    except ValueError:  # another drive on Windows
+        rel = path
+    return rel.replace(os.sep, "/")
+
+
+def glob_regex(pattern: str):
+    """A glob with ``**`` (any folders), ``*`` and ``?`` (within one segment) as a regex. A pattern
+    without a slash matches the file name in any folder."""
+    pat = pattern.replace(os.sep, "/")
+    while pat.startswith("./"):
+        pat = pat[2:]
+    if "/" not in pat:
+        pat = "**/" + pat
+    out = []
+    i = 0
+    while i < len(pat):
+        c = pat[i]
+        if pat.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pat.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        else:
+            out.append(re.escape(c))
+        i += 1
+    # A folder pattern also covers everything below it.
+    return re.compile("".join(out) + r"(?:/.*)?\Z")
+
+
+# ----------------------------------------------------------------------------------------- loading
+
+
+def parse_codes(value: Any, where: str) -> list[str]:
+    if isinstance(value, str):
+        value = [v for v in re.split(r"[,\s]+", value) if v]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise EvalfmtError(f"{where}: expected a list of rule codes, like [\"EV2\", \"HYG3\"]")
+    out = []
+    for v in value:
+        code = v.strip().upper()
+        if not _PREFIX.match(code):
+            raise EvalfmtError(f"{where}: '{v}' is not a rule code or prefix (like EV204, EV2, HYG or ALL)")
+        out.append(code)
+    return out
+
+
+def from_table(table: dict, path: str | None) -> Config:
+    where = path or "configuration"
+    unknown = [k for k in table if k not in _KNOWN_KEYS]
+    if unknown:
+        raise EvalfmtError(f"{where}: unknown key '{unknown[0]}' in the evalfmt settings "
+                           f"(known: {', '.join(sorted(_KNOWN_KEYS - {'extend-select', 'extend-ignore'}))})")
+    cfg = Config(path=path, root=os.path.dirname(os.path.abspath(path)) if path else os.getcwd())
+    select = parse_codes(table["select"], f"{where}: select") if "select" in table else None
+    if "extend-select" in table:
+        select = (select if select is not None else ["ALL"]) + parse_codes(table["extend-select"], f"{where}: extend-select")
+    ignore = parse_codes(table.get("ignore", []), f"{where}: ignore")
+    ignore += parse_codes(table.get("extend-ignore", []), f"{where}: extend-ignore")
+    cfg.layers.append(Layer(select, ignore))
+    sev = table.get("severity", {})
+    if not isinstance(sev, dict):
+        raise EvalfmtError(f"{where}: severity must be a table like {{ EV204 = \"error\" }}")
+    for key, value in sev.items():
+        code = parse_codes([key], f"{where}: severity")[0]
+        if value not in SEVERITIES:
+            raise EvalfmtError(f"{where}: severity of {key} must be one of error, warning, info (not {value!r})")
+        cfg.severity[code] = value
+    pfi = table.get("per-file-ignores", {})
+    if not isinstance(pfi, dict):
+        raise EvalfmtError(f"{where}: per-file-ignores must be a table of glob = [codes]")
+    for glob, codes in pfi.items():
+        cfg.per_file_ignores.append((glob, glob_regex(glob), parse_codes(codes, f"{where}: per-file-ignores '{glob}'")))
+    rules = table.get("rules", {})
+    if not isinstance(rules, dict):
+        raise EvalfmtError(f"{where}: rules must be a table of rule code -> options")
+    for key, opts in rules.items():
+        if not isinstance(opts, dict):
+            raise EvalfmtError(f"{where}: rules.{key} must be a table of options")
+        cfg.rule_options[key.upper()] = {k.replace("_", "-"): v for k, v in opts.items()}
+    return cfg
+
+
+def load_file(path: str) -> Config | None:
+    """The config in ``path`` (None for a pyproject.toml without ``[tool.evalfmt]``)."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise EvalfmtError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise EvalfmtError(f"{path}: invalid TOML: {exc}") from None
+    if os.path.basename(path) == "pyproject.toml":
+        table = data.get("tool", {}).get("evalfmt")
+        if table is None:
+            return None
+    else:
+        table = data
+    if not isinstance(table, dict):
+        raise EvalfmtError(f"{path}: the evalfmt settings must be a table")
+    return from_table(table, path)
+
+
+def find(start: str) -> Config:
+    """The config that applies to ``start`` (a file or folder): the nearest one upward, else defaults."""
+    folder = os.path.abspath(start)
+    if not os.path.isdir(folder):
+        folder = os.path.dirname(folder)
+    return _find_from(folder)
+
+
+_cache: dict[str, Config] = {}
+
+
+def _find_from(folder: str) -> Config:
+    seen: list[str] = []
+    cur = folder
+    found: Config | None = None
+    while True:
+        if cur in _cache:
+            found = _cache[cur]
+            break
+        seen.append(cur)
+        for name in CONFIG_NAMES:
+            candidate = os.path.join(cur, name)
+            if os.path.isfile(candidate):
+                cfg = load_file(candidate)
+                if cfg is not None:
+                    found = cfg
+                    break
+        if found is not None:
+            break
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            found = Config(layers=[Layer()])
+            break
+        cur = parent
+    for s in seen:
+        _cache[s] = found
+    return found
+
+
+def clear_cache() -> None:
+    _cache.clear()

@@ -1,0 +1,434 @@
+"""What a rule sees: the eval sets, the documents they were read from, skill folders, and helpers
+that turn IR spans into exact positions. Rules never open or parse files; this module does it once
+(SKILL.md frontmatter, the bytes of a skill's other files) and caches what it read.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+import stat as statmod
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import Diagnostic, LoadError, Pos
+from ..load import Loaded, YMap, YSeq
+
+#: terum's frontmatter block (the group is the YAML between the first two ``---`` lines).
+FRONTMATTER = re.compile(r"^---\s*\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)")
+#: How much of a file decides whether it is text (terum: no NUL in the first 8 KiB).
+TEXT_PROBE = 8192
+
+
+def line_starts(text: str) -> list[int]:
+    starts = [0]
+    find = text.find
+    i = find("\n")
+    while i >= 0:
+        starts.append(i + 1)
+        i = find("\n", i + 1)
+    return starts
+
+
+def offset_to_pos(text: str, offset: int, starts: list[int] | None = None) -> Pos:
+    """1-based line and column (in characters) of ``offset`` in ``text``."""
+    if starts is None:
+        line = text.count("\n", 0, offset) + 1
+        return Pos(line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
+    i = bisect.bisect_right(starts, offset) - 1
+    return Pos(i + 1, offset - starts[i] + 1)
+
+
+# ------------------------------------------------------------------------------------ skill folders
+
+
+@dataclass
+class SkillFile:
+    """One regular file of a skill folder, as hygiene sees it."""
+
+    rel: str  # relative to the skill folder, '/'-separated
+    path: str  # as printed in diagnostics
+    mode: int = 0
+    size: int = 0
+    _text: Any = field(default=None, repr=False)
+    _read: bool = field(default=False, repr=False)
+    #: text already loaded by a reader (BOM stripped); used instead of reading the file again
+    loaded_text: str | None = field(default=None, repr=False)
+
+    @property
+    def executable(self) -> bool:
+        return bool(self.mode & 0o111)
+
+    @property
+    def text(self) -> str | None:
+        """The file decoded as terum decodes it: None for binary (a NUL in the first 8 KiB) or
+        invalid UTF-8; a leading BOM is kept (HYG2 counts it)."""
+        if not self._read:
+            self._read = True
+            self._text = self._decode()
+        return self._text
+
+    def _decode(self) -> str | None:
+        if self.loaded_text is not None:
+            text = self.loaded_text
+            # The loader drops a leading BOM; the byte count says whether there was one.
+            utf8_len = len(text) if text.isascii() else len(text.encode("utf-8"))
+            if self.size - utf8_len == 3:
+                text = "\ufeff" + text
+            return text
+        try:
+            with open(self.path, "rb") as fh:
+                head = fh.read(TEXT_PROBE)
+                if b"\x00" in head:
+                    return None
+                raw = head + fh.read()
+        except OSError:
+            return None
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+
+@dataclass
+class SkillFolder:
+    """A skill folder (holding SKILL.md) that skill-scope rules look at.
+
+    ``whole`` is True when the folder itself was linted (every file is checked by the per-file
+    hygiene rules); False when only some of its files were given (``files`` holds just those, and
+    the folder-level rules are not run).
+    """
+
+    path: str
+    name: str
+    whole: bool = True
+    files: list[SkillFile] = field(default_factory=list)
+    _md: Any = field(default=None, repr=False)
+
+    @property
+    def skill_md(self) -> str:
+        return os.path.join(self.path, "SKILL.md")
+
+    @property
+    def md(self) -> "SkillMd":
+        if self._md is None:
+            self._md = SkillMd.read(self.skill_md, self._file("SKILL.md"))
+        return self._md
+
+    def _file(self, rel: str) -> SkillFile | None:
+        for f in self.files:
+            if f.rel == rel:
+                return f
+        return None
+
+
+@dataclass
+class SkillMd:
+    """SKILL.md as terum reads it: the text (BOM kept), the frontmatter block and its YAML."""
+
+    path: str
+    exists: bool = False
+    text: str | None = None
+    match: Any = None  # the FRONTMATTER match
+    loaded: Loaded | None = None  # the frontmatter YAML, positions relative to the block
+    data: Any = None  # the parsed frontmatter (None when absent or invalid)
+    error: LoadError | None = None
+    line_offset: int = 0  # lines before the frontmatter block
+
+    @classmethod
+    def read(cls, path: str, file: SkillFile | None = None) -> "SkillMd":
+        md = cls(path)
+        if file is None:
+            try:
+                st = os.stat(path)
+            except OSError:
+                return md
+            file = SkillFile("SKILL.md", path, st.st_mode, st.st_size)
+        md.exists = os.path.isfile(path)
+        md.text = file.text
+        if md.text is None:
+            return md
+        md.match = FRONTMATTER.match(md.text)
+        if md.match is None:
+            return md
+        md.line_offset = md.text.count("\n", 0, md.match.start(1))
+        from ..load import load_text
+
+        try:
+            loaded = load_text(md.match.group(1), path)
+        except LoadError as exc:
+            md.error = exc
+            return md
+        if loaded.duplicates:
+            # terum's YAML parser refuses duplicate keys: the frontmatter does not parse.
+            dup = loaded.duplicates[0]
+            md.error = LoadError(f"duplicate key '{dup.key}'", path, dup.second.line, dup.second.column)
+            md.loaded = loaded
+            return md
+        md.loaded = loaded
+        md.data = loaded.data
+        return md
+
+    def pos(self, *path: str | int) -> Pos:
+        """Position in SKILL.md of a frontmatter value (the block's start when absent)."""
+        if self.loaded is None:
+            return Pos(1, 1)
+        p = self.loaded.pos(*path)
+        return Pos(p.line + self.line_offset, p.column)
+
+    def key_pos(self, *path: str | int) -> Pos:
+        if self.loaded is None:
+            return Pos(1, 1)
+        p = self.loaded.key_pos(*path)
+        return Pos(p.line + self.line_offset, p.column)
+
+    @property
+    def body_start(self) -> int:
+        """Offset in ``text`` where the body starts (after the frontmatter block, terum's rule)."""
+        if self.text is None:
+            return 0
+        m = re.match(r"^---\s*\r?\n[\s\S]*?\r?\n---\s*(?:\r?\n|$)", self.text)
+        return m.end() if m else 0
+
+
+def skill_name(folder: str) -> str:
+    """The name terum validates a skill folder under: its basename, or for a published version
+    folder ``skills/<name>/v<N>/`` the ``<name>``."""
+    full = os.path.abspath(folder)
+    base = os.path.basename(full)
+    if re.fullmatch(r"v\d+", base):
+        return os.path.basename(os.path.dirname(full))
+    return base
+
+
+def scan_skill(folder: str, documents: dict[str, Loaded]) -> list[SkillFile]:
+    """Every regular file under a skill folder (symlinks are not followed), sorted by relative path."""
+    out: list[SkillFile] = []
+    stack = [(folder, "")]
+    while stack:
+        current, rel = stack.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            continue
+        for entry in entries:
+            key = f"{rel}/{entry.name}" if rel else entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((entry.path, key))
+                    continue
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            f = SkillFile(key, entry.path, st.st_mode, st.st_size)
+            doc = documents.get(entry.path)
+            if doc is not None:
+                f.loaded_text = doc.text
+            out.append(f)
+    out.sort(key=lambda f: f.rel)
+    return out
+
+
+def single_file(path: str, skill_dir: str | None, documents: dict[str, Loaded]) -> SkillFile | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not statmod.S_ISREG(st.st_mode):
+        return None
+    rel = os.path.relpath(path, skill_dir).replace(os.sep, "/") if skill_dir else os.path.basename(path)
+    f = SkillFile(rel, path, st.st_mode, st.st_size)
+    doc = documents.get(path)
+    if doc is not None:
+        f.loaded_text = doc.text
+    return f
+
+
+# ------------------------------------------------------------------------------------------ context
+
+
+class Context:
+    """Shared state of one lint run over some eval sets and skill folders."""
+
+    def __init__(self, documents: dict[str, Loaded], options: dict[str, dict[str, Any]] | None = None):
+        self.documents = documents
+        self.diagnostics: list[Diagnostic] = []
+        self._options = options or {}
+        self._index: dict[str, dict[tuple[int, int], tuple]] = {}
+        self._starts: dict[str, list[int]] = {}
+        #: per-rule scratch space (code -> anything) for rules with a ``finish`` step
+        self.state: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------------------ reporting
+
+    def options(self, rule) -> dict[str, Any]:
+        merged = dict(rule.options)
+        merged.update(self._options.get(rule.code, {}))
+        return merged
+
+    def report(self, rule, path: str, pos: Pos | tuple[int, int], message: str, severity: str | None = None,
+               **data) -> None:
+        line, column = (pos.line, pos.column) if isinstance(pos, Pos) else pos
+        fix = bool(rule.fixable and data.get("fix"))
+        self.diagnostics.append(Diagnostic(path, line, column, rule.code, message, severity or rule.severity,
+                                           fixable=fix, data=data))
+
+    # ------------------------------------------------------------------------------ positions
+
+    def doc(self, path: str | None) -> Loaded | None:
+        return self.documents.get(path) if path else None
+
+    def locate(self, span) -> tuple[Loaded, tuple] | None:
+        """The document and the data path of the node an IR span points at."""
+        if span is None:
+            return None
+        loaded = self.documents.get(span.file)
+        if loaded is None:
+            return None
+        index = self._index.get(span.file)
+        if index is None:
+            index = self._index[span.file] = _index_positions(loaded.located)
+        path = index.get((span.line, span.column))
+        return None if path is None else (loaded, path)
+
+    def value_pos(self, node, key: str | None = None) -> Pos:
+        """Position of a node's value (of its ``key`` when given and present), else of its span."""
+        span = getattr(node, "span", None)
+        found = self.locate(span)
+        if found is not None and key is not None:
+            loaded, path = found
+            if loaded.has(*path, key):
+                return loaded.pos(*path, key)
+        if span is None:
+            return Pos(1, 1)
+        return Pos(span.line, span.column)
+
+    def check_arg_pos(self, check) -> Pos:
+        """Position of a terum check's argument (``{transcript_mentions: X}``: where X is)."""
+        found = self.locate(getattr(check, "span", None))
+        if found is not None:
+            loaded, path = found
+            node = _get(loaded.located, path)
+            if isinstance(node, dict) and len(node) == 1:
+                return loaded.pos(*path, next(iter(node)))
+        return self.value_pos(check)
+
+    def text_pos(self, path: str, value_pos: Pos, value: str, offset: int, length: int = 1) -> Pos:
+        """Position of character ``offset`` of the string ``value`` written at ``value_pos`` in the
+        document ``path``: exact for literal blocks (``|``) and one-line scalars; for other styles
+        the same text is looked up in the source after the value's start."""
+        loaded = self.documents.get(path)
+        if loaded is None or offset < 0:
+            return value_pos
+        text = loaded.text
+        starts = self._starts.get(path)
+        if starts is None:
+            starts = self._starts[path] = line_starts(text)
+        if not (1 <= value_pos.line <= len(starts)):
+            return value_pos
+        start = starts[value_pos.line - 1] + value_pos.column - 1
+        if start >= len(text):
+            return value_pos
+        head = text[start]
+        before = value[:offset]
+        if head == "|":
+            header_end = text.find("\n", start)
+            if header_end >= 0:
+                k = before.count("\n")
+                col_in_line = offset - (before.rfind("\n") + 1)
+                line_idx = value_pos.line + k  # 0-based index of the k-th content line
+                indent = _block_indent(text, starts, value_pos.line)
+                if indent is not None and line_idx < len(starts):
+                    return Pos(line_idx + 1, indent + col_in_line + 1)
+        elif "\n" not in before and head not in ">":
+            line_end = text.find("\n", start)
+            line_text = text[start: len(text) if line_end < 0 else line_end]
+            if head == "'" or head == '"':
+                inner = _quoted_prefix_len(line_text, head, offset)
+                if inner is not None:
+                    return Pos(value_pos.line, value_pos.column + 1 + inner)
+            elif line_text.startswith(before):
+                return Pos(value_pos.line, value_pos.column + offset)
+        needle = value[offset: offset + max(1, length)]
+        if needle:
+            n = value.count(needle, 0, offset) if len(needle) > 0 else 0
+            i = start
+            for _ in range(n + 1):
+                i = text.find(needle, i)
+                if i < 0:
+                    return value_pos
+                i += 1
+            return offset_to_pos(text, i - 1, starts)
+        return value_pos
+
+
+def _get(node: Any, path: tuple) -> Any:
+    for step in path:
+        node = node[step]
+    return node
+
+
+def _index_positions(root: Any) -> dict[tuple[int, int], tuple]:
+    """(line, column) -> data path of every mapping and sequence node (outermost wins)."""
+    # Outermost first: shorter paths must win over the first key of a block mapping at the same spot.
+    final: dict[tuple[int, int], tuple] = {}
+    stack2: list[tuple[Any, tuple, tuple[int, int] | None]] = [(root, (), getattr(root, "pos", None))]
+    while stack2:
+        node, path, pos = stack2.pop()
+        if pos is not None:
+            prev = final.get(pos)
+            if prev is None or len(path) < len(prev):
+                final[pos] = path
+        if isinstance(node, YMap):
+            for key, value in node.items():
+                stack2.append((value, path + (key,), node.vpos.get(key)))
+        elif isinstance(node, YSeq):
+            for i, value in enumerate(node):
+                stack2.append((value, path + (i,), node.ipos[i] if i < len(node.ipos) else None))
+    return final
+
+
+def _block_indent(text: str, starts: list[int], header_line: int) -> int | None:
+    """Indentation of a block scalar's content (the first non-blank line after the header)."""
+    header = text[starts[header_line - 1]: text.find("\n", starts[header_line - 1])]
+    m = re.search(r"[|>]([1-9])?[+-]?([1-9])?\s*(?:#.*)?$", header)
+    explicit = None
+    if m and (m.group(1) or m.group(2)):
+        parent_indent = len(header) - len(header.lstrip(" "))
+        explicit = parent_indent + int(m.group(1) or m.group(2))
+    if explicit is not None:
+        return explicit
+    for i in range(header_line, len(starts)):
+        end = starts[i + 1] - 1 if i + 1 < len(starts) else len(text)
+        line = text[starts[i]:end]
+        if line.strip():
+            return len(line) - len(line.lstrip(" "))
+    return None
+
+
+def _quoted_prefix_len(line: str, quote: str, offset: int) -> int | None:
+    """Source characters (after the opening quote) that encode the first ``offset`` characters."""
+    i = 1
+    produced = 0
+    while produced < offset:
+        if i >= len(line):
+            return None
+        ch = line[i]
+        if ch == quote:
+            if quote == "'" and i + 1 < len(line) and line[i + 1] == "'":
+                i += 2
+                produced += 1
+                continue
+            return None
+        if quote == '"' and ch == "\\":
+            nxt = line[i + 1: i + 2]
+            width = {"x": 4, "u": 6, "U": 10}.get(nxt, 2)
+            i += width
+            produced += 1
+            continue
+        i += 1
+        produced += 1
+    return i - 1

@@ -1,0 +1,320 @@
+"""The lint engine: read the eval assets once, run the enabled rules over the IR and the loaded
+documents, then apply configuration (selection, per-file ignores, severities) and suppression
+comments.
+
+The readers' own diagnostics (EV1xx and the agentv reader's EV5xx) are taken as they are; the rule
+modules add everything else. Nothing from an eval file is ever executed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..errors import Diagnostic, EvalfmtError
+from . import config as config_mod
+from . import suppress
+from .context import Context, SkillFolder, scan_skill, single_file, skill_name
+from .registry import Registry, registry
+
+# --------------------------------------------------------------------------------------- targets
+
+
+@dataclass
+class Work:
+    """One piece of work: the units a reader reads, and the skill folder hygiene looks at."""
+
+    units: list = field(default_factory=list)
+    skill: str | None = None  # skill folder
+    whole: bool = True  # the folder itself is linted (else only ``files``)
+    files: list[str] = field(default_factory=list)  # files given explicitly (hygiene per file)
+
+
+@dataclass
+class LintResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: int = 0
+    #: files a fix may touch: path -> loaded text (for --fix)
+    texts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "warning")
+
+    @property
+    def infos(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "info")
+
+    @property
+    def fixable(self) -> int:
+        return sum(1 for d in self.diagnostics if d.fixable)
+
+
+SKILL_FILE = "SKILL.md"
+
+
+def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False) -> list[Work]:
+    """The work for one PATH: its units, and the skill folders under it (a SKILL.md given as a file
+    means its folder)."""
+    from ..discover import SKIP_DIRS, discover, skill_root
+
+    if not os.path.exists(path):
+        raise EvalfmtError(f"{path}: no such file or directory")
+    norm = os.path.normpath(path)
+    if os.path.isfile(norm):
+        if os.path.basename(norm) == SKILL_FILE:
+            return [Work(skill=os.path.dirname(norm) or ".", whole=True)]
+        try:
+            units = discover(norm, force=fmt)
+        except EvalfmtError:
+            if skip_unrecognized:
+                return []
+            raise
+        root = skill_root(norm)
+        skill = root if root is not None and os.path.isfile(os.path.join(root, SKILL_FILE)) else None
+        return [Work(units=units, skill=skill, whole=False, files=[norm])]
+    units = discover(norm, force=fmt)
+    by_folder: dict[str, Work] = {}
+    order: list[Work] = []
+    for unit in units:
+        if unit.format == "terum":
+            key = os.path.normpath(unit.path)
+            w = Work(units=[unit], skill=key if os.path.isfile(os.path.join(key, SKILL_FILE)) else None)
+            by_folder[key] = w
+            order.append(w)
+        else:
+            order.append(Work(units=[unit]))
+    # Skill folders without eval assets still get hygiene.
+    start = skill_root(norm) if os.path.basename(norm) == "evals" else None
+    roots = [start] if start else []
+    if not roots:
+        for current, dirs, files in os.walk(norm):
+            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not (d.startswith(".") and d != ".claude"))
+            if SKILL_FILE in files:
+                roots.append(current)
+    for root in roots:
+        key = os.path.normpath(root)
+        if key in by_folder:
+            by_folder[key].skill = key
+        else:
+            w = Work(skill=key)
+            by_folder[key] = w
+            order.append(w)
+    return order
+
+
+# ---------------------------------------------------------------------------------------- running
+
+
+def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintResult:
+    """Read and lint some work items; the result before configuration and suppressions."""
+    from ..formats import ReadResult, get
+
+    read = ReadResult()
+    for w in works:
+        for unit in w.units:
+            read.extend(get(unit.format).read(unit.path))
+    enabled = [r for r in reg if r.scope in ("set", "skill") and cfg.enabled(r.code)]
+    ctx = Context(read.documents, cfg.rule_options)
+    set_rules = [r() for r in enabled if r.scope == "set"]
+    for es in read.sets:
+        for rule in set_rules:
+            if rule.formats is None or es.format in rule.formats:
+                rule.check_set(es, ctx)
+    skill_rules = [r() for r in enabled if r.scope == "skill"]
+    hygiene_files: dict[str, str | None] = {}
+    if skill_rules:
+        for w in works:
+            if w.skill is None and not w.files:
+                continue
+            folder = _skill_folder(w, read.documents)
+            if folder is None:
+                continue
+            for f in folder.files:
+                hygiene_files[f.path] = None
+            for rule in skill_rules:
+                rule.check_skill(folder, ctx)
+            # texts the suppression scan can reuse
+            for f in folder.files:
+                if f._read and f._text is not None:
+                    hygiene_files[f.path] = f._text
+            md = folder._md
+            if md is not None and md.text is not None:
+                hygiene_files[folder.skill_md] = md.text
+    for rule in set_rules + skill_rules:
+        rule.finish(ctx)
+    diags = list(read.diagnostics) + ctx.diagnostics
+    texts = {p: d.text for p, d in read.documents.items()}
+    for p, t in hygiene_files.items():
+        if t is not None and p not in texts:
+            texts[p] = t
+    files = set(read.documents) | set(hygiene_files) | {d.path for d in diags}
+    return LintResult(diags, len(files), texts)
+
+
+def _skill_folder(w: Work, documents) -> SkillFolder | None:
+    if w.skill is None:
+        folder = SkillFolder(path=os.path.dirname(w.files[0]) or ".", name="", whole=False)
+        folder.files = [f for f in (single_file(p, None, documents) for p in w.files) if f is not None]
+        return folder
+    folder = SkillFolder(path=w.skill, name=skill_name(w.skill), whole=w.whole)
+    if w.whole:
+        folder.files = scan_skill(w.skill, documents)
+    else:
+        folder.files = [f for f in (single_file(p, w.skill, documents) for p in w.files) if f is not None]
+    return folder
+
+
+def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintResult:
+    """Selection, per-file ignores, severity overrides, suppression comments (and EV001), sorting."""
+    from ..api import sort_diagnostics
+
+    kept: list[Diagnostic] = []
+    for d in result.diagnostics:
+        if not cfg.enabled(d.code) or cfg.ignored_for_file(d.path, d.code):
+            continue
+        if cfg.severity:
+            d.severity = cfg.severity_of(d.code, d.severity)  # type: ignore[assignment]
+        kept.append(d)
+    sups: dict[str, list[suppress.Suppression]] = {}
+    for path, text in result.texts.items():
+        found = suppress.scan(path, text)
+        if found:
+            sups[path] = found
+    for d in kept:
+        if d.path not in sups and d.path not in result.texts:
+            text = _read_text(d.path)
+            if text is not None:
+                result.texts[d.path] = text
+                found = suppress.scan(d.path, text)
+                if found:
+                    sups[d.path] = found
+    kept = suppress.apply(kept, sups)
+    if cfg.enabled("EV001"):
+        kept.extend(_unused(sups, cfg, reg))
+    result.diagnostics = sort_diagnostics(kept)
+    return result
+
+
+def _unused(sups: dict[str, list[suppress.Suppression]], cfg: config_mod.Config, reg: Registry) -> list[Diagnostic]:
+    meta = reg.get("EV001")
+    severity = cfg.severity_of("EV001", meta.severity if meta else "warning")
+    out = []
+    for path, items in sups.items():
+        if cfg.ignored_for_file(path, "EV001"):
+            continue
+        for s in items:
+            if s.problem is not None:
+                out.append(Diagnostic(path, s.line, s.column, "EV001", s.problem, severity))
+                continue
+            for code in s.codes:
+                if code not in reg.rules:
+                    out.append(Diagnostic(path, s.line, s.column, "EV001",
+                                          f"unknown rule code '{code}' in suppression: remove it", severity))
+                elif code not in s.used and cfg.enabled(code):
+                    where = "in this file" if s.file_level else "on this line"
+                    out.append(Diagnostic(path, s.line, s.column, "EV001",
+                                          f"unused suppression: no {code} finding {where}; remove '{code}'", severity))
+    return out
+
+
+def _read_text(path: str) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(4 * 1024 * 1024)
+        return raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+# ------------------------------------------------------------------------------------------- API
+
+
+def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str] | None = None,
+         config_file: str | None = None, isolated: bool = False, fmt: str | None = None,
+         skip_unrecognized: bool = False, jobs: int = 1) -> LintResult:
+    """Lint the eval assets and skill folders under ``paths``. Raises EvalfmtError for unusable paths
+    or configuration (exit 2)."""
+    reg = registry()
+    for problem in reg.problems:
+        import sys
+
+        sys.stderr.write(f"evalfmt: {problem}\n")
+    for code in (select or []) + (ignore or []):
+        if code != "ALL" and not any(c.startswith(code) for c in reg.codes()):
+            raise EvalfmtError(f"'{code}' matches no rule (see 'evalfmt rules')")
+    groups: dict[int, tuple[config_mod.Config, list[Work]]] = {}
+    fixed_cfg: config_mod.Config | None = None
+    if isolated:
+        fixed_cfg = config_mod.Config(layers=[config_mod.Layer()])
+    elif config_file is not None:
+        fixed_cfg = config_mod.load_file(config_file) or config_mod.Config(path=config_file,
+                                                                          layers=[config_mod.Layer()])
+    seen: set[tuple] = set()
+    for path in paths:
+        base = fixed_cfg or config_mod.find(path)
+        works = plan(path, fmt, skip_unrecognized)
+        bucket = groups.setdefault(id(base), (base.with_cli(select, ignore), []))
+        for w in works:
+            sig = (tuple(u.path for u in w.units), w.skill, w.whole, tuple(w.files))
+            if sig in seen:
+                continue
+            seen.add(sig)
+            bucket[1].append(w)
+    total = LintResult()
+    for cfg, works in groups.values():
+        if jobs > 1 and len(works) > 1:
+            part = _run_parallel(works, cfg, jobs)
+        else:
+            part = run_work(works, cfg, reg)
+        part = finalize(part, cfg, reg)
+        total.diagnostics.extend(part.diagnostics)
+        total.files += part.files
+        total.texts.update(part.texts)
+    from ..api import sort_diagnostics
+
+    total.diagnostics = sort_diagnostics(total.diagnostics)
+    return total
+
+
+def _chunks(works: list[Work], n: int) -> list[list[Work]]:
+    """Split work into ``n`` chunks of similar size, keeping the units of one folder together
+    (rules such as EV505 compare EVAL.yaml files that share an output folder)."""
+    groups: dict[str, list[Work]] = {}
+    for w in works:
+        key = w.skill or (os.path.dirname(w.units[0].path) if w.units else "")
+        groups.setdefault(key, []).append(w)
+    chunks: list[list[Work]] = [[] for _ in range(n)]
+    sizes = [0] * n
+    for group in sorted(groups.values(), key=len, reverse=True):
+        i = sizes.index(min(sizes))
+        chunks[i].extend(group)
+        sizes[i] += len(group)
+    return [c for c in chunks if c]
+
+
+def _worker(args) -> LintResult:
+    works, cfg = args
+    return run_work(works, cfg, registry())
+
+
+def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int) -> LintResult:
+    import multiprocessing as mp
+
+    chunks = _chunks(works, jobs)
+    try:
+        ctx = mp.get_context("fork")
+    except ValueError:  # pragma: no cover - platforms without fork
+        ctx = mp.get_context()
+    with ctx.Pool(len(chunks)) as pool:
+        parts = pool.map(_worker, [(c, cfg) for c in chunks])
+    out = LintResult()
+    for p in parts:
+        out.diagnostics.extend(p.diagnostics)
+        out.files += p.files
+        out.texts.update(p.texts)
+    return out

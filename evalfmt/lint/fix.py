@@ -1,0 +1,226 @@
+"""``--fix``: the safe fixes of the rules marked (fix) in the catalogue.
+
+- a key rename (EV101 with an unambiguous suggestion, EV501 ``{"rename": new}``) or a scalar value
+  replacement (EV501 ``{"replace": new}``) is a splice of that one token at the diagnostic's position:
+  every other byte of the file stays as it was (comments, key order, quoting, indentation, line
+  endings). The token keeps its quote style. The edited text is loaded again before it is written; an
+  edit that would not load is dropped;
+- a file rename (EV111 ``{"rename_to": path}``) moves the file, content byte for byte, and never
+  over an existing file.
+
+Why splices rather than re-emitting the document from ruamel's round-trip tree: a round-trip dump
+re-indents sequences, re-spaces flow mappings and re-wraps long lines it did not need to touch, so a
+one-word fix could rewrite the whole file. A splice at a position the loader reported cannot.
+Fixes are idempotent: a fixed finding is gone on the next run, so a second ``--fix`` changes nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+
+from ..errors import Diagnostic, LoadError
+from .context import line_starts
+
+_PLAIN_SAFE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
+
+
+@dataclass
+class FixPlan:
+    edits: dict[str, str] = field(default_factory=dict)  # path -> new text
+    originals: dict[str, str] = field(default_factory=dict)  # path -> old text
+    renames: list[tuple[str, str]] = field(default_factory=list)
+    fixed: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not self.edits and not self.renames
+
+
+def _replacement(d: Diagnostic) -> tuple[str, str] | None:
+    """(kind, new text) of a token fix: kind 'key' or 'value'."""
+    fix = d.data.get("fix")
+    if isinstance(fix, dict):
+        if isinstance(fix.get("rename"), str):
+            return "key", fix["rename"]
+        if isinstance(fix.get("replace"), str):
+            return "value", fix["replace"]
+        return None
+    if fix is True and isinstance(d.data.get("suggestion"), str):
+        return "key", d.data["suggestion"]
+    return None
+
+
+def token_span(text: str, offset: int, kind: str) -> tuple[int, int, str] | None:
+    """(start, end, quote) of the scalar token at ``offset``: a quoted string, or a plain scalar
+    ending before ``: `` (a key), a comment, a flow indicator or the line end."""
+    if offset >= len(text):
+        return None
+    c = text[offset]
+    if c == '"':
+        i = offset + 1
+        while i < len(text) and text[i] != '"':
+            if text[i] == "\n":
+                return None
+            i += 2 if text[i] == "\\" else 1
+        return (offset, i + 1, '"') if i < len(text) else None
+    if c == "'":
+        i = offset + 1
+        while i < len(text):
+            if text[i] == "'":
+                if text[i + 1: i + 2] == "'":
+                    i += 2
+                    continue
+                return offset, i + 1, "'"
+            if text[i] == "\n":
+                return None
+            i += 1
+        return None
+    if c in "|>[{&*!%@`#\n":
+        return None
+    i = offset
+    while i < len(text):
+        ch = text[i]
+        if ch in "\r\n" or ch in ",]}":
+            break
+        if ch == ":" and (i + 1 >= len(text) or text[i + 1] in " \t\r\n,]}"):
+            break
+        if ch == "#" and i > offset and text[i - 1] in " \t":
+            break
+        i += 1
+    end = i
+    while end > offset and text[end - 1] in " \t":
+        end -= 1
+    return (offset, end, "") if end > offset else None
+
+
+def _quote(new: str, quote: str) -> str:
+    if quote == "'":
+        return "'" + new.replace("'", "''") + "'"
+    if quote == '"' or not _PLAIN_SAFE.match(new):
+        import json
+
+        return json.dumps(new, ensure_ascii=False)
+    return new
+
+
+def plan(diagnostics: list[Diagnostic], texts: dict[str, str]) -> FixPlan:
+    """The fixes for the fixable diagnostics (reading files not in ``texts``)."""
+    p = FixPlan()
+    by_file: dict[str, list[tuple[int, int, str, Diagnostic]]] = {}
+    for d in diagnostics:
+        if not d.fixable:
+            continue
+        target = d.data.get("rename_to")
+        if isinstance(target, str):
+            if os.path.exists(target) or any(t == target for _s, t in p.renames):
+                continue
+            p.renames.append((d.path, target))
+            p.fixed.append(d)
+            continue
+        rep = _replacement(d)
+        if rep is None:
+            continue
+        text = texts.get(d.path)
+        if text is None:
+            text = _read(d.path)
+            if text is None:
+                continue
+            texts[d.path] = text
+        starts = line_starts(text)
+        if not 1 <= d.line <= len(starts):
+            continue
+        offset = starts[d.line - 1] + d.column - 1
+        span = token_span(text, offset, rep[0])
+        if span is None:
+            continue
+        start, end, quote = span
+        new = _quote(rep[1], quote)
+        if text[start:end] == new:
+            continue
+        by_file.setdefault(d.path, []).append((start, end, new, d))
+    for path, edits in by_file.items():
+        text = texts[path]
+        edits.sort(key=lambda e: e[0])
+        out, last, used = [], 0, []
+        for start, end, new, d in edits:
+            if start < last:
+                continue  # overlapping edits: keep the first
+            out.append(text[last:start])
+            out.append(new)
+            last = end
+            used.append(d)
+        out.append(text[last:])
+        new_text = "".join(out)
+        if not _loads(path, new_text):
+            continue
+        p.originals[path] = text
+        p.edits[path] = new_text
+        p.fixed.extend(used)
+    return p
+
+
+def _loads(path: str, text: str) -> bool:
+    from ..load import kind_of, load_text
+
+    try:
+        load_text(text, path, kind_of(path))
+    except LoadError:
+        return False
+    return True
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _has_bom(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(3) == b"\xef\xbb\xbf"
+    except OSError:
+        return False
+
+
+def apply(p: FixPlan) -> list[str]:
+    """Write the edits (atomically, keeping a BOM the file had) and do the renames. Returns the
+    paths changed."""
+    from ..api import atomic_write
+
+    changed = []
+    for path, text in p.edits.items():
+        data = text.encode("utf-8")
+        if _has_bom(path):
+            data = b"\xef\xbb\xbf" + data
+        atomic_write(path, data)
+        changed.append(path)
+    for src, dst in p.renames:
+        if os.path.exists(dst):
+            continue
+        os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
+        os.rename(src, dst)
+        changed.append(dst)
+    return changed
+
+
+def diff(p: FixPlan) -> str:
+    """The plan as a unified diff (renames in git's style)."""
+    out: list[str] = []
+    for path in sorted(p.edits):
+        a = p.originals[path].splitlines(keepends=True)
+        b = p.edits[path].splitlines(keepends=True)
+        rel = path.replace(os.sep, "/")
+        for line in difflib.unified_diff(a, b, fromfile=f"a/{rel}", tofile=f"b/{rel}"):
+            out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    for src, dst in p.renames:
+        s, t = src.replace(os.sep, "/"), dst.replace(os.sep, "/")
+        out.append(f"diff --git a/{s} b/{t}\nsimilarity index 100%\nrename from {s}\nrename to {t}\n")
+    return "".join(out)
