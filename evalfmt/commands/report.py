@@ -1,0 +1,35 @@
+"""``evalfmt report``: render receipts as a self-contained HTML page or a Markdown summary."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("report")
+@click.argument("receipts", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["html", "markdown"]), default="html", show_default=True,
+              help="html: one self-contained page; markdown: a summary for a pull-request comment or $GITHUB_STEP_SUMMARY.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="OUT",
+              help="Write the report to this file (default: stdout).")
+def command(receipts: tuple[str, ...], fmt: str, output: str | None) -> int:
+    """Render one or more RECEIPTS (written by `compare --receipt` or `run`): the verdict and the
+    net-lift line, run status, wins / losses / ties per case, the checks that failed or passed in
+    both arms, trigger recall and precision with the misses, efficiency per arm, the rows, and, for
+    several receipts of one skill, the trend across runs.
+
+    Exit 0 when the report was written, 2 when a receipt cannot be read (not JSON, another
+    schema_version, a missing field).
+    """
+    import sys
+
+    from ..report import render
+
+    text = render(list(receipts), fmt)
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        from ..api import atomic_write
+
+        atomic_write(output, text.encode("utf-8"))
+    return 0

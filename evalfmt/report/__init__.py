@@ -1,0 +1,33 @@
+"""Reports people look at, rendered from receipts: a self-contained HTML page and a Markdown summary.
+
+- ``model.py``: reads and checks receipts (:func:`model.load`) and turns them into :class:`model.Report`,
+  the facts both formats show (verdict, net-lift lines, rows, per-case tallies, the checks that do not
+  tell the arms apart, triggers, efficiency, the trend across runs of one skill). Numbers come from the
+  receipt; the lines terum prints come from ``evalfmt.run.verdict``. Nothing here re-scores a run.
+- ``text.py``: the escaping and display helpers (invisible and bidi control characters made visible,
+  long values cut).
+- ``html.py`` / ``markdown.py``: the two renderers, plain Python (no template engine).
+
+Entry point: :func:`render` (paths in, text out). See docs/report.md.
+"""
+
+from __future__ import annotations
+
+FORMATS = ("html", "markdown")
+
+
+def render(paths: list[str], fmt: str = "html") -> str:
+    """Read the receipts at ``paths`` and render them (``fmt`` is ``html`` or ``markdown``).
+    Raises :class:`evalfmt.report.model.ReceiptError` for an unreadable receipt."""
+    from . import model
+
+    report = model.build([model.load(p) for p in paths])
+    if fmt == "html":
+        from .html import render_html
+
+        return render_html(report)
+    if fmt == "markdown":
+        from .markdown import render_markdown
+
+        return render_markdown(report)
+    raise ValueError(f"unknown report format {fmt!r}")
