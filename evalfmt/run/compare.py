@@ -33,6 +33,9 @@ CANDIDATE = "candidate"
 OPPONENT_ORDER = ("baseline", "incumbent")
 DEAD = ("both-arms-failed", "candidate-run-failed", "opponent-run-failed")
 TRANSCRIPT = "transcript.jsonl"
+#: a session folder holding this file is a dead arm; its first line says why (written by ``evalfmt run``
+#: for an agent that failed or timed out, a dropped case, an environment skip)
+DEAD_MARKER = "dead.txt"
 
 
 @dataclass
@@ -256,7 +259,8 @@ def session_dirs(runs_dir: str, unit: str, k: int) -> dict[int, str | None]:
         numbered = os.path.join(base, str(rep))
         if os.path.isdir(numbered):
             out[rep] = numbered
-        elif rep == 1 and os.path.isfile(os.path.join(base, TRANSCRIPT)):
+        elif rep == 1 and (os.path.isfile(os.path.join(base, TRANSCRIPT))
+                           or os.path.isfile(os.path.join(base, DEAD_MARKER))):
             out[rep] = base
         else:
             out[rep] = None
@@ -288,6 +292,11 @@ def run_arm(arm: str, runs_dir: str, unit: str, target: ir.Case, rep: int, folde
         return run
     path = os.path.join(folder, TRANSCRIPT)
     run.path = path
+    marker = os.path.join(folder, DEAD_MARKER)
+    if os.path.isfile(marker):
+        with open(marker, encoding="utf-8", errors="replace") as fh:
+            run.error = fh.readline().strip() or "dead"
+        return run
     try:
         session = read_session(path)
     except SessionError as exc:
@@ -310,11 +319,14 @@ def run_arm(arm: str, runs_dir: str, unit: str, target: ir.Case, rep: int, folde
 
 def compare(evalset: ir.EvalSet, arms: dict[str, str], *, k: int | None = None,
             detection: str = detect.DEFAULT, judge: Judge | None = None,
-            timeout: float = shell.CHECK_TIMEOUT, progress=None) -> Comparison:
+            timeout: float = shell.CHECK_TIMEOUT, progress=None,
+            prescored: dict[tuple[str, str, int], ArmRun] | None = None) -> Comparison:
     """Compare the arms' recorded sessions over ``evalset`` (its cases, then its suite).
 
     ``arms`` maps an arm name to its runs folder and must hold ``candidate``; every other arm is an
-    opponent. ``progress`` (optional) is called with one line per session read.
+    opponent. ``progress`` (optional) is called with one line per session read. ``prescored`` maps
+    ``(arm, unit, repetition)`` to a session already scored with :func:`run_arm` (``evalfmt run``
+    scores each session as it ends); any other session is read from its runs folder.
     """
     if CANDIDATE not in arms:
         from ..errors import EvalfmtError
@@ -336,8 +348,10 @@ def compare(evalset: ir.EvalSet, arms: dict[str, str], *, k: int | None = None,
         for arm in arm_names:
             folders = session_dirs(arms[arm], unit, k)
             for rep in range(1, k + 1):
-                run = run_arm(arm, arms[arm], unit, target, rep, folders[rep], detection=detection, timeout=timeout,
-                              keep_tail=keep_tail, extra_checks=extra)
+                run = (prescored or {}).get((arm, unit, rep))
+                if run is None:
+                    run = run_arm(arm, arms[arm], unit, target, rep, folders[rep], detection=detection,
+                                  timeout=timeout, keep_tail=keep_tail, extra_checks=extra)
                 if progress is not None:
                     progress(f"{arm} {unit}" + (f" #{rep}" if k > 1 else "") + (f": dead ({run.error})" if run.dead else ""))
                 runs[arm].append(run)
