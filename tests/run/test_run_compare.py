@@ -184,3 +184,28 @@ def test_compare_usage_errors(run_cli, tmp_path):
     skill, arms = setup_arms(tmp_path, GOOD, BAD)
     rc, out, err = run_cli("compare", str(skill), "--arm", f"candidate={arms['candidate']}")
     assert rc == 2 and "at least one opponent" in err
+
+
+def test_terum_example_5w_1l_3t_end_to_end(run_cli, tmp_path):
+    cases = {f"c{i}": f"task: t{i}\nchecks:\n  - transcript_mentions: ok{i}\n" for i in range(9)}
+    skill = make_skill(tmp_path / "lib", "five", cases, triggers="should_trigger: [go]\nshould_not_trigger: [stop]\n")
+    # candidate passes c0-c4 and c6-c7; baseline passes c5 (the loss), c6, c7 (ties) and neither passes c8 (tie)
+    cand_pass = {0, 1, 2, 3, 4, 6, 7}
+    base_pass = {5, 6, 7}
+    for arm, passing in (("candidate", cand_pass), ("baseline", base_pass)):
+        for i in range(9):
+            write_stream(tmp_path / "runs" / arm / f"c{i}" / "transcript.jsonl", texts=[f"ok{i}" if i in passing else "no"])
+    sel = tmp_path / "sel.jsonl"
+    sel.write_text('{"prompt": "go", "selected": ["five"]}\n{"prompt": "stop", "error": "timeout"}\n')
+    receipt = tmp_path / "r.json"
+    rc, out, err = run_cli("compare", str(skill), "--arm", f"candidate={tmp_path / 'runs' / 'candidate'}",
+                           "--arm", f"baseline={tmp_path / 'runs' / 'baseline'}", "--selections", str(sel),
+                           "--receipt", str(receipt))
+    assert (rc, err) == (0, "")
+    assert "candidate-vs-baseline: +44% net lift (5W / 1L / 3T over 9 comparisons, sign test p=0.219)\n" in out
+    assert "verdict: PASS\n" in out and "why: 5 wins on checks; 1 loss on checks; 3 ties (3 checks-equal-no-judge)\n" in out
+    assert out.endswith("triggers: recall=1.00 precision=1.00 (tp=1 fn=0 fp=0 tn=0)\n")
+    data = json.loads(receipt.read_text())
+    assert data["comparisons"]["candidate-vs-baseline"] == {"win": 5, "loss": 1, "tie": 3, "net_lift": 4 / 9, "sign_p": 0.21875}
+    assert data["triggers"]["tp"] == 1 and data["triggers"]["tn"] == 0
+    assert data["rows"][5]["arms"]["candidate"]["failed_checks"] == ["transcript_mentions:ok5"]
