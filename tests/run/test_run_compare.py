@@ -209,3 +209,12 @@ def test_terum_example_5w_1l_3t_end_to_end(run_cli, tmp_path):
     assert data["comparisons"]["candidate-vs-baseline"] == {"win": 5, "loss": 1, "tie": 3, "net_lift": 4 / 9, "sign_p": 0.21875}
     assert data["triggers"]["tp"] == 1 and data["triggers"]["tn"] == 0
     assert data["rows"][5]["arms"]["candidate"]["failed_checks"] == ["transcript_mentions:ok5"]
+
+
+def test_dead_marker_makes_a_dead_arm_with_its_reason(tmp_path):
+    skill, arms = setup_arms(tmp_path, GOOD, BAD)
+    marker = pathlib.Path(arms["baseline"]) / "says-hello" / "dead.txt"
+    marker.write_text("agent timed out after 10 minutes\nmore\n")
+    cmp = compare(evalset(skill), arms)
+    row = next(r for r in cmp.rows if r.case == "says-hello")
+    assert (row.reason, row.detail, row.scored) == ("opponent-run-failed", "agent timed out after 10 minutes", False)
