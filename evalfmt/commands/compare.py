@@ -88,23 +88,35 @@ def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, dete
     if fmt == "json":
         echo_json(cmp.to_json())
     else:
-        for row in cmp.rows:
-            rep = f" #{row.repetition}" if cmp.k > 1 else ""
-            line = f"{row.case}{rep} vs {row.opponent}: {row.outcome} ({row.reason})"
-            failed = []
-            for arm, res in (("candidate", row.candidate), (row.opponent, row.opponent_result)):
-                if res is not None and res.failed:
-                    failed.append(f"{arm} failed {', '.join(res.failed)}")
-            if failed:
-                line += " — " + "; ".join(failed)
-            elif row.detail and not row.scored:
-                line += f" — {row.detail}"
+        for line in text_lines(cmp, trig):
             click.echo(line)
-        for line in cmp.report_lines():
-            click.echo(line)
-        if trig is not None:
-            for line in trig.lines():
-                click.echo(line)
+    return exit_code(cmp, require_pass)
+
+
+def text_lines(cmp, trig=None) -> list[str]:
+    """The text report: one line per row (with the failed checks, or why a row was not scored),
+    then terum's report lines and the trigger lines. Shared with ``evalfmt run``."""
+    out = []
+    for row in cmp.rows:
+        rep = f" #{row.repetition}" if cmp.k > 1 else ""
+        line = f"{row.case}{rep} vs {row.opponent}: {row.outcome} ({row.reason})"
+        failed = []
+        for arm, res in (("candidate", row.candidate), (row.opponent, row.opponent_result)):
+            if res is not None and res.failed:
+                failed.append(f"{arm} failed {', '.join(res.failed)}")
+        if failed:
+            line += " — " + "; ".join(failed)
+        elif row.detail and not row.scored:
+            line += f" — {row.detail}"
+        out.append(line)
+    out.extend(cmp.report_lines())
+    if trig is not None:
+        out.extend(trig.lines())
+    return out
+
+
+def exit_code(cmp, require_pass: bool = False) -> int:
+    """1 for FAIL or when no row could be scored (with ``require_pass`` also for NEUTRAL), else 0."""
     if cmp.verdict == "FAIL" or cmp.status == "failed":
         return 1
     if require_pass and cmp.verdict != "PASS":
