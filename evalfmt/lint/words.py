@@ -39,6 +39,9 @@ total toward tree true try turn type under understand until up update updated up
 usual valid value values very view want warning was water way we well went were what when where whether
 which while white who whole why will with within without word words work worked working world would
 write written wrong yes yet you your
+branch bug bugs changelog command commit commits config deploy diff directory docs documentation feature
+features folder install installed log merge merged module notes package project pull push pushed readme
+release released releases repo repository response script server status summary tag tags version
 """
 
 COMMON_WORDS = frozenset(_WORDS.split())
