@@ -1,0 +1,609 @@
+"""``evalfmt run``: stage a sandbox per case, arm and repetition, run the agent through a runner,
+score, compare the arms and write the receipt, in the layout ``evalfmt compare`` reads.
+
+The flow, for a skill's cases (and suite):
+
+1. ``requires`` of every case is probed before any session (:func:`sandbox.missing_requirements`);
+   a case with a missing tool is an *environment skip*: no session runs for it in any arm.
+2. Sessions are planned in a fixed order (case, repetition, then baseline before candidate) and run
+   ``--jobs`` at a time: in this process for one job, in a process pool (fork) for more. A session
+   stages a fresh sandbox (:func:`sandbox.stage`) in a private temporary folder, runs the runner,
+   moves the sandbox to ``DIR/<arm>/<case>/[<repetition>/]sandbox/`` and scores it there with the
+   comparison's own :func:`compare.run_arm`, so the numbers are those ``evalfmt compare`` gives.
+3. A session whose staging or ``setup`` fails *drops* its case: no further sessions of it start,
+   and every session folder of the case gets a ``dead.txt`` saying why (terum leaves a dropped case
+   unscored and names it in the receipt).
+4. :func:`compare.compare` decides the rows (from the sessions already scored), and the receipt
+   (:mod:`receipt`) is written to ``DIR/receipt.json`` with ``environment_skips`` and ``dropped_cases``.
+
+Ctrl-C: the running agents' process groups are killed (each worker kills its own; the parent
+forwards SIGINT to its workers), sessions not yet started are not started, what finished is kept,
+and the receipt is written with ``execution_status`` ``partial`` (``failed`` when nothing finished)
+and ``interrupted: true``.
+
+Results do not depend on ``--jobs``: each session's sandbox is private, rows are built in the fixed
+plan order from per-session results, and nothing in a session depends on another.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import orjson
+
+from .. import ir
+from ..errors import EvalfmtError
+from . import runners as runners_mod
+from .compare import CANDIDATE, DEAD_MARKER, ArmRun, run_arm
+from .runners import Outcome, Runner, SessionSpec
+from .sandbox import StageError, StageSpec, missing_requirements, stage
+
+#: the arms ``evalfmt run`` runs, in the order their sessions start
+ARMS = ("baseline", CANDIDATE)
+RUN_JSON = "run.json"
+SETUP_LOG = "setup.log"
+
+
+@dataclass
+class Unit:
+    """A case (its file stem) or the suite (``suite``), with the folder its fixture resolves against."""
+
+    name: str
+    target: ir.Case
+    case_dir: str
+    case_file: str | None = None
+
+    @property
+    def is_suite(self) -> bool:
+        return isinstance(self.target, ir.Suite)
+
+
+@dataclass
+class SessionJob:
+    """Everything one session needs (pickled to a worker process)."""
+
+    unit: Unit
+    arm: str
+    repetition: int
+    k: int
+    out: str
+    skill_dir: str
+    skill_name: str
+    runner: Runner
+    extra_env: dict[str, str]
+    model: str | None
+    default_timeout_minutes: float
+    detection: str
+    check_timeout: float
+    keep_tail: bool
+    extra_checks: list = field(default_factory=list)
+    exclude: tuple[str, ...] = ()
+    note: str = runners_mod.NOTE
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.arm, self.unit.name, self.repetition)
+
+
+@dataclass
+class SessionResult:
+    arm: str
+    unit: str
+    repetition: int
+    run: ArmRun | None = None
+    dropped: tuple[str, str] | None = None  # (kind, detail) when staging or setup failed
+    interrupted: bool = False
+    started: bool = True
+    dead: str | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.arm, self.unit, self.repetition)
+
+
+def session_folder(out: str, arm: str, unit: str, rep: int, k: int) -> str:
+    """``DIR/<arm>/<case>/`` for k = 1, ``DIR/<arm>/<case>/<repetition>/`` otherwise."""
+    base = os.path.join(out, arm, unit)
+    return base if k == 1 else os.path.join(base, str(rep))
+
+
+def timeout_minutes(target: ir.Case, default: float) -> float:
+    t = target.timeout_minutes
+    if isinstance(t, (int, float)) and not isinstance(t, bool) and t > 0:
+        return float(t)
+    return default
+
+
+def max_turns(target: ir.Case) -> int:
+    m = target.max_turns
+    return m if isinstance(m, int) and not isinstance(m, bool) and m > 0 else runners_mod.DEFAULT_MAX_TURNS
+
+
+# ------------------------------------------------------------------------------ one session
+
+#: per-process state for SIGINT handling in pool workers
+_worker = {"active": False, "interrupted": False}
+
+
+def _init_worker() -> None:
+    """Pool worker: the first SIGINT interrupts the session running (if any); later ones are ignored,
+    so the cleanup of the first is never cut short. An idle worker just remembers it."""
+    _worker["active"] = False
+    _worker["interrupted"] = False
+
+    def on_sigint(signum, frame):
+        if _worker["interrupted"]:
+            return
+        _worker["interrupted"] = True
+        if _worker["active"]:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
+
+
+def run_session(job: SessionJob) -> SessionResult:
+    """Stage, run, move the sandbox into the layout, mark a dead arm, score. Never raises for a
+    failed agent or a failed setup (they are results); a Ctrl-C makes an interrupted result."""
+    res = SessionResult(job.arm, job.unit.name, job.repetition)
+    if _worker["interrupted"]:
+        res.interrupted, res.started = True, False
+        return res
+    _worker["active"] = True
+    try:
+        _session(job, res)
+    except KeyboardInterrupt:
+        res.interrupted = True
+    finally:
+        _worker["active"] = False
+    return res
+
+
+def _session(job: SessionJob, res: SessionResult) -> None:
+    t_start = time.monotonic()
+    unit, target = job.unit, job.unit.target
+    folder = session_folder(job.out, job.arm, unit.name, job.repetition, job.k)
+    os.makedirs(folder, exist_ok=True)
+    sandbox = tempfile.mkdtemp(prefix="evalfmt-")
+    env = runners_mod.agent_env(sandbox, job.extra_env)
+    outcome: Outcome | None = None
+    info: dict[str, Any] = {}
+    staged_skill = job.skill_name if job.arm == CANDIDATE else None
+    try:
+        spec = StageSpec(unit.name, unit.case_dir, target.fixture, target.files, target.setup,
+                         job.skill_dir if staged_skill else None, staged_skill, job.exclude)
+        try:
+            report = stage(spec, sandbox, env)
+            info["staging_notes"] = report.notes
+        except StageError as exc:
+            res.dropped = (exc.kind, exc.detail)
+            if exc.output:
+                with open(os.path.join(folder, SETUP_LOG), "w", encoding="utf-8") as fh:
+                    fh.write(exc.output)
+            return
+        finally:
+            res.seconds["stage"] = time.monotonic() - t_start
+        tm = timeout_minutes(target, job.default_timeout_minutes)
+        sess = SessionSpec(arm=job.arm, unit=unit.name, repetition=job.repetition, k=job.k, task=target.task or "",
+                           note=job.note, max_turns=max_turns(target), timeout=tm * 60.0, model=job.model,
+                           sandbox=sandbox, folder=folder, env=env, skill=staged_skill)
+        t0 = time.monotonic()
+        try:
+            outcome = job.runner.run(sess)
+        except KeyboardInterrupt:
+            res.interrupted = True
+            res.dead = "interrupted: the run was stopped while this session ran"
+        except Exception as exc:  # noqa: BLE001 - a runner's bug kills its arm, not the run
+            res.dead = f"runner '{getattr(job.runner, 'name', '?')}' failed: {type(exc).__name__}: {exc}"
+        res.seconds["agent"] = time.monotonic() - t0
+        if outcome is not None:
+            res.dead = outcome.dead
+            info.update(outcome.info)
+    finally:
+        _place_sandbox(sandbox, os.path.join(folder, "sandbox"))
+    t1 = time.monotonic()
+    if res.dead is not None:
+        _write_text(os.path.join(folder, DEAD_MARKER), res.dead + "\n")
+    _write_json(os.path.join(folder, RUN_JSON), {
+        "arm": job.arm, "case": unit.name, "repetition": job.repetition, "runner": getattr(job.runner, "name", None),
+        "skill_staged": staged_skill, "dead": res.dead,
+        "exit_code": outcome.exit_code if outcome else None, "timed_out": outcome.timed_out if outcome else False,
+        "interrupted": res.interrupted, "info": info,
+    })
+    res.run = run_arm(job.arm, os.path.join(job.out, job.arm), unit.name, target, job.repetition, folder,
+                      detection=job.detection, timeout=job.check_timeout, keep_tail=job.keep_tail,
+                      extra_checks=job.extra_checks)
+    res.seconds["score"] = time.monotonic() - t1
+    res.seconds["total"] = time.monotonic() - t_start
+
+
+def _place_sandbox(src: str, dest: str) -> None:
+    """Move the session's sandbox into the run layout (replacing an older one)."""
+    if os.path.lexists(dest):
+        shutil.rmtree(dest) if os.path.isdir(dest) and not os.path.islink(dest) else os.unlink(dest)
+    try:
+        os.rename(src, dest)
+    except OSError:
+        shutil.copytree(src, dest, symlinks=True)
+        shutil.rmtree(src, ignore_errors=True)
+
+
+def _write_text(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def _write_json(path: str, data: Any) -> None:
+    with open(path, "wb") as fh:
+        fh.write(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+# ---------------------------------------------------------------------------------- progress
+
+
+class Progress:
+    """Progress on stderr: on a terminal one status line (done/total, per-arm case-runs passed,
+    elapsed) redrawn in place; otherwise one plain line per finished session."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, enabled: bool = True, tty: bool | None = None):
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = enabled
+        self.tty = (self.stream.isatty() if hasattr(self.stream, "isatty") else False) if tty is None else tty
+        self.done = 0
+        self.passed = {a: 0 for a in (CANDIDATE, "baseline")}
+        self.scored = {a: 0 for a in (CANDIDATE, "baseline")}
+        self.dead = {a: 0 for a in (CANDIDATE, "baseline")}
+        self.start = time.monotonic()
+        self._drawn = False
+
+    def elapsed(self) -> str:
+        s = int(time.monotonic() - self.start)
+        return f"{s // 60}:{s % 60:02d}"
+
+    def counts(self) -> str:
+        parts = []
+        for arm in (CANDIDATE, "baseline"):
+            extra = f", {self.dead[arm]} dead" if self.dead[arm] else ""
+            parts.append(f"{arm} {self.passed[arm]}/{self.scored[arm]} passed{extra}")
+        return " · ".join(parts)
+
+    def status(self) -> str:
+        return f"[{self.done}/{self.total}] {self.counts()} · {self.elapsed()}"
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.enabled = False
+
+    def line(self, text: str) -> None:
+        if not self.enabled:
+            return
+        if self.tty:
+            self._write("\r\x1b[K" + text + "\n")
+            self._write(self.status())
+            self._drawn = True
+        else:
+            self._write(text + "\n")
+
+    def tick(self) -> None:
+        if self.enabled and self.tty:
+            self._write("\r\x1b[K" + self.status())
+            self._drawn = True
+
+    def session(self, res: SessionResult) -> None:
+        self.done += 1
+        rep = f" #{res.repetition}"
+        what: str
+        if res.run is None:
+            what = "not run"
+        elif res.run.dead:
+            self.dead[res.arm] = self.dead.get(res.arm, 0) + 1
+            what = f"dead ({res.run.error})"
+        else:
+            results = [r for r in res.run.results if r.scored]
+            ok = sum(1 for r in results if r.passed)
+            self.passed[res.arm] = self.passed.get(res.arm, 0) + ok
+            self.scored[res.arm] = self.scored.get(res.arm, 0) + len(results)
+            if res.unit == "suite":
+                what = f"{ok}/{len(results)} entries passed"
+            elif not results:
+                what = "no checks"
+            else:
+                what = "passed" if ok == len(results) else "failed"
+        secs = res.seconds.get("total")
+        timing = f" ({secs:.1f} s)" if secs is not None else ""
+        if self.tty:
+            self.tick()
+        else:
+            self.line(f"[{self.done}/{self.total} {self.elapsed()}] {res.arm} {res.unit}{rep}: {what}{timing}")
+
+    def finish(self) -> None:
+        if not self.enabled:
+            return
+        if self.tty and self._drawn:
+            self._write("\r\x1b[K")
+        self._write(f"ran {self.done}/{self.total} sessions in {self.elapsed()}: {self.counts()}\n")
+
+
+# --------------------------------------------------------------------------------- the run
+
+
+@dataclass
+class RunResult:
+    prescored: dict[tuple[str, str, int], ArmRun] = field(default_factory=dict)
+    skips: dict[str, list[str]] = field(default_factory=dict)
+    drops: dict[str, dict[str, str]] = field(default_factory=dict)
+    interrupted: bool = False
+    sessions: list[SessionResult] = field(default_factory=list)
+    planned: int = 0
+
+
+def plan(units: list[Unit], k: int, **common: Any) -> list[SessionJob]:
+    """The sessions, in order: for each case, each repetition, baseline then candidate."""
+    jobs = []
+    for unit in units:
+        for rep in range(1, k + 1):
+            for arm in ARMS:
+                jobs.append(SessionJob(unit=unit, arm=arm, repetition=rep, k=k, **common))
+    return jobs
+
+
+def execute(units: list[Unit], jobs_list: list[SessionJob], *, jobs: int = 1, probe_env: dict[str, str] | None = None,
+            progress: Progress | None = None) -> RunResult:
+    """Probe ``requires``, run the planned sessions ``jobs`` at a time, and mark skipped, dropped
+    and unrun sessions in the layout. Returns what :func:`compare.compare` and the receipt need."""
+    result = RunResult(planned=len(jobs_list))
+    progress = progress or Progress(len(jobs_list), enabled=False)
+    for unit in units:
+        missing = missing_requirements(unit.target.requires, probe_env)
+        if missing:
+            result.skips[unit.name] = missing
+            progress.total -= sum(1 for j in jobs_list if j.unit.name == unit.name)
+            progress.line(f"{unit.name}: environment skip, missing {', '.join(missing)}")
+    queue = deque(j for j in jobs_list if j.unit.name not in result.skips)
+    ran: set[tuple[str, str, int]] = set()
+
+    def handle(res: SessionResult) -> None:
+        result.sessions.append(res)
+        ran.add(res.key)
+        if res.interrupted:
+            result.interrupted = True
+        if res.dropped is not None:
+            if res.unit not in result.drops:
+                kind, detail = res.dropped
+                result.drops[res.unit] = {"kind": kind, "detail": detail}
+                progress.line(f"{res.unit}: dropped ({kind}): {detail}")
+            return
+        if res.run is not None and res.unit not in result.drops:
+            result.prescored[res.key] = res.run
+        if res.started:
+            progress.session(res)
+
+    try:
+        if jobs <= 1:
+            _run_inline(queue, result, handle, progress)
+        else:
+            _run_pool(queue, result, handle, progress, jobs)
+    finally:
+        _finish_layout(jobs_list, result, ran)
+        progress.finish()
+    return result
+
+
+def _run_inline(queue: deque, result: RunResult, handle, progress: Progress) -> None:
+    try:
+        while queue:
+            job = queue.popleft()
+            if job.unit.name in result.drops:
+                continue
+            res = run_session(job)
+            handle(res)
+            if res.interrupted:
+                return
+    except KeyboardInterrupt:
+        result.interrupted = True
+
+
+def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs: int) -> None:
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        ctx = multiprocessing.get_context("fork")
+    except ValueError:  # pragma: no cover - platforms without fork
+        ctx = multiprocessing.get_context()
+    inflight: dict = {}
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker)
+    try:
+        try:
+            while queue or inflight:
+                while queue and len(inflight) < jobs and not result.interrupted:
+                    job = queue.popleft()
+                    if job.unit.name in result.drops:
+                        continue
+                    inflight[pool.submit(run_session, job)] = job
+                if not inflight:
+                    break
+                done, _ = wait(list(inflight), timeout=1.0, return_when=FIRST_COMPLETED)
+                progress.tick()
+                for fut in done:
+                    job = inflight.pop(fut)
+                    try:
+                        handle(fut.result())
+                    except BrokenProcessPool:
+                        result.interrupted = True
+                        handle(SessionResult(job.arm, job.unit.name, job.repetition, started=False,
+                                             dead="a worker process died"))
+        except KeyboardInterrupt:
+            result.interrupted = True
+            _signal_workers(pool)
+        # let the sessions that were running end (their agents are being killed), keeping them
+        deadline = time.monotonic() + 60
+        while inflight and time.monotonic() < deadline:
+            try:
+                done, _ = wait(list(inflight), timeout=1.0, return_when=FIRST_COMPLETED)
+            except KeyboardInterrupt:
+                continue
+            for fut in done:
+                job = inflight.pop(fut)
+                try:
+                    handle(fut.result())
+                except Exception:  # noqa: BLE001 - a broken worker: the session is not kept
+                    pass
+    finally:
+        try:
+            pool.shutdown(wait=not inflight, cancel_futures=True)
+        except KeyboardInterrupt:  # pragma: no cover
+            pass
+
+
+def _signal_workers(pool) -> None:
+    """Forward SIGINT to the pool's workers (a terminal's Ctrl-C reaches them already; a signal sent
+    to this process alone does not)."""
+    import multiprocessing
+
+    procs = getattr(pool, "_processes", None)
+    for proc in list(procs.values()) if isinstance(procs, dict) else multiprocessing.active_children():
+        try:
+            os.kill(proc.pid, signal.SIGINT)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _finish_layout(jobs_list: list[SessionJob], result: RunResult, ran: set) -> None:
+    """Write ``dead.txt`` into every session folder of a skipped or dropped case, and of a session
+    that never ran because the run was interrupted, so ``compare`` over the layout agrees."""
+    started = {s.key for s in result.sessions if s.started}
+    for job in jobs_list:
+        name = job.unit.name
+        if name in result.skips:
+            reason = f"environment skip: missing {', '.join(result.skips[name])}"
+        elif name in result.drops:
+            d = result.drops[name]
+            reason = f"case dropped ({d['kind']}): {d['detail']}"
+            result.prescored.pop(job.key, None)
+        elif job.key not in started:
+            reason = "not run: the run was interrupted" if result.interrupted else "not run"
+        else:
+            continue
+        folder = session_folder(job.out, job.arm, name, job.repetition, job.k)
+        os.makedirs(folder, exist_ok=True)
+        _write_text(os.path.join(folder, DEAD_MARKER), reason + "\n")
+
+
+# ------------------------------------------------------------------------------------ dry run
+
+
+@dataclass
+class DryResult:
+    unit: str
+    file: str | None
+    line: int
+    column: int
+    status: str  # ok | failed | skipped
+    kind: str | None = None
+    message: str = ""
+
+    def to_json(self) -> dict:
+        return {"case": self.unit, "file": self.file, "line": self.line, "column": self.column,
+                "status": self.status, "kind": self.kind, "message": self.message}
+
+    def format(self) -> str:
+        where = f"{self.file}:{self.line}:{self.column}" if self.file else self.unit
+        return f"{where}: {self.message}"
+
+
+def dry_run(units: list[Unit], documents: dict, extra_env: dict[str, str] | None = None) -> list[DryResult]:
+    """Seed every unit once in a throwaway sandbox (requires probes, fixture, files, setup; no skill,
+    no agent), as terum checks a case before writing it. One result per unit, in order."""
+    out = []
+    probe_env = runners_mod.agent_env(None, extra_env)
+    for unit in units:
+        t = unit.target
+        loaded = documents.get(unit.case_file) if unit.case_file else None
+
+        def pos(*path, key: bool = True):
+            if loaded is None:
+                return (1, 1)
+            p = loaded.key_pos(*path) if key else loaded.pos(*path)
+            return (p.line, p.column)
+
+        missing = missing_requirements(t.requires, probe_env)
+        if missing:
+            reqs = list(t.requires or [])
+            line, col = pos("requires", reqs.index(missing[0]), key=False)
+            out.append(DryResult(unit.name, unit.case_file, line, col, "skipped", "requires",
+                                 f"skipped: requires {', '.join(repr(m) for m in missing)}, not found on this machine "
+                                 "(a run would make this an environment skip)"))
+            continue
+        root = tempfile.mkdtemp(prefix="evalfmt-dry-")
+        try:
+            sandbox = os.path.join(root, "sandbox")
+            os.mkdir(sandbox)
+            spec = StageSpec(unit.name, unit.case_dir, t.fixture, t.files, t.setup)
+            try:
+                stage(spec, sandbox, runners_mod.agent_env(sandbox, extra_env))
+                line, col = pos()
+                out.append(DryResult(unit.name, unit.case_file, line, col, "ok", None, "seeded"))
+            except StageError as exc:
+                line, col = pos(*exc.where) if exc.where else pos()
+                out.append(DryResult(unit.name, unit.case_file, line, col, "failed", exc.kind, exc.detail))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    return out
+
+
+# ----------------------------------------------------------------------------------- helpers
+
+
+def units_of(evalset: ir.EvalSet, names: list[str] | None = None) -> list[Unit]:
+    """The cases (and the suite, when it has entries) to run, optionally only those named."""
+    units: list[Unit] = []
+    for case in evalset.cases:
+        units.append(_unit(case.name, case, evalset))
+    if evalset.suite is not None and evalset.suite.entries:
+        units.append(_unit("suite", evalset.suite, evalset))
+    if names:
+        known = {u.name for u in units}
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            raise EvalfmtError(f"no case named '{unknown[0]}' (cases: {', '.join(sorted(known)) or 'none'})")
+        units = [u for u in units if u.name in names]
+    for u in units:
+        if not u.name or "/" in u.name or "\\" in u.name or u.name in (".", ".."):
+            raise EvalfmtError(f"case name '{u.name}' cannot be a folder name in the run layout")
+        if not (u.target.task or "").strip():
+            raise EvalfmtError(f"{u.case_file or u.name}: case '{u.name}' needs a 'task'")
+    return units
+
+
+def _unit(name: str, target: ir.Case, evalset: ir.EvalSet) -> Unit:
+    case_file = target.span.file if target.span is not None else None
+    if case_file and os.path.isfile(case_file):
+        case_dir = os.path.dirname(case_file) or "."
+    else:
+        base = evalset.skill.path if evalset.skill and evalset.skill.path else (evalset.source or ".")
+        case_dir = os.path.join(base, "evals") if isinstance(target, ir.Suite) else os.path.join(base, "evals", "cases")
+    return Unit(name, target, case_dir, case_file)
+
+
+def filtered(evalset: ir.EvalSet, units: list[Unit]) -> ir.EvalSet:
+    """``evalset`` restricted to the units run (for ``--case``)."""
+    names = {u.name for u in units}
+    cases = [c for c in evalset.cases if c.name in names]
+    suite = evalset.suite if "suite" in names else None
+    if len(cases) == len(evalset.cases) and suite is evalset.suite:
+        return evalset
+    return evalset.model_copy(update={"cases": cases, "suite": suite})

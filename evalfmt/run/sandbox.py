@@ -1,0 +1,250 @@
+"""Sandbox staging, in terum's order: fixture, inline files, setup, then the skill (candidate arm only).
+
+A sandbox is a plain directory the agent runs in (its working directory and Claude Code project).
+:func:`stage` fills it for one case (or the suite) and one arm:
+
+1. every inline ``files`` path is checked first (absolute, a ``..`` segment, or a first real
+   segment ``.claude`` is refused), so a refused path means nothing at all was written;
+2. the ``fixture`` directory (relative to the case file's folder; the suite's relative to
+   ``evals/``) is copied in; a fixture that is missing or not a directory drops the case;
+3. the inline files are written (a path ending ``.sh`` or whose first real segment is ``bin`` gets
+   mode 0755, the rest the usual 0644 under the umask);
+4. ``setup`` runs as ``/bin/sh -ce`` in the sandbox for at most 60 s; a non-zero exit or a timeout
+   drops the case;
+5. for the candidate arm, the skill folder is copied to ``.claude/skills/<name>/`` without its
+   top-level ``evals/`` and ``fixtures/`` (the agent never sees its own answer key).
+
+A failure in steps 1-4 raises :class:`StageError` with ``kind`` ``staging`` or ``setup`` (terum's
+two reasons for dropping a case) and ``where``, the field to point at in the case file.
+
+Copies never follow a symlink out of the source tree: a symlink whose target resolves inside the
+tree being copied is recreated (as a relative link), one that leads out is left out and reported
+in :attr:`StageReport.notes`. Files are never written through a symlink that leads out of the sandbox.
+
+``requires`` is probed separately, before any sandbox is made (:func:`missing_requirements`): a
+binary with ``/bin/sh -c 'command -v -- "$1"'``, ``python3:<module>`` by importing it, each value
+passed as an argument (never interpolated into shell text), 30 s per probe.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+from . import shell
+
+#: terum's cap on a case's ``setup``, in seconds
+SETUP_TIMEOUT = 60.0
+#: terum's cap on one ``requires`` probe, in seconds
+PROBE_TIMEOUT = 30.0
+#: top-level folders of a skill that are never staged
+SKILL_EXCLUDED = ("evals", "fixtures")
+EXEC_MODE = 0o755
+
+
+class StageError(Exception):
+    """A case that cannot start. ``kind`` is ``staging`` (files, fixture, skill copy) or ``setup``;
+    ``where`` names the case-file field at fault (``("files", path)``, ``("fixture",)``, ``("setup",)``)."""
+
+    def __init__(self, kind: str, detail: str, where: tuple = (), output: str = ""):
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+        self.where = where
+        self.output = output  # the tail of setup's output, for setup.log
+
+
+@dataclass
+class StageSpec:
+    """What to stage: one unit (a case or the suite) for one arm.
+
+    ``case_dir`` is the folder the fixture resolves against (the case file's folder; ``evals/`` for
+    the suite). ``skill_dir``/``skill_name`` are set for the candidate arm only. ``exclude`` lists
+    absolute paths never copied with the skill (e.g. a run's output folder placed inside it).
+    """
+
+    name: str
+    case_dir: str
+    fixture: str | None = None
+    files: dict[str, str] | None = None
+    setup: str | None = None
+    skill_dir: str | None = None
+    skill_name: str | None = None
+    exclude: tuple[str, ...] = ()
+
+
+@dataclass
+class StageReport:
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    setup_seconds: float | None = None
+
+
+def file_path_violation(rel: str) -> str | None:
+    """Why terum refuses an inline ``files`` path (the reader's rule), or None."""
+    from ..formats.terum_read import file_path_violation as rule
+
+    return rule(rel)
+
+
+def _segments(rel: str) -> list[str]:
+    return [s for s in rel.replace("\\", "/").split("/") if s not in ("", ".")]
+
+
+def is_executable_path(rel: str) -> bool:
+    """terum's rule: a ``.sh`` file, or anything whose first real segment is ``bin``, gets 0755."""
+    segs = _segments(rel)
+    return rel.endswith(".sh") or (bool(segs) and segs[0] == "bin")
+
+
+def _inside(root_real: str, path_real: str) -> bool:
+    return path_real == root_real or path_real.startswith(root_real.rstrip(os.sep) + os.sep)
+
+
+def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
+          setup_timeout: float = SETUP_TIMEOUT) -> StageReport:
+    """Fill the (existing, empty) directory ``sandbox`` for ``spec``. Raises :class:`StageError`."""
+    start = time.monotonic()
+    report = StageReport()
+    files = spec.files or {}
+    # 1. every inline path is checked before anything is written
+    for rel in files:
+        problem = file_path_violation(rel)
+        if problem is not None:
+            raise StageError("staging", f"unsafe file path '{rel}': {problem}", ("files", rel))
+    # 2. the fixture
+    if spec.fixture is not None:
+        source = os.path.normpath(os.path.join(spec.case_dir, spec.fixture))
+        if not os.path.isdir(source):
+            what = "not a directory" if os.path.exists(source) else "not found"
+            raise StageError("staging", f"fixture directory {what}: {source}", ("fixture",))
+        try:
+            report.notes.extend(copy_tree(source, sandbox))
+        except OSError as exc:
+            raise StageError("staging", f"cannot copy fixture {source}: {exc.strerror or exc}", ("fixture",)) from None
+    # 3. inline files
+    root_real = os.path.realpath(sandbox)
+    for rel, content in files.items():
+        target = os.path.join(sandbox, *_segments(rel))
+        parent = os.path.dirname(target)
+        try:
+            if not _inside(root_real, os.path.realpath(target)):
+                raise StageError("staging", f"unsafe file path '{rel}': leads out of the sandbox through a symlink",
+                                 ("files", rel))
+            os.makedirs(parent, exist_ok=True)
+            with open(target, "w", encoding="utf-8", newline="") as fh:
+                fh.write(content if isinstance(content, str) else str(content))
+            if is_executable_path(rel):
+                os.chmod(target, EXEC_MODE)
+        except StageError:
+            raise
+        except OSError as exc:
+            raise StageError("staging", f"cannot write '{rel}': {exc.strerror or exc}", ("files", rel)) from None
+    # 4. setup
+    if spec.setup is not None:
+        t0 = time.monotonic()
+        res = shell.run_shell(spec.setup, sandbox, setup_timeout, env=env)
+        report.setup_seconds = time.monotonic() - t0
+        if not res.ok:
+            raise StageError("setup", f"setup failed: {res.describe(setup_timeout)}", ("setup",), res.output_tail)
+    # 5. the skill, candidate arm only
+    if spec.skill_dir is not None:
+        name = spec.skill_name or os.path.basename(os.path.abspath(spec.skill_dir))
+        staged = os.path.join(sandbox, ".claude", "skills", name)
+        try:
+            os.makedirs(os.path.dirname(staged), exist_ok=True)
+            if not _inside(root_real, os.path.realpath(os.path.dirname(staged))):
+                raise StageError("staging", "cannot stage the skill: .claude/skills leads out of the sandbox")
+            os.makedirs(staged, exist_ok=True)
+            report.notes.extend(copy_tree(spec.skill_dir, staged, exclude_top=SKILL_EXCLUDED, exclude=spec.exclude))
+        except StageError:
+            raise
+        except OSError as exc:
+            raise StageError("staging", f"cannot stage the skill: {exc.strerror or exc}") from None
+    report.seconds = time.monotonic() - start
+    return report
+
+
+def copy_tree(src: str, dst: str, exclude_top: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> list[str]:
+    """Copy the contents of ``src`` into the existing directory ``dst``, never following a symlink
+    out of ``src``. Top-level names in ``exclude_top`` and absolute paths in ``exclude`` are left
+    out. Returns notes on what was left out (symlinks leading out, special files)."""
+    root_real = os.path.realpath(src)
+    excluded = {os.path.realpath(p) for p in exclude}
+    notes: list[str] = []
+    _copy_dir(src, dst, root_real, "", exclude_top, excluded, notes)
+    return notes
+
+
+def _copy_dir(src: str, dst: str, root_real: str, rel: str, exclude_top: tuple[str, ...], excluded: set[str],
+              notes: list[str]) -> None:
+    with os.scandir(src) as it:
+        entries = sorted(it, key=lambda e: e.name)
+    for entry in entries:
+        sub = f"{rel}/{entry.name}" if rel else entry.name
+        if not rel and entry.name in exclude_top:
+            continue
+        if excluded and os.path.realpath(entry.path) in excluded:
+            continue
+        target = os.path.join(dst, entry.name)
+        if entry.is_symlink():
+            link = os.readlink(entry.path)
+            real = os.path.realpath(entry.path)
+            if not _inside(root_real, real):
+                notes.append(f"left out symlink {sub} -> {link}: it leads out of {root_real}")
+                continue
+            if os.path.isabs(link):
+                link = os.path.relpath(real, os.path.realpath(os.path.dirname(entry.path)))
+            if os.path.lexists(target):
+                _remove(target)
+            os.symlink(link, target)
+        elif entry.is_dir(follow_symlinks=False):
+            os.makedirs(target, exist_ok=True)
+            _copy_dir(entry.path, target, root_real, sub, exclude_top, excluded, notes)
+        elif entry.is_file(follow_symlinks=False):
+            if os.path.lexists(target) and (os.path.islink(target) or os.path.isdir(target)):
+                _remove(target)
+            shutil.copy2(entry.path, target, follow_symlinks=False)
+        else:
+            notes.append(f"left out {sub}: not a regular file, folder or symlink")
+
+
+def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)
+
+
+def clear_dir(path: str) -> None:
+    """Remove everything inside ``path`` (symlinks are removed, never followed)."""
+    with os.scandir(path) as it:
+        for entry in it:
+            _remove(entry.path)
+
+
+# ------------------------------------------------------------------------------------ requires
+
+
+def probe(requirement: str, env: dict[str, str] | None = None, timeout: float = PROBE_TIMEOUT) -> bool:
+    """True when ``requirement`` (a binary name or ``python3:<module>``) is present."""
+    if requirement.startswith("python3:"):
+        argv = ["python3", "-c", "import importlib, sys; importlib.import_module(sys.argv[1])",
+                requirement[len("python3:"):]]
+    else:
+        argv = ["/bin/sh", "-c", 'command -v -- "$1"', "probe", requirement]
+    try:
+        proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, env=env, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0
+
+
+def missing_requirements(requires: list[str] | None, env: dict[str, str] | None = None,
+                         timeout: float = PROBE_TIMEOUT) -> list[str]:
+    """The entries of ``requires`` that are not present on this machine, in order."""
+    return [r for r in (requires or []) if not probe(r, env, timeout)]
