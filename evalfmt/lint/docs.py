@@ -37,6 +37,8 @@ def _lang(name: str) -> str:
         return "markdown"
     if name.endswith(".sh"):
         return "sh"
+    if name.endswith(".toml"):
+        return "toml"
     return "text"
 
 

@@ -563,6 +563,9 @@ class Category(Rule):
 
     Fails:
 
+        # file: ../evalfmt.toml
+        [rules.HYG7]
+        categories = ["writing", "engineering"]
         # file: SKILL.md
         ---
         name: sample
@@ -574,12 +577,15 @@ class Category(Rule):
 
     Passes:
 
+        # file: ../evalfmt.toml
+        [rules.HYG7]
+        categories = ["writing", "engineering"]
         # file: SKILL.md
         ---
         name: sample
         description: Drafts release notes from the git history.
         metadata:
-          terum-category: writing
+          terum-category: Writing
         ---
         # Sample
 
@@ -638,7 +644,7 @@ class OutsideReferences(Rule):
         name: sample
         description: Drafts release notes from the git history.
         ---
-        Follow the template in shared/notes-template.md.
+        Follow shared/notes-template.md when you write the notes.
         # file: ../shared/notes-template.md
         # Template
 
@@ -649,7 +655,7 @@ class OutsideReferences(Rule):
         name: sample
         description: Drafts release notes from the git history.
         ---
-        Follow the template in references/notes-template.md.
+        Follow references/notes-template.md when you write the notes.
         # file: references/notes-template.md
         # Template
 
