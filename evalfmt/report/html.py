@@ -47,8 +47,11 @@ table{border-collapse:collapse;width:100%;margin:8px 0;font-size:.9rem}
 th,td{text-align:left;vertical-align:top;padding:5px 8px;border-bottom:1px solid var(--line)}
 th{background:var(--panel);font-weight:600}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-td{overflow-wrap:anywhere}
-.o{display:inline-block;min-width:3.2em;text-align:center;padding:0 6px;border-radius:4px;font-weight:600;color:#fff}
+td{overflow-wrap:break-word}
+.scroll{overflow-x:auto}
+table.rows td:nth-child(1){min-width:11em}table.rows td:nth-child(5){min-width:9em}
+table.rows td:nth-child(6),table.rows td:nth-child(7){min-width:14em;overflow-wrap:anywhere}
+.o{display:inline-block;white-space:nowrap;min-width:3.2em;text-align:center;padding:0 6px;border-radius:4px;font-weight:600;color:#fff}
 .o-win{background:var(--win)}.o-loss{background:var(--loss)}.o-tie{background:var(--tie)}
 .o-dead{background:var(--dead);color:var(--fg)}
 tr.unscored td{color:var(--muted)}
@@ -197,7 +200,7 @@ def _chart(w, run: Run, sid: str) -> None:
     for opp, tallies in run.tallies.items():
         most = max((c.total for c in tallies), default=1) or 1
         label_w, bar_w, row_h, top = 230, 430, 24, 22
-        width = label_w + bar_w + 140
+        width = label_w + bar_w + 190
         height = top + row_h * len(tallies) + 6
         title = f"candidate vs {opp}: wins, losses and ties per case"
         w(f"<svg class=\"chart\" id=\"{sid}-chart-{e(opp, 60)}\" role=\"img\" viewBox=\"0 0 {width} {height}\" "
@@ -254,7 +257,8 @@ def _frac(num, den) -> str:
 
 
 def _efficiency(w, run: Run) -> None:
-    if not run.arms:
+    if not any(a.turns is not None or a.duration_ms is not None or a.cost_usd is not None or a.score is not None
+               or a.runs_total for a in run.arms):
         return
     w("<h3>Efficiency per arm</h3>\n<table class=\"efficiency\"><thead><tr><th>arm</th><th class=\"num\">turns</th>"
       "<th class=\"num\">time</th><th class=\"num\">cost</th><th class=\"num\">check score</th>"
@@ -328,11 +332,11 @@ def _short_run(run_id: str) -> str:
 def _rows(w, run: Run) -> None:
     if not run.rows:
         return
-    w(f"<h3>Rows ({len(run.rows)})</h3>\n<table class=\"rows\"><thead><tr><th>case</th><th class=\"num\">rep</th>"
+    w(f"<h3>Rows ({len(run.rows)})</h3>\n<div class=\"scroll\"><table class=\"rows\"><thead><tr><th>case</th><th class=\"num\">rep</th>"
       "<th>opponent</th><th>outcome</th><th>reason</th><th>candidate failed</th><th>opponent failed</th></tr></thead><tbody>\n")
     for r in run.rows:
         _row(w, r)
-    w("</tbody></table>\n")
+    w("</tbody></table></div>\n")
 
 
 def _row(w, r: Row) -> None:

@@ -155,7 +155,8 @@ def _triggers(out: list[str], run: Run) -> None:
 
 
 def _efficiency(out: list[str], run: Run) -> None:
-    if not run.arms:
+    if not any(a.turns is not None or a.duration_ms is not None or a.cost_usd is not None or a.score is not None
+               or a.runs_total for a in run.arms):
         return
     w = out.append
     w("| arm | turns | time | cost | check score | case-runs passed |")
