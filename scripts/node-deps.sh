@@ -17,7 +17,23 @@ while read -r dir specs; do
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$specs" ]; then continue; fi
   mkdir -p "$prefix"
   echo "node-deps: installing $specs into $prefix" >&2
+  install=""; nodeps=""
+  for spec in $specs; do
+    case "$spec" in
+      nodeps:*) nodeps="$nodeps ${spec#nodeps:}" ;;
+      *) install="$install $spec" ;;
+    esac
+  done
   # shellcheck disable=SC2086
-  npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error $specs >&2
+  [ -z "$install" ] || npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error $install >&2
+  # "nodeps:<package>@<version>": the package alone, unpacked without its dependencies (e.g. only for its
+  # type declarations, when its dependency tree is large)
+  for pkg in $nodeps; do
+    name="${pkg%@*}"
+    tarball=$(cd "$prefix" && npm pack --silent "$pkg" </dev/null)
+    rm -rf "${prefix:?}/node_modules/$name" && mkdir -p "$prefix/node_modules/$name"
+    tar xzf "$prefix/$tarball" -C "$prefix/node_modules/$name" --strip-components=1
+    rm -f "${prefix:?}/$tarball"
+  done
   echo "$specs" > "$stamp"
 done < "$PACKAGES_FILE"
