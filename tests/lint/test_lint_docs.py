@@ -10,6 +10,7 @@ import pytest
 
 from evalfmt.lint.docs import example_blocks, rules_markdown
 from evalfmt.lint.registry import registry
+from lintkit import lint_spec  # noqa: F401 - a fixture
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RULES = [r for r in registry() if r.origin == "evalfmt"]

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from evalfmt.lint.registry import registry
+from lintkit import lint_spec  # noqa: F401 - a fixture
 
 FIXTURES_LINT = pathlib.Path(__file__).resolve().parents[1] / "fixtures_lint"
 SPECS = sorted(FIXTURES_LINT.glob("*.yaml"))

@@ -1,4 +1,6 @@
-"""Helpers for the linter tests: materialise a skill folder from a fixture spec and lint it."""
+"""Helpers for the linter tests: materialise a skill folder from a fixture spec and lint it.
+
+Import the ``lint_spec`` fixture into a test module with ``from lintkit import lint_spec``."""
 
 from __future__ import annotations
 
