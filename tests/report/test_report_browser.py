@@ -13,6 +13,7 @@ import html.parser
 import json
 import os
 import pathlib
+import re
 import shutil
 import struct
 import subprocess
@@ -190,3 +191,13 @@ def test_screenshot_in_light_and_dark(tmp_path, scheme):
     else:
         assert luminance < 40, f"dark page background is {background}"
     print(f"screenshot ({scheme}): {shot}")
+
+
+def test_prints_to_pdf(tmp_path):
+    page = write_page(tmp_path, "trend", ["release-notes-1", "release-notes-2", "release-notes-3"])
+    pdf = tmp_path / "report.pdf"
+    chromium(tmp_path, page, "--no-pdf-header-footer", f"--print-to-pdf={pdf}")
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF-")
+    pages = len(re.findall(rb"/Type\s*/Page(?!s)", data))
+    assert pages >= 2, f"{pages} page(s) printed"
