@@ -7,7 +7,7 @@ array whose objects have ``query`` and ``should_trigger``.
 
 IR: one :class:`ir.TriggerSet`, prompts in file order. Extra keys of an item are kept in the prompt's
 ``extra`` (EV101 warning). The skill is the folder holding ``SKILL.md`` next to (or above) the file,
-when there is one. The writer keeps the source's file name and its layout (one object per line, or
+else the prefix of a ``<skill>_trigger-eval.json`` style name. The writer keeps the source's file name and its layout (one object per line, or
 indented), so a file reads and writes back byte for byte.
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any
 
 from .. import ir
@@ -43,6 +44,15 @@ def _skill_folder(path: str) -> str | None:
     return None
 
 
+_PREFIXED = re.compile(r"(.+?)[_-](?:trigger[-_]evals?|eval_set)\.json", re.I)
+
+
+def _skill_from_name(path: str) -> str | None:
+    """``<skill>_trigger-eval.json`` (and the other spellings) name their skill."""
+    m = _PREFIXED.fullmatch(basename(path))
+    return m.group(1) if m else None
+
+
 def read(path: str) -> ReadResult:
     result = ReadResult()
     try:
@@ -58,7 +68,7 @@ def read(path: str) -> ReadResult:
     skill = _skill_folder(path)
     if skill:
         evalset.skill = ir.SkillInfo(name=skill, path=os.path.dirname(os.path.abspath(path)))
-    triggers = ir.TriggerSet(skill=skill, span=span)
+    triggers = ir.TriggerSet(skill=skill or _skill_from_name(path), span=span)
     triggers.hints["file_name"] = basename(path)
     evalset.triggers = triggers
     result.sets.append(evalset)

@@ -205,7 +205,7 @@ def _case_losses(w: _W, case: ir.Case, where: str) -> None:
     if w.own:
         return
     for field, what in LOST_FIELDS:
-        if getattr(case, field) is not None:
+        if getattr(case, field) not in (None, [], {}):
             w.lose(case, where, f"{what} of '{case.name}'")
     if case.input is not None and not isinstance(case.input, str) and _flatten_loses(case.input):
         w.lose(case, where, f"message input of '{case.name}' flattened to the text of its user messages")

@@ -50,6 +50,14 @@ def test_detected_by_structure_under_any_name(tmp_path, name):
     assert detect(str(path)).name == "skill-creator-triggers"
 
 
+def test_skill_from_a_prefixed_name(tmp_path):
+    for name, skill in [("pdf_trigger-eval.json", "pdf"), ("pdf-tools_trigger_evals.json", "pdf-tools"),
+                        ("trigger-eval.json", None), ("eval_set.json", None)]:
+        path = tmp_path / name
+        path.write_text('[{"query": "q", "should_trigger": true}]\n')
+        assert sct.read(str(path)).sets[0].triggers.skill == skill, name
+
+
 def test_not_detected(tmp_path):
     for name, text in [("a.json", '[{"prompt": "x", "selected": []}]'), ("b.json", '{"query": "x", "should_trigger": true}'),
                        ("c.yaml", '- query: x\n  should_trigger: true\n')]:
@@ -132,7 +140,8 @@ def trigger_sets(draw):
     hints = {"file_name": draw(st.sampled_from(["trigger-eval.json", "eval_set.json", "x_trigger-evals.json"]))}
     if prompts and draw(st.booleans()):
         hints["style"] = "lines"
-    return ir.EvalSet(format="skill-creator-triggers", triggers=ir.TriggerSet(prompts=prompts, hints=hints))
+    skill = "x" if hints["file_name"].startswith("x_") else None  # <skill>_trigger-evals.json names its skill
+    return ir.EvalSet(format="skill-creator-triggers", triggers=ir.TriggerSet(skill=skill, prompts=prompts, hints=hints))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -1,0 +1,686 @@
+"""Format ``promptfoo``: ``promptfooconfig.yaml`` (and promptfoo test files), as a conversion target
+and, for what maps back, a source.
+
+Reading. A config's ``tests`` become cases: ``description`` is the name (``test-<n>`` without one),
+the prompt is the value of the variable the single prompt template names (``'{{prompt}}'`` ->
+``vars.prompt``; a literal prompt is the input of every test); other ``vars`` stay in ``extra``.
+``tests`` entries that are ``file://`` references are read from those files (a missing file is an
+EV107 warning). ``defaultTest.assert`` becomes the set's ``checks`` (applied to every test, as agentv's
+suite-level assertions). Assertions map onto IR checks:
+
+| promptfoo | IR |
+|---|---|
+| ``contains`` / ``icontains`` / ``regex`` / ``starts-with`` / ``equals`` / ``is-json`` / ``contains-any|all`` / ``icontains-any|all`` (and ``not-`` forms) | the same agentv kinds (``negate`` for ``not-``) |
+| ``skill-used`` / ``not-skill-used`` with a name or a list of names | one ``skill-trigger`` per name |
+| ``trajectory:step-count`` ``{type: command, pattern: "*text*", min: 1}`` / ``max: 0`` | ``command_matching`` / ``no_command_matching`` on the escaped text |
+| ``llm-rubric`` | ``rubrics`` with one criterion |
+| ``latency`` / ``cost`` with a threshold | ``latency`` / ``cost`` |
+| anything else (``javascript``, ``python``, counts, patterns, ...) | ``opaque`` (origin ``promptfoo``), written back unchanged |
+
+``weight`` is the check's weight; other assertion keys stay in ``extra``.
+
+Writing. ``prompts: ['{{prompt}}']``, one test per case with ``vars.prompt`` and its assertions; every
+field promptfoo cannot hold is a loss (see ``docs/promptfoo.md``). A config read from promptfoo is
+written back over its existing text with comments and key order kept (ruamel round trip).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from .. import ir
+from ..errors import Diagnostic, LoadError
+from ..load import load_file, type_name
+from . import Format, Loss, ReadResult, WriteResult, basename, head, loss_at, peek_keys
+
+NAME = "promptfoo"
+DEFAULT_NAME = "promptfooconfig.yaml"
+DEFAULT_PROVIDER = "anthropic:claude-agent-sdk"
+
+#: IR kind <-> promptfoo assertion type (same meaning; ``negate`` <-> ``not-``)
+SAME = {
+    "contains": "contains", "icontains": "icontains", "regex": "regex", "starts-with": "starts-with",
+    "equals": "equals", "is-json": "is-json", "contains-any": "contains-any", "contains-all": "contains-all",
+    "icontains-any": "icontains-any", "icontains-all": "icontains-all",
+}
+TO_KIND = {v: k for k, v in SAME.items()}
+VALUE_KEYS = ("type", "value", "weight")
+_TEMPLATE_VAR = re.compile(r"^\{\{\s*([A-Za-z_][\w]*)\s*\}\}$")
+_TEMPLATE_ANY = re.compile(r"\{\{")
+
+
+# ------------------------------------------------------------------------------------ detection
+
+
+def detect(path: str) -> bool:
+    name = basename(path).lower()
+    if re.fullmatch(r"promptfooconfig(\.[\w-]+)?\.(ya?ml|json)", name):
+        return True
+    if not name.endswith((".yaml", ".yml")):
+        return False
+    text = head(path)
+    if "promptfoo.dev/config-schema" in text:
+        return True
+    keys = peek_keys(path)
+    if ("prompts" in keys or "providers" in keys) and ("tests" in keys or "defaultTest" in keys):
+        return True
+    # a promptfoo test file: a YAML list of tests with vars / assert
+    body = re.sub(r"(?m)^\s*#.*\n", "", text).lstrip()
+    return body.startswith("-") and bool(re.search(r"(?m)^\s+(vars|assert):", text)) and \
+        bool(re.search(r"(?m)^\s*-\s+(description|vars|assert):", text)) and "should_trigger" not in keys
+
+
+# ------------------------------------------------------------------------------------ reading
+
+
+class _R:
+    def __init__(self, result: ReadResult, loaded):
+        self.result = result
+        self.loaded = loaded
+        self.path = loaded.path
+
+    def span(self, *path: Any) -> ir.Span:
+        p = self.loaded.pos(*path)
+        return ir.Span(file=self.path, line=p.line, column=p.column)
+
+    def add(self, code: str, message: str, *path: Any, severity: str = "error", key: bool = False) -> None:
+        p = self.loaded.key_pos(*path) if key else self.loaded.pos(*path)
+        self.result.diagnostics.append(Diagnostic(self.path, p.line, p.column, code, message, severity))
+
+
+def read(path: str) -> ReadResult:
+    result = ReadResult()
+    try:
+        loaded = load_file(path)
+    except LoadError as exc:
+        result.diagnostics.append(exc.to_diagnostic())
+        return result
+    result.documents[path] = loaded
+    r = _R(result, loaded)
+    for dup in loaded.duplicates:
+        result.diagnostics.append(Diagnostic(path, dup.second.line, dup.second.column, "EV114",
+                                             f"duplicate key '{dup.key}' (first at line {dup.first.line}; the later "
+                                             "value wins): remove one"))
+    data = loaded.data
+    evalset = ir.EvalSet(format=NAME, source=path, span=ir.Span(file=path, line=1, column=1))
+    evalset.hints["file_name"] = basename(path)
+    result.sets.append(evalset)
+    if isinstance(data, list):
+        evalset.hints["shape"] = "tests"
+        evalset.cases.extend(_read_tests(r, data, (), None, None))
+        return result
+    if not isinstance(data, dict):
+        r.add("EV102", f"a promptfoo config must be a mapping (or a list of tests), not a {type_name(data)}")
+        evalset.extra["$root"] = data
+        return result
+    evalset.hints["key_order"] = list(data)
+    template, prompt_var = _template(data.get("prompts"))
+    if "description" in data and isinstance(data["description"], str):
+        evalset.description = data["description"]
+    elif "description" in data:
+        r.add("EV102", f"'description' must be a string, not a {type_name(data['description'])}", "description")
+        evalset.extra["description"] = data["description"]
+    for key, value in data.items():
+        if key in ("description", "tests", "defaultTest"):
+            continue
+        evalset.extra[key] = value
+    default = data.get("defaultTest")
+    if isinstance(default, dict):
+        rest = {k: v for k, v in default.items() if k != "assert"}
+        if "assert" in default:
+            if isinstance(default["assert"], list):
+                evalset.checks = [_read_assertion(r, a, ("defaultTest", "assert", i))
+                                  for i, a in enumerate(default["assert"])]
+                evalset.checks = [c for group in evalset.checks for c in group]
+            else:
+                r.add("EV102", f"'defaultTest.assert' must be a list, not a {type_name(default['assert'])}",
+                      "defaultTest", "assert")
+                rest["assert"] = default["assert"]
+        evalset.hints["default_keys"] = list(default)
+        if rest:
+            evalset.extra["defaultTest"] = rest
+    elif default is not None:
+        evalset.extra["defaultTest"] = default
+    tests = data.get("tests")
+    if tests is None:
+        pass
+    elif isinstance(tests, list):
+        layout = []
+        for i, entry in enumerate(tests):
+            if isinstance(entry, str) and entry.startswith("file://"):
+                cases = _read_ref(r, entry, i, template, prompt_var)
+                layout.append({"ref": entry, "cases": len(cases) if cases is not None else 0,
+                               "resolved": cases is not None})
+                for c in cases or []:
+                    c.hints["from_file"] = entry
+                    evalset.cases.append(c)
+            else:
+                evalset.cases.extend(_read_tests(r, [entry], ("tests",), template, prompt_var, start=i))
+                layout.append({"inline": 1})
+        if any("ref" in x for x in layout):
+            evalset.hints["tests_layout"] = layout
+    else:
+        r.add("EV102", "'tests' must be a list of tests (or file:// references); this one is kept as it is",
+              "tests")
+        evalset.extra["tests"] = tests
+    return result
+
+
+def _template(prompts: Any) -> tuple[str | None, str | None]:
+    if isinstance(prompts, list) and len(prompts) == 1 and isinstance(prompts[0], str):
+        text = prompts[0]
+        m = _TEMPLATE_VAR.match(text.strip())
+        if m:
+            return text, m.group(1)
+        if text.startswith("file://"):
+            return None, None
+        return text, None
+    return None, None
+
+
+def _read_ref(r: _R, ref: str, i: int, template, prompt_var) -> list[ir.Case] | None:
+    target = os.path.join(os.path.dirname(r.path), ref[len("file://"):])
+    if not os.path.isfile(target):
+        r.add("EV107", f"tests file '{ref}' does not exist: its tests are not read", "tests", i, severity="warning")
+        return None
+    try:
+        loaded = load_file(target)
+    except LoadError as exc:
+        r.result.diagnostics.append(exc.to_diagnostic())
+        return None
+    r.result.documents[target] = loaded
+    if not isinstance(loaded.data, list):
+        sub = _R(r.result, loaded)
+        sub.add("EV102", f"a promptfoo tests file must be a list of tests, not a {type_name(loaded.data)}")
+        return None
+    return _read_tests(_R(r.result, loaded), loaded.data, (), template, prompt_var)
+
+
+def _read_tests(r: _R, tests: list, at: tuple, template, prompt_var, start: int = 0) -> list[ir.Case]:
+    cases = []
+    for j, test in enumerate(tests):
+        i = start + j
+        where = at + (i,)
+        if not isinstance(test, dict):
+            r.add("EV102", f"a test must be a mapping with vars and assert, not a {type_name(test)}", *where)
+            cases.append(ir.Case(name=f"test-{i + 1}", span=r.span(*where), extra={"$value": test}))
+            continue
+        case = ir.Case(name=f"test-{i + 1}", span=r.span(*where))
+        case.hints["key_order"] = list(test)
+        desc = test.get("description")
+        if isinstance(desc, str) and desc.strip():
+            case.name = desc
+        elif "description" in test:
+            r.add("EV102", f"'description' must be a non-empty string, not a {type_name(desc)}", *where, "description")
+            case.extra["description"] = desc
+        else:
+            case.hints["no_description"] = True
+        vars_ = test.get("vars")
+        if isinstance(vars_, dict):
+            case.hints["var_order"] = list(vars_)
+            pv = prompt_var
+            if pv is None and template is None:
+                pv = "prompt" if "prompt" in vars_ else (next(iter(vars_)) if len(vars_) == 1 else None)
+            if pv is not None and isinstance(vars_.get(pv), str):
+                case.input = vars_[pv]
+                case.hints["prompt_var"] = pv
+                others = {k: v for k, v in vars_.items() if k != pv}
+            else:
+                others = dict(vars_)
+                if template is not None and not _TEMPLATE_ANY.search(template):
+                    case.input = template
+            if others:
+                case.extra["vars"] = others
+        elif "vars" in test:
+            r.add("EV102", f"'vars' must be a mapping, not a {type_name(vars_)}", *where, "vars")
+            case.extra["vars"] = vars_
+        elif template is not None and not _TEMPLATE_ANY.search(template):
+            case.input = template
+        asserts = test.get("assert")
+        if isinstance(asserts, list):
+            for k, a in enumerate(asserts):
+                case.checks.extend(_read_assertion(r, a, where + ("assert", k)))
+        elif "assert" in test:
+            r.add("EV102", f"'assert' must be a list of assertions, not a {type_name(asserts)}", *where, "assert")
+            case.extra["assert"] = asserts
+        if isinstance(test.get("metadata"), dict):
+            case.metadata = test["metadata"]
+        for key, value in test.items():
+            if key not in ("description", "vars", "assert", "metadata") or (key == "metadata" and case.metadata is None):
+                case.extra.setdefault(key, value)
+        cases.append(case)
+    return cases
+
+
+def _escape(text: str) -> str:
+    from .skillgym_checks import escape_regex
+
+    return escape_regex(text)
+
+
+def _glob_literal(pattern: str) -> tuple[str, str] | None:
+    """A promptfoo glob that is literal text with ``*`` only at the ends: (anchoring, text)."""
+    start = pattern.startswith("*")
+    end = pattern.endswith("*") and len(pattern) > 1
+    core = pattern[1 if start else 0: len(pattern) - 1 if end else len(pattern)]
+    if not core or "*" in core or "?" in core:
+        return None
+    regex = ("" if start else "^") + _escape(core) + ("" if end else "$")
+    return regex, core
+
+
+def _read_assertion(r: _R, a: Any, where: tuple) -> list:
+    span = r.span(*where)
+    if not isinstance(a, dict) or not isinstance(a.get("type"), str):
+        if isinstance(a, dict) and "type" not in a:
+            r.add("EV103", "an assertion needs a 'type'", *where)
+        elif isinstance(a, dict):
+            r.add("EV102", f"'type' must be a string, not a {type_name(a.get('type'))}", *where, "type")
+        else:
+            r.add("EV102", f"an assertion must be a mapping with 'type', not a {type_name(a)}", *where)
+        return [ir.Opaque(origin=NAME, raw=a, span=span)]
+    typ = a["type"]
+    negate = typ.startswith("not-")
+    base = typ[4:] if negate else typ
+    value = a.get("value")
+    extra = {k: v for k, v in a.items() if k not in VALUE_KEYS}
+    weight = a.get("weight")
+    if weight is not None and not (isinstance(weight, (int, float)) and not isinstance(weight, bool)):
+        return [ir.Opaque(type=typ, origin=NAME, raw=a, span=span)]
+    common = {"span": span, "weight": weight, "extra": extra, "hints": {"key_order": list(a)}}
+    if negate:
+        common["negate"] = True
+    if base in TO_KIND:
+        kind = TO_KIND[base]
+        model = ir.CHECK_MODELS[kind]
+        if kind in ("contains-any", "contains-all", "icontains-any", "icontains-all"):
+            if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                return [model(values=list(value), **common)]
+        elif kind in ("is-json",):
+            if "value" not in a:
+                return [model(**common)]
+        elif kind == "equals":
+            if "value" in a:
+                return [model(value=value, **common)]
+        elif isinstance(value, str):
+            return [model(value=value, **common)]
+        return [ir.Opaque(type=typ, origin=NAME, raw=a, span=span)]
+    if base == "skill-used":
+        names = [value] if isinstance(value, str) else value
+        if isinstance(value, dict) and set(value) == {"name"} and isinstance(value["name"], str):
+            names = [value["name"]]
+            common["hints"]["form"] = "object"
+        if isinstance(names, list) and names and all(isinstance(n, str) and n.strip() for n in names) \
+                and not extra and (weight is None or len(names) == 1):
+            checks = []
+            for k, n in enumerate(names):
+                hints = dict(common["hints"]) if k == 0 else {"group_part": True}
+                if k == 0 and isinstance(value, list):
+                    hints["group"] = len(names)
+                checks.append(ir.SkillTrigger(skill=n.strip(), should_trigger=False if negate else None, span=span,
+                                              hints=hints, weight=weight))
+            return checks
+        return [ir.Opaque(type=typ, origin=NAME, raw=a, span=span)]
+    if base == "trajectory:step-count" and isinstance(value, dict) and value.get("type") == "command" \
+            and isinstance(value.get("pattern"), str) and set(value) <= {"type", "pattern", "min", "max"}:
+        lit = _glob_literal(value["pattern"])
+        bounds = (value.get("min"), value.get("max"))
+        if lit is not None and not extra and weight is None:
+            regex, _ = lit
+            if bounds == (1, None) and not negate:
+                return [ir.CommandMatching(pattern=regex, span=span, hints={"key_order": list(a)})]
+            if bounds == (None, 0) and not negate:
+                return [ir.NoCommandMatching(pattern=regex, span=span, hints={"key_order": list(a)})]
+        return [ir.Opaque(type=typ, origin=NAME, raw=a, span=span)]
+    if base == "llm-rubric" and isinstance(value, str) and not negate:
+        return [ir.Rubrics(criteria=[value], **common)]
+    if base in ("latency", "cost") and not negate and "value" not in a and \
+            isinstance(a.get("threshold"), (int, float)) and not isinstance(a.get("threshold"), bool):
+        extra.pop("threshold")
+        if base == "latency":
+            return [ir.Latency(threshold=a["threshold"], **common)]
+        return [ir.Cost(budget=a["threshold"], **common)]
+    return [ir.Opaque(type=typ, origin=NAME, raw=a, span=span)]
+
+
+# ------------------------------------------------------------------------------------ writing
+
+
+def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[dict]:
+    """promptfoo assertions for one IR check (empty when it is lost)."""
+    k = check.kind
+    neg = "not-" if check.negate else ""
+    out: dict[str, Any] | None = None
+    label = check.label()
+    if k == "opaque":
+        if check.origin == NAME:
+            return [check.raw]
+        losses.append(loss_at(check.span, where, f"{check.origin or 'opaque'} check '{label}' (no promptfoo equivalent)"))
+        return []
+    if k in SAME:
+        out = {"type": neg + SAME[k]}
+        if k == "regex":
+            flags = (check.flags or "").replace("g", "")
+            if flags:
+                losses.append(loss_at(check.span, where, f"flags '{check.flags}' of check '{label}' "
+                                                         "(promptfoo's regex takes none)"))
+        if k in ("contains-any", "contains-all", "icontains-any", "icontains-all"):
+            out["value"] = list(check.values)
+        elif k != "is-json":
+            out["value"] = check.value
+    elif k == "skill-trigger":
+        if not check.skill:
+            losses.append(loss_at(check.span, where, "skill-trigger check without a skill name"))
+            return []
+        fires = check.expects_trigger != bool(check.negate)
+        out = {"type": ("" if fires else "not-") + "skill-used", "value": check.skill}
+        if own and check.hints.get("form") == "object":
+            out["value"] = {"name": check.skill}
+    elif k in ("command_matching", "no_command_matching"):
+        glob = _glob_of(check.pattern)
+        positive = (k == "command_matching") != bool(check.negate)
+        if glob is None or check.extra:
+            losses.append(loss_at(check.span, where, f"check '{label}' (promptfoo's trajectory:step-count takes a "
+                                                     "case-insensitive glob; this regex has no faithful glob)"))
+            return []
+        out = {"type": "trajectory:step-count",
+               "value": {"type": "command", "pattern": glob, **({"min": 1} if positive else {"max": 0})}}
+    elif k == "rubrics":
+        crits = [c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or "") for c in check.criteria]
+        if any(not isinstance(c, str) for c in check.criteria):
+            losses.append(loss_at(check.span, where, f"criterion fields other than the text of check '{label}'"))
+        res = []
+        for c in crits:
+            item: dict[str, Any] = {"type": "llm-rubric", "value": c}
+            if check.weight is not None:
+                item["weight"] = check.weight
+            if own and len(crits) == 1:
+                item.update(check.extra)
+                item = _order(item, check.hints.get("key_order"))
+            res.append(item)
+        if not own:
+            for key in check.extra:
+                losses.append(loss_at(check.span, where, f"'{key}' of check '{label}'"))
+        _common_losses(check, losses, where, skip=("weight",))
+        return res
+    elif k == "latency" and check.threshold is not None:
+        out = {"type": "latency", "threshold": check.threshold}
+    elif k == "cost" and check.budget is not None:
+        out = {"type": "cost", "threshold": check.budget}
+    else:
+        why = {
+            "transcript_mentions": "promptfoo's contains checks only the final output, not the transcript",
+            "transcript_omits": "promptfoo's contains checks only the final output, not the transcript",
+            "file_exists": "promptfoo does not inspect the workspace",
+            "file_absent": "promptfoo does not inspect the workspace",
+            "command_succeeds": "promptfoo does not run commands after the session",
+        }.get(k, "no promptfoo equivalent")
+        losses.append(loss_at(check.span, where, f"check '{label}' ({why})"))
+        return []
+    if check.weight is not None:
+        out["weight"] = check.weight
+    _common_losses(check, losses, where, skip=("weight",))
+    if own:
+        for key, value in check.extra.items():
+            out[key] = value
+        order = check.hints.get("key_order")
+        if order:
+            out = {**{x: out[x] for x in order if x in out}, **{x: v for x, v in out.items() if x not in order}}
+    else:
+        for key in check.extra:
+            losses.append(loss_at(check.span, where, f"'{key}' of check '{label}'"))
+    return [out]
+
+
+def _common_losses(check: Any, losses: list[Loss], where: str, skip: tuple = ()) -> None:
+    for f in ("name", "required", "min_score"):
+        if f not in skip and getattr(check, f, None) is not None:
+            losses.append(loss_at(check.span, where, f"'{f}' of check '{check.label()}'"))
+
+
+def _glob_of(pattern: str) -> str | None:
+    """A glob equivalent to an ECMAScript search for literal text (``^``/``$`` anchors allowed)."""
+    from .skillgym_checks import literal_of
+
+    start = pattern.startswith("^")
+    end = pattern.endswith("$") and not pattern.endswith("\\$")
+    core = pattern[1 if start else 0: len(pattern) - 1 if end else len(pattern)]
+    text = literal_of(core)
+    if not text or "*" in text or "?" in text or "\n" in text:
+        return None
+    return ("" if start else "*") + text + ("" if end else "*")
+
+
+def _group_checks(checks: list) -> list[list]:
+    """Checks read from one promptfoo assertion (a skill-used list) stay together."""
+    groups: list[list] = []
+    for c in checks:
+        if c.hints.get("group_part") and groups and groups[-1][0].kind == "skill-trigger":
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    return groups
+
+
+def _assertions(checks: list, own: bool, losses: list[Loss], where: str) -> list:
+    out: list = []
+    for group in _group_checks(checks):
+        first = group[0]
+        n = first.hints.get("group") if own else None
+        if own and n and len(group) == n and all(c.kind == "skill-trigger" for c in group) \
+                and len({c.should_trigger for c in group}) == 1:
+            neg = first.should_trigger is False
+            out.append(_order({"type": ("not-" if neg else "") + "skill-used", "value": [c.skill for c in group]},
+                              first.hints.get("key_order")))
+            continue
+        for c in group:
+            out.extend(_assertion(c, own, losses, where))
+    return out
+
+
+def _order(d: dict, order: list | None) -> dict:
+    if not order:
+        return d
+    return {**{k: d[k] for k in order if k in d}, **{k: v for k, v in d.items() if k not in order}}
+
+
+LOST_CASE_FIELDS = (
+    ("files", "inline files"), ("fixture", "fixture"), ("setup", "setup command"), ("bucket", "bucket"),
+    ("requires", "requires"), ("timeout_minutes", "timeout_minutes"), ("max_turns", "max_turns"),
+    ("input_files", "input_files"), ("tags", "tags"), ("timeout_ms", "timeoutMs"), ("expected_fail", "expectedFail"),
+    ("expected_output", "expected_output"),
+)
+
+
+def _test(case: ir.Case, own: bool, losses: list[Loss], where: str, prompt_var: str) -> Any:
+    if own and "$value" in case.extra:
+        return case.extra["$value"]
+    t: dict[str, Any] = {}
+    if own and "description" in case.extra:
+        t["description"] = case.extra["description"]
+    elif not (own and case.hints.get("no_description")):
+        t["description"] = case.name
+    vars_: dict[str, Any] = {}
+    if case.input is not None:
+        if own and "prompt_var" in case.hints:
+            vars_[case.hints["prompt_var"]] = ir.input_text(case.input)
+        elif not own:
+            vars_[prompt_var] = ir.input_text(case.input)
+            if not isinstance(case.input, str):
+                losses.append(loss_at(case.span, where, f"message input of '{case.name}' flattened to its text"))
+    extra_vars = case.extra.get("vars") if own else None
+    if isinstance(extra_vars, dict):
+        vars_.update(extra_vars)
+    if own and case.hints.get("var_order"):
+        vars_ = _order(vars_, case.hints["var_order"])
+    if own and extra_vars is not None and not isinstance(extra_vars, dict):
+        t["vars"] = extra_vars
+    elif vars_ or (own and "var_order" in case.hints):
+        t["vars"] = vars_
+    checks = list(case.checks)
+    asserts = _assertions(checks, own, losses, where)
+    if case.judge:
+        asserts.append({"type": "llm-rubric", "value": case.judge})
+        losses.append(loss_at(case.span, where, f"judge of '{case.name}' written as an llm-rubric assertion (graded "
+                                                "on every run, not only when the checks tie)"))
+    if own and "assert" in case.extra:
+        t["assert"] = case.extra["assert"]
+    elif asserts or (own and "assert" in (case.hints.get("key_order") or [])):
+        t["assert"] = asserts
+    if case.metadata is not None:
+        t["metadata"] = case.metadata
+    if own:
+        for key, value in case.extra.items():
+            if key not in ("description", "vars", "assert", "$value"):
+                t[key] = value
+        t = _order(t, case.hints.get("key_order"))
+    else:
+        for field, what in LOST_CASE_FIELDS:
+            if getattr(case, field) not in (None, [], {}):
+                losses.append(loss_at(case.span, where, f"{what} of '{case.name}'"))
+        for key in case.extra:
+            losses.append(loss_at(case.span, where, f"'{key}' of '{case.name}'"))
+    return t
+
+
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
+    from .. import yamlrt
+
+    own = evalset.format == NAME
+    losses: list[Loss] = []
+    setwhere = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
+    files: dict[str, str] = {}
+    name = evalset.hints.get("file_name", DEFAULT_NAME) if own else DEFAULT_NAME
+    prompt_var = "prompt"
+    if own and "$root" in evalset.extra:
+        files[name] = yamlrt.dump(evalset.extra["$root"], existing=(existing or {}).get(name))
+        return WriteResult(files=files)
+    cases = list(evalset.cases)
+    if evalset.suite is not None:
+        cases.extend(_suite_cases(evalset.suite, losses))
+    if not own and evalset.triggers is not None and evalset.triggers.prompts:
+        cases.extend(_trigger_cases(evalset, losses, setwhere))
+    if own and evalset.hints.get("shape") == "tests":
+        data: Any = [_test(c, True, losses, f"cases[{i}]", prompt_var) for i, c in enumerate(cases)]
+        files[name] = yamlrt.dump(data, existing=(existing or {}).get(name))
+        return WriteResult(files=files, losses=losses)
+    data = {}
+    if own:
+        if evalset.description is not None:
+            data["description"] = evalset.description
+        for key, value in evalset.extra.items():
+            if key not in ("tests", "defaultTest"):
+                data[key] = value
+    else:
+        desc = evalset.description or evalset.name or (evalset.skill.name if evalset.skill else None)
+        if desc:
+            data["description"] = desc
+        data["prompts"] = ["{{prompt}}"]
+        data["providers"] = [DEFAULT_PROVIDER]
+        _set_losses(evalset, losses, setwhere)
+    default = dict(evalset.extra.get("defaultTest") or {}) if own and isinstance(evalset.extra.get("defaultTest"), dict) \
+        else None
+    set_asserts = _assertions(list(evalset.checks), own, losses, "checks")
+    if set_asserts or default is not None:
+        d = default if default is not None else {}
+        if set_asserts:
+            d["assert"] = set_asserts
+        if own:
+            d = _order(d, evalset.hints.get("default_keys"))
+        data["defaultTest"] = d
+    elif own and "defaultTest" in evalset.extra:
+        data["defaultTest"] = evalset.extra["defaultTest"]
+    if own and "tests" in evalset.extra:
+        data["tests"] = evalset.extra["tests"]
+    elif cases or (own and "tests" in (evalset.hints.get("key_order") or [])):
+        data["tests"], extra_files = _tests(evalset, cases, own, losses, prompt_var, existing or {})
+        files.update(extra_files)
+    if own:
+        data = _order(data, evalset.hints.get("key_order"))
+    files = {name: yamlrt.dump(data, existing=(existing or {}).get(name)), **files}
+    return WriteResult(files=files, losses=losses)
+
+
+def _tests(evalset: ir.EvalSet, cases: list, own: bool, losses: list[Loss], prompt_var: str,
+           existing: dict[str, str]) -> tuple[list, dict[str, str]]:
+    from .. import yamlrt
+
+    layout = evalset.hints.get("tests_layout") if own else None
+    out: list = []
+    extra_files: dict[str, str] = {}
+    if not layout:
+        return [_test(c, own, losses, f"cases[{i}]", prompt_var) for i, c in enumerate(cases)], extra_files
+    i = 0
+    by_ref: dict[str, list] = {}
+    for entry in layout:
+        if "inline" in entry:
+            if i < len(cases) and "from_file" not in cases[i].hints:
+                out.append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
+                i += 1
+            continue
+        out.append(entry["ref"])
+        while i < len(cases) and cases[i].hints.get("from_file") == entry["ref"]:
+            by_ref.setdefault(entry["ref"], []).append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
+            i += 1
+    while i < len(cases):
+        out.append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
+        i += 1
+    for ref, tests in by_ref.items():
+        rel = ref[len("file://"):]
+        extra_files[rel] = yamlrt.dump(tests, existing=existing.get(rel))
+    return out, extra_files
+
+
+def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[ir.Case]:
+    """Trigger prompts as tests: ``skill-used`` for should-trigger prompts, ``not-skill-used`` for the rest."""
+    trig = evalset.triggers
+    skill = trig.skill or (evalset.skill.name if evalset.skill else None)
+    if not skill:
+        losses.append(loss_at(trig.span, where, f"{len(trig.prompts)} trigger prompts (no skill name to check "
+                                                "with skill-used)"))
+        return []
+    cases = []
+    counts = {True: 0, False: 0}
+    for p in trig.prompts:
+        counts[p.should_trigger] += 1
+        name = f"{'triggers' if p.should_trigger else 'does-not-trigger'}-{counts[p.should_trigger]}"
+        cases.append(ir.Case(name=name, input=p.text, span=p.span,
+                             checks=[ir.SkillTrigger(skill=skill, should_trigger=None if p.should_trigger else False)]))
+        for key in p.extra:
+            losses.append(loss_at(p.span, where, f"'{key}' of trigger prompt {p.text!r}"))
+    return cases
+
+
+def _set_losses(evalset: ir.EvalSet, losses: list[Loss], where: str) -> None:
+    if evalset.input is not None:
+        losses.append(Loss(where, "suite-level input prepended to every test"))
+    if evalset.tags:
+        losses.append(Loss(where, "eval set tags"))
+    for key in evalset.extra:
+        losses.append(Loss(where, f"{evalset.format} key '{key}'"))
+
+
+def _suite_cases(suite: ir.Suite, losses: list[Loss]) -> list[ir.Case]:
+    losses.append(loss_at(suite.span, "suite", f"suite: its {len(suite.entries)} entries become separate tests, "
+                                               "each running its own session"))
+    out = []
+    for entry in suite.entries:
+        case = ir.Case(name=entry.name, input=suite.input, checks=list(entry.checks), span=entry.span or suite.span)
+        for field in ("files", "fixture", "setup", "requires", "timeout_minutes", "max_turns"):
+            setattr(case, field, getattr(suite, field))
+        out.append(case)
+    return out
+
+
+FORMAT = Format(
+    name=NAME,
+    module=__name__,
+    description="promptfoo promptfooconfig.yaml (tests with vars.prompt and assertions)",
+    detect=detect,
+    read=read,
+    write=write,
+    single_file=True,
+    default_name=DEFAULT_NAME,
+)
