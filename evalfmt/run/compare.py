@@ -179,7 +179,7 @@ class Comparison:
         lines = [f"verdict: {self.verdict}{verdict.status_suffix(self.expected_rows, self.scored_rows)}",
                  f"why: {self.attribution()}"]
         for opp in self.opponents:
-            lines.append(f"candidate-vs-{opp}: {self.comparisons[opp].line()}")
+            lines.append(f"candidate-vs-{opp}: {self.comparisons[opp].line(self.sign_p(opp))}")
         order = _arm_order(self.arms)
         scores = self.arm_scores()
         lines.append("arm scores: " + " · ".join(f"{a} {'n/a' if scores[a] is None else f'{scores[a]:.2f}'}" for a in order))

@@ -57,9 +57,10 @@ def to_fixed(x: float, digits: int) -> str:
     return text
 
 
-def summary_line(win: int, loss: int, tie: int) -> str:
-    """terum's line, e.g. ``+44% net lift (5W / 1L / 3T over 9 comparisons, sign test p=0.219)``."""
-    p = sign_test(win, loss)
+def summary_line(win: int, loss: int, tie: int, p: float | None = None) -> str:
+    """terum's line, e.g. ``+44% net lift (5W / 1L / 3T over 9 comparisons, sign test p=0.219)``.
+    ``p`` overrides the sign test (1.0 when a suite ran: its rows are not independent)."""
+    p = sign_test(win, loss) if p is None else p
     n = win + loss + tie
     lift = 100 * net_lift(win, loss, tie)
     signed = ("+" if lift >= 0 else "") + to_fixed(lift, 0) + "%"
@@ -102,8 +103,8 @@ class Tally:
     def verdict(self) -> str:
         return band(self.win, self.loss, self.tie)
 
-    def line(self) -> str:
-        return summary_line(self.win, self.loss, self.tie)
+    def line(self, sign_p: float | None = None) -> str:
+        return summary_line(self.win, self.loss, self.tie, sign_p)
 
     def add(self, outcome: str) -> None:
         setattr(self, outcome, getattr(self, outcome) + 1)
