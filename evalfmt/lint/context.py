@@ -21,6 +21,15 @@ FRONTMATTER = re.compile(r"^---\s*\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)")
 TEXT_PROBE = 8192
 
 
+_ONE_LINE = re.compile(r"[\r\n\t\v\f\x85\u2028\u2029]+")
+
+
+def shown(text: str, limit: int = 80) -> str:
+    """A value quoted in a message: on one line (whitespace collapsed), cut to ``limit`` characters."""
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
 def line_starts(text: str) -> list[int]:
     starts = [0]
     find = text.find
@@ -273,6 +282,7 @@ class Context:
                **data) -> None:
         line, column = (pos.line, pos.column) if isinstance(pos, Pos) else pos
         fix = bool(rule.fixable and data.get("fix"))
+        message = _ONE_LINE.sub(" ", message)
         self.diagnostics.append(Diagnostic(path, line, column, rule.code, message, severity or rule.severity,
                                            fixable=fix, data=data))
 

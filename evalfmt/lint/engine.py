@@ -9,6 +9,7 @@ modules add everything else. Nothing from an eval file is ever executed.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from ..errors import Diagnostic, EvalfmtError
@@ -16,6 +17,8 @@ from . import config as config_mod
 from . import suppress
 from .context import Context, SkillFolder, scan_skill, single_file, skill_name
 from .registry import Registry, registry
+
+_MULTILINE = re.compile(r"[\r\n\t\v\f\x85\u2028\u2029]+")
 
 # --------------------------------------------------------------------------------------- targets
 
@@ -179,6 +182,8 @@ def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintR
             continue
         if cfg.severity:
             d.severity = cfg.severity_of(d.code, d.severity)  # type: ignore[assignment]
+        if _MULTILINE.search(d.message):
+            d.message = _MULTILINE.sub(" ", d.message)
         kept.append(d)
     sups: dict[str, list[suppress.Suppression]] = {}
     for path, text in result.texts.items():

@@ -13,6 +13,7 @@ from typing import Iterable
 
 from ... import ir
 from ...errors import Pos
+from ..context import shown
 from ..registry import Rule
 from ..shell import commands
 from ..words import COMMON_WORDS
@@ -31,6 +32,11 @@ def with_suite(evalset: ir.EvalSet) -> list[ir.Case]:
     if evalset.suite is not None:
         out.append(evalset.suite)
     return out
+
+
+def whole_set(evalset: ir.EvalSet) -> bool:
+    """True when the set was read from a whole skill folder (not one file of it, as pre-commit gives)."""
+    return evalset.source is None or os.path.isdir(evalset.source)
 
 
 def file_of(node) -> str | None:
@@ -155,7 +161,7 @@ class InjectionTask(Rule):
                 path = file_of(case)
                 pos = ctx.text_pos(path, task_pos(ctx, case), task, m.start(), len(m.group(0))) if path else task_pos(ctx, case)
                 ctx.report(self, path, pos,
-                           f"the task demands literal output ('{m.group(0)}'): it reads as prompt injection and "
+                           f"the task demands literal output ('{shown(m.group(0))}'): it reads as prompt injection and "
                            "measures compliance; ask for the job and check its outcome")
 
 
@@ -253,7 +259,7 @@ class ShortAnchor(Rule):
                 else:
                     continue
                 ctx.report(self, file_of(c), ctx.check_arg_pos(c),
-                           f"anchor '{c.text}' is {why}: it passes by luck in any transcript; anchor on an "
+                           f"anchor '{shown(c.text)}' is {why}: it passes by luck in any transcript; anchor on an "
                            "identifier the answer must cite")
 
 
@@ -309,7 +315,7 @@ class ProseAnchor(Rule):
                 plain = sum(1 for w in words if _PLAIN_WORD.match(w))
                 if plain * 4 >= len(words) * 3:
                     ctx.report(self, file_of(c), ctx.check_arg_pos(c),
-                               f"anchor '{c.text}' is {len(words)} words of prose: a paraphrase misses it; "
+                               f"anchor '{shown(c.text)}' is {len(words)} words of prose: a paraphrase misses it; "
                                "anchor on an identifier, or judge prose with a 'judge' rubric")
 
 
@@ -455,7 +461,7 @@ class AnchorInTask(Rule):
             for c in checks:
                 if isinstance(c, ir.TranscriptMentions) and c.text.strip() and c.text.casefold() in folded:
                     ctx.report(self, file_of(c), ctx.check_arg_pos(c),
-                               f"anchor '{c.text}' already appears in the task: both arms can echo it; anchor on "
+                               f"anchor '{shown(c.text)}' already appears in the task: both arms can echo it; anchor on "
                                "something the agent has to find")
 
 
@@ -605,7 +611,7 @@ class ProseSetup(Rule):
                     pos = ctx.text_pos(path, spos, case.setup, first.start, len(first.text)) if path else spos
                     line = " ".join(w.text for w in words)
                     ctx.report(self, path, pos,
-                               f"setup line '{line}' reads as prose: the shell runs a program named "
+                               f"setup line '{shown(line)}' reads as prose: the shell runs a program named "
                                f"'{first.text}' and the case is dropped; write shell, or put it in the task")
                     break
 
@@ -643,7 +649,7 @@ class NoAdversarialCase(Rule):
 
     def check_set(self, evalset, ctx):
         cases = [c for c in evalset.cases if file_of(c)]
-        if not cases or any(c.bucket == "adversarial" for c in cases):
+        if not whole_set(evalset) or not cases or any(c.bucket == "adversarial" for c in cases):
             return
         first = min(cases, key=lambda c: file_of(c))
         ctx.report(self, file_of(first), Pos(1, 1),

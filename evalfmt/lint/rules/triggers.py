@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 
 from ...errors import Pos
+from ..context import shown
 from ..registry import Rule
 
 
@@ -81,7 +82,7 @@ class ContradictoryTrigger(Rule):
                 first[key] = p
             elif prev.should_trigger != p.should_trigger:
                 ctx.report(self, _file(ts, p), _pos(p),
-                           f"prompt '{p.text.strip()}' is in {_side(p)} and also in {_side(prev)} "
+                           f"prompt '{shown(p.text)}' is in {_side(p)} and also in {_side(prev)} "
                            f"(line {prev.span.line if prev.span else '?'}): keep it in one list")
 
 
@@ -128,7 +129,7 @@ class DuplicateTrigger(Rule):
                 seen[key] = p
             else:
                 ctx.report(self, _file(ts, p), _pos(p),
-                           f"prompt '{p.text.strip()}' is already in {_side(p)} (line "
+                           f"prompt '{shown(p.text)}' is already in {_side(p)} (line "
                            f"{prev.span.line if prev.span else '?'}): remove it or phrase it another way")
 
 
@@ -282,7 +283,7 @@ class MonotoneTriggers(Rule):
                 sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
                 if sm.real_quick_ratio() >= threshold and sm.quick_ratio() >= threshold and sm.ratio() >= threshold:
                     ctx.report(self, _file(ts, p), _pos(p),
-                               f"prompt '{p.text.strip()}' is a near-duplicate of line "
+                               f"prompt '{shown(p.text)}' is a near-duplicate of line "
                                f"{q.span.line if q.span else '?'} ({sm.ratio():.0%} alike): phrase should_trigger "
                                "prompts several ways")
                     break

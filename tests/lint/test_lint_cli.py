@@ -1,0 +1,72 @@
+"""`evalfmt lint` and `evalfmt rules` at the command line: paths, exit codes, one-line errors,
+--jobs giving the same output, the scripts table in sync with Unicode data."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import FIXTURES
+from evalfmt.lint import _scripts, _scripts_gen
+from lintkit import materialize
+
+
+def test_missing_path_and_unrecognised_file(run_cli, tmp_path):
+    missing = str(tmp_path / "nope")
+    assert run_cli("lint", missing) == (2, "", f"evalfmt: {missing}: no such file or directory\n")
+    other = tmp_path / "notes.txt"
+    other.write_text("hello")
+    code, out, err = run_cli("lint", str(other))
+    assert (code, out) == (2, "") and "not an eval file evalfmt recognises" in err
+    code, out, err = run_cli("lint", "--isolated", "--skip-unrecognized", str(other))
+    assert (code, out, err) == (0, "0 errors, 0 warnings in 0 files\n", "")
+
+
+def test_usage_error(run_cli):
+    code, out, err = run_cli("lint", "--format", "xml", ".")
+    assert code == 2 and out == "" and err.startswith("evalfmt: Invalid value for '--format'")
+
+
+def test_skill_md_path_lints_the_folder(run_cli, tmp_path):
+    repo = materialize(tmp_path, {"files": {"SKILL.md": "---\nname: other\ndescription: x\n---\n"}})
+    code, out, err = run_cli("lint", "--isolated", "sample/SKILL.md", cwd=str(repo))
+    assert (code, err) == (1, "")
+    assert out.startswith("sample/SKILL.md:2:7: HYG1 SKILL.md name 'other' does not equal the folder name 'sample'")
+
+
+def test_one_eval_file_gets_its_own_hygiene_only(run_cli, tmp_path):
+    """pre-commit style: a case file alone is linted with the per-file hygiene rules, not the folder's."""
+    repo = materialize(tmp_path, {"files": {
+        "SKILL.md": "---\nname: other\ndescription: x\n---\n",
+        "evals/cases/a.yaml": "task: Commit for sam@acme.io.\nchecks: [{command_matching: git commit}, {file_absent: X}]\n",
+        "evals/cases/b.yaml": "task: Commit for bob@acme.io.\nchecks: [{command_matching: git commit}, {file_absent: X}]\n"}})
+    code, out, err = run_cli("lint", "--isolated", "--quiet", "sample/evals/cases/a.yaml", cwd=str(repo))
+    assert out.splitlines() == ["sample/evals/cases/a.yaml:1:18: HYG3 e-mail address sam@acme.io is not the skill "
+                                "author's (this skill declares no metadata.author address, so no address is exempt): "
+                                "use a reserved domain such as example.com"]
+
+
+def test_jobs_give_the_same_output(run_cli):
+    args = ("lint", "--isolated", "--format", "json", str(FIXTURES))
+    assert run_cli(*args, "--jobs", "2") == run_cli(*args)
+
+
+def test_rules_listing_and_explain(run_cli):
+    code, out, err = run_cli("rules")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("EV001  unused-suppression")
+    assert any(line.startswith("EV101  unknown-key (fix)") for line in lines)
+    assert any(line.startswith("HYG8   outside-references") for line in lines)
+    code, out, err = run_cli("rules", "--explain", "ev204")
+    assert code == 0 and out.startswith("EV204 short-anchor: warning\n")
+    assert "Fails:" in out and "Passes:" in out and "Fix:" in out and "min-length" in out
+    assert run_cli("rules", "--explain", "EV999") == (2, "", "evalfmt: unknown rule 'EV999' (see 'evalfmt rules')\n")
+    code, out, err = run_cli("rules", "--format", "json")
+    assert '"code": "HYG3"' in out
+
+
+def test_scripts_table_is_generated():
+    pytest.importorskip("regex")
+    with open(_scripts.__file__, encoding="utf-8") as fh:
+        assert fh.read() == _scripts_gen.generate(), \
+            "regenerate: python -m evalfmt.lint._scripts_gen > evalfmt/lint/_scripts.py"

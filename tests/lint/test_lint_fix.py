@@ -1,0 +1,121 @@
+"""--fix and --diff: EV101 key renames, EV501 renames and type replacements, EV111 file renames.
+Every other byte stays (comments, key order, quoting, indentation, line endings, a BOM), a second
+run changes nothing, and --diff previews without writing."""
+
+from __future__ import annotations
+
+import hashlib
+
+from lintkit import materialize
+
+CASE = (
+    "# Release notes, the plain request.\n"
+    "task: Write the release notes since v1.4.0.   # the prompt\n"
+    "timeout: 30\n"
+    "\"chek\":\n"
+    "    - { transcript_mentions: \"LegacyConfigLoader\" }\n"
+    "    - file_absent: 'NOTES.orig'\n"
+    "bucket: explicit\n"
+)
+FIXED = CASE.replace("timeout: 30", "timeout_minutes: 30").replace('"chek":', '"checks":')
+
+
+def tree(root):
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_fix_renames_keys_in_place_and_is_idempotent(run_cli, tmp_path):
+    repo = materialize(tmp_path, {"files": {"evals/cases/a.yaml": CASE}})
+    path = repo / "sample" / "evals" / "cases" / "a.yaml"
+    code, out, err = run_cli("lint", "--isolated", "--select", "EV1", "--fix", "sample", cwd=str(repo))
+    assert (code, out, err) == (0, "0 errors, 0 warnings in 1 file (2 fixed)\n", "")
+    assert path.read_text() == FIXED
+    before = tree(repo)
+    code, out, err = run_cli("lint", "--isolated", "--select", "EV1", "--fix", "sample", cwd=str(repo))
+    assert (code, out, err) == (0, "0 errors, 0 warnings in 1 file\n", "")
+    assert tree(repo) == before
+
+
+def test_diff_previews_without_writing(run_cli, tmp_path):
+    repo = materialize(tmp_path, {"files": {"evals/cases/a.yaml": CASE}})
+    before = tree(repo)
+    code, out, err = run_cli("lint", "--isolated", "--diff", "sample", cwd=str(repo))
+    assert (code, err) == (1, "")
+    assert out == (
+        "--- a/sample/evals/cases/a.yaml\n"
+        "+++ b/sample/evals/cases/a.yaml\n"
+        "@@ -1,7 +1,7 @@\n"
+        " # Release notes, the plain request.\n"
+        " task: Write the release notes since v1.4.0.   # the prompt\n"
+        "-timeout: 30\n"
+        "-\"chek\":\n"
+        "+timeout_minutes: 30\n"
+        "+\"checks\":\n"
+        "     - { transcript_mentions: \"LegacyConfigLoader\" }\n"
+        "     - file_absent: 'NOTES.orig'\n"
+        " bucket: explicit\n")
+    assert tree(repo) == before
+    run_cli("lint", "--isolated", "--fix", "sample", cwd=str(repo))
+    assert run_cli("lint", "--isolated", "--diff", "sample", cwd=str(repo)) == (0, "", "")
+
+
+def test_ambiguous_or_taken_suggestion_is_not_fixed(run_cli, tmp_path):
+    case = "task: Write the notes.\nchecks:\n  - file_absent: NOTES.orig\ncheck: []\nzzz: 1\n"
+    repo = materialize(tmp_path, {"files": {"evals/cases/a.yaml": case}})
+    code, out, err = run_cli("lint", "--isolated", "--select", "EV101", "--fix", "sample", cwd=str(repo))
+    assert code == 1
+    assert (repo / "sample" / "evals" / "cases" / "a.yaml").read_text() == case
+    assert out.endswith("2 errors, 0 warnings in 1 file\n")
+
+
+def test_crlf_and_bom_survive(run_cli, tmp_path):
+    raw = b"\xef\xbb\xbftask: Write the notes.\r\ncheck:\r\n  - file_absent: NOTES.orig\r\n"
+    repo = materialize(tmp_path, {"files": {"evals/cases/a.yaml": raw}})
+    run_cli("lint", "--isolated", "--select", "EV101", "--fix", "sample", cwd=str(repo))
+    assert (repo / "sample/evals/cases/a.yaml").read_bytes() == raw.replace(b"check:", b"checks:")
+
+
+def test_undiscovered_files_are_renamed_byte_for_byte(run_cli, tmp_path):
+    suite = b"# the suite\ntask: Review the diff\r\ncases:\n  - name: finds-leak\n    checks: [{transcript_mentions: POOL_LEAK}]\n  - name: spares-retry\n    checks: [{transcript_omits: RETRY_OK}]\n"
+    trig = b"should_trigger: ['Review my diff for leaks.']\nshould_not_trigger: ['Write a commit message.']\n"
+    repo = materialize(tmp_path, {"files": {"evals/suite.yml": suite, "evals/Triggers.yaml": trig,
+                                            "evals/cases/a.yaml": b"task: Write the notes.\nchecks: [{file_absent: X}]\n",
+                                            "evals/cases/a.json": b"{}\n"}})
+    evals = repo / "sample" / "evals"
+    code, out, err = run_cli("lint", "--isolated", "--select", "EV111", "--diff", "sample", cwd=str(repo))
+    assert code == 1
+    assert out == ("diff --git a/sample/evals/Triggers.yaml b/sample/evals/triggers.yaml\nsimilarity index 100%\n"
+                   "rename from sample/evals/Triggers.yaml\nrename to sample/evals/triggers.yaml\n"
+                   "diff --git a/sample/evals/suite.yml b/sample/evals/suite.yaml\nsimilarity index 100%\n"
+                   "rename from sample/evals/suite.yml\nrename to sample/evals/suite.yaml\n")
+    code, out, err = run_cli("lint", "--isolated", "--select", "EV111", "--fix", "sample", cwd=str(repo))
+    # a.json cannot become a.yaml: that file exists; it stays reported
+    assert out == ("sample/evals/cases/a.json:1:1: EV111 never loaded: the engine reads exactly evals/suite.yaml, "
+                   "evals/triggers.yaml and evals/cases/*.yaml|*.yml; rename it to evals/cases/a.yaml (that file "
+                   "already exists: merge them by hand)\n1 error, 0 warnings in 4 files (2 fixed)\n")
+    assert code == 1
+    assert (evals / "suite.yaml").read_bytes() == suite and not (evals / "suite.yml").exists()
+    assert (evals / "triggers.yaml").read_bytes() == trig and not (evals / "Triggers.yaml").exists()
+
+
+def test_fix_of_a_file_given_by_path_follows_the_rename(run_cli, tmp_path):
+    """pre-commit passes file names: a renamed file is re-linted under its new name."""
+    repo = materialize(tmp_path, {"files": {"evals/trigger.yaml": "should_trigger: [Write notes.]\nshould_not_trigger: [Commit.]\n"}})
+    code, out, err = run_cli("lint", "--isolated", "--fix", "sample/evals/trigger.yaml", cwd=str(repo))
+    assert (code, err) == (0, "")
+    assert (repo / "sample/evals/triggers.yaml").exists()
+    assert out == "0 errors, 0 warnings in 1 file (1 fixed)\n"
+
+
+def test_agentv_deprecations_are_fixed(run_cli, tmp_path):
+    src = ("# legacy names\neval_cases:\n  - id: notes\n    input: Write release notes since v1.4.0.\n"
+           "    expected_outcome: The notes list breaking changes first.   # kept\n"
+           "    assert:\n      - type: llm_judge\n      - {type: \"code_judge\", command: ./check.sh}\n")
+    repo = materialize(tmp_path, {"files": {"EVAL.yaml": src}})
+    code, out, err = run_cli("lint", "--isolated", "--select", "EV501", "--fix", "sample", cwd=str(repo))
+    assert (repo / "sample/EVAL.yaml").read_text() == (
+        "# legacy names\ntests:\n  - id: notes\n    input: Write release notes since v1.4.0.\n"
+        "    criteria: The notes list breaking changes first.   # kept\n"
+        "    assertions:\n      - type: llm-grader\n      - {type: \"code-grader\", command: ./check.sh}\n")
+    assert (code, err) == (0, "")
+    assert out == "0 errors, 0 warnings in 1 file (7 fixed)\n"  # 2 types need 2 passes: snake_case, then -grader
