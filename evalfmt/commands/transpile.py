@@ -34,8 +34,6 @@ def command(paths: tuple[str, ...], out_dir: str | None, layout: str, check_only
     p = plan(list(paths), layout=layout, out_dir=out_dir, fmt=from_, skill=skill)
     for d in p.errors:
         err(d.format())
-    for message in p.failures:
-        err(message)
     for note in p.notes:
         err(note)
     if not p.ok:

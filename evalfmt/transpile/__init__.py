@@ -28,7 +28,8 @@ class Plan:
     files: dict[str, str] = field(default_factory=dict)
     #: output path -> the folder it must stay inside
     roots: dict[str, str] = field(default_factory=dict)
-    #: lines for stderr, without the ``evalfmt: `` prefix (warnings, tests not routed)
+    #: lines for stderr in the order they happened, without the ``evalfmt: `` prefix (tests not
+    #: routed; in the agentv layout its warnings and failures, as agentv prints them)
     notes: list[str] = field(default_factory=list)
     #: structural problems; any error means nothing may be written
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -120,6 +121,8 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
             try:
                 produced = _agentv_unit(unit)
             except AgentvError as exc:
+                result.notes.extend(f"warning: {w}" for w in exc.warnings)
+                result.notes.append(exc.message)
                 result.failures.append(exc.message)
                 continue
             if produced is None:
@@ -163,7 +166,7 @@ def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
         data, _losses = to_data(es)
         res = transpile(data, source)
         if not res.skills:
-            raise AgentvError("No output produced (no tests found)")
+            raise AgentvError("No output produced (no tests found)", warnings + res.warnings)
         warnings.extend(res.warnings)
         out.update(res.files())
     return out, warnings

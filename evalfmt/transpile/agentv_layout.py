@@ -40,11 +40,13 @@ NO_SKILL = "_no-skill"
 
 
 class AgentvError(Exception):
-    """A failure ``agentv transpile`` reports as ``Error: <message>`` with exit code 1."""
+    """A failure ``agentv transpile`` reports as ``Error: <message>`` with exit code 1, after the
+    ``warnings`` it printed before failing."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, warnings: list[str] | None = None):
         super().__init__(message)
         self.message = message
+        self.warnings = list(warnings or [])
 
 
 @dataclass
@@ -347,5 +349,5 @@ def transpile_file(path: str) -> AgentvResult:
     suite = load_suite(path)
     result = transpile(suite, os.path.basename(path))
     if not result.skills:
-        raise AgentvError("No output produced (no tests found)")
+        raise AgentvError("No output produced (no tests found)", result.warnings)
     return result
