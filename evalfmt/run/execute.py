@@ -203,6 +203,9 @@ def _session(job: SessionJob, res: SessionResult) -> None:
             res.dead = "interrupted: the run was stopped while this session ran"
         except Exception as exc:  # noqa: BLE001 - a runner's bug kills its arm, not the run
             res.dead = f"runner '{getattr(job.runner, 'name', '?')}' failed: {type(exc).__name__}: {exc}"
+        # the agent is done: from here on a Ctrl-C in a pool worker no longer cuts the session short
+        # (its transcript is kept and scored)
+        _worker["active"] = False
         res.seconds["agent"] = time.monotonic() - t0
         if outcome is not None:
             res.dead = outcome.dead
@@ -558,7 +561,8 @@ def dry_run(units: list[Unit], documents: dict, extra_env: dict[str, str] | None
                 line, col = pos()
                 out.append(DryResult(unit.name, unit.case_file, line, col, "ok", None, "seeded"))
             except StageError as exc:
-                line, col = pos(*exc.where) if exc.where else pos()
+                # the fixture's value, an inline file's path, the setup key
+                line, col = pos(*exc.where, key=exc.where != ("fixture",)) if exc.where else pos()
                 out.append(DryResult(unit.name, unit.case_file, line, col, "failed", exc.kind, exc.detail))
         finally:
             shutil.rmtree(root, ignore_errors=True)

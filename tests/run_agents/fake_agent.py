@@ -9,10 +9,9 @@ record with fixed efficiency figures) and really does what it says (runs Bash co
 
 What it does, in order of precedence:
 
-- when a staged skill's SKILL.md holds directive lines (lines starting with ``!``), those lines are
-  its program: the skill changes the agent's behaviour;
-- else the task's own directive lines are its program;
-- else, for a release-notes request, it plays a release-notes persona: with the ``release-notes``
+- its program is the directive lines (lines starting with ``!``) of every staged skill's SKILL.md,
+  then those of the task: a staged skill changes what the agent does;
+- with no directive at all, for a release-notes request, it plays a release-notes persona: with the ``release-notes``
   skill staged it follows the skill (range from the last tag, no CHANGELOG edits, no tags, reverted
   pairs left out); without it, it takes naive shortcuts;
 - else it answers "Done.".
@@ -272,8 +271,7 @@ def main() -> int:
     program: list[tuple[str, str]] = []
     for name in skills:
         program += directives(skill_body(name))
-    if not program:
-        program = directives(task)
+    program += directives(task)
     if program:
         code = run_program(agent, program)
         if code:

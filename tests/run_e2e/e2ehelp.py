@@ -1,0 +1,87 @@
+"""Builders for the end-to-end tests of ``evalfmt run``: skills in tmp_path, the fake agent's command
+template, reading receipts and records."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shlex
+import sys
+
+AGENTS = pathlib.Path(__file__).resolve().parents[1] / "run_agents"
+FAKE_AGENT = AGENTS / "fake_agent.py"
+FAKE_SELECTOR = AGENTS / "fake_selector.py"
+
+
+def agent_command(*flags: str, tail: str = "{task}") -> str:
+    """The --agent-command template running the fake agent with this Python."""
+    words = [shlex.quote(sys.executable), shlex.quote(str(FAKE_AGENT)), *flags, tail]
+    return " ".join(words)
+
+
+def selector_command(*flags: str) -> str:
+    return " ".join([shlex.quote(sys.executable), shlex.quote(str(FAKE_SELECTOR)), *[shlex.quote(f) for f in flags]])
+
+
+def make_skill(root: pathlib.Path, name: str, cases: dict[str, str], *, body: str = "", suite: str | None = None,
+               triggers: str | None = None, description: str = "Does the thing.",
+               extra_files: dict[str, str] | None = None) -> pathlib.Path:
+    skill = root / name
+    (skill / "evals" / "cases").mkdir(parents=True, exist_ok=True)
+    (skill / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{body}",
+                                    encoding="utf-8")
+    for stem, text in cases.items():
+        (skill / "evals" / "cases" / f"{stem}.yaml").write_text(text, encoding="utf-8")
+    if suite is not None:
+        (skill / "evals" / "suite.yaml").write_text(suite, encoding="utf-8")
+    if triggers is not None:
+        (skill / "evals" / "triggers.yaml").write_text(triggers, encoding="utf-8")
+    for rel, text in (extra_files or {}).items():
+        path = skill / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return skill
+
+
+def load(path) -> dict:
+    return json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+
+
+def rows(data: dict) -> list[tuple]:
+    """(case, repetition, opponent, outcome, reason) of each row of a compare/run JSON or a receipt."""
+    return [(r["case"], r["repetition"], r["opponent"], r["outcome"], r["reason"]) for r in data["rows"]]
+
+
+def record(session_folder) -> dict:
+    """The fake agent's record (written with --record) of one session."""
+    return load(pathlib.Path(session_folder) / "sandbox" / ".fake-agent" / "record.json")
+
+
+def tree(folder) -> list[str]:
+    """Every path under ``folder`` (relative, sorted), without .git internals."""
+    out = []
+    for base, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        rel = os.path.relpath(base, folder)
+        for name in dirs + sorted(files):
+            out.append(os.path.normpath(os.path.join(rel, name)))
+    return sorted(out)
+
+
+class EchoRunner:
+    """A plugin runner for the tests: writes a one-line transcript naming the arm."""
+
+    name = "echo"
+
+    def run(self, spec):
+        from evalfmt.run.runners import Outcome
+
+        with open(spec.transcript, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps({"type": "system", "subtype": "init", "model": "echo", "skills": []}) + "\n")
+            fh.write(json.dumps({"type": "result", "result": f"echo from {spec.arm}", "num_turns": 1}) + "\n")
+        return Outcome()
+
+
+def make_echo(options):
+    return EchoRunner()
