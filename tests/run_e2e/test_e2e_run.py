@@ -456,3 +456,34 @@ def test_runner_plugin_from_an_entry_point(run_cli, tmp_path, monkeypatch):
     code, stdout, stderr = run_cli("run", str(skill), "--runner", "echo", "--out", str(out), "--quiet")
     assert (code, stderr) == (0, "")
     assert stdout.splitlines()[0] == "arm vs baseline: win (checks) — baseline failed transcript_mentions:from candidate"
+
+
+@pytest.mark.skipif(__import__("shutil").which("git") is None, reason="git is not installed")
+def test_recorded_release_notes_sessions_replay_to_the_live_rows(run_cli, tmp_path):
+    from conftest import FIXTURES, ROOT
+
+    skill = FIXTURES / "library" / "release-notes"
+    live, replayed = tmp_path / "live", tmp_path / "replayed"
+    code, stdout, _ = run_cli("run", str(skill), "--agent-command", agent_command(), "--out", str(live), "--quiet",
+                              "--format", "json")
+    assert code == 0
+    code, again, _ = run_cli("run", str(skill), "--runner", "replay", "--replay-from",
+                             str(ROOT / "fixtures" / "sessions" / "release-notes"), "--out", str(replayed), "--quiet",
+                             "--format", "json")
+    assert code == 0
+    import json
+
+    first, second = json.loads(stdout), json.loads(again)
+    assert first == second
+    assert rows(first) == [
+        ("breaking-change-first", 1, "baseline", "tie", "judge-not-configured"),
+        ("changelog-untouched", 1, "baseline", "win", "checks"),
+        ("no-tag-push", 1, "baseline", "win", "checks"),
+        ("notes-since-last-tag", 1, "baseline", "tie", "checks-equal-no-judge"),
+        ("feature-sso-login", 1, "baseline", "tie", "checks-equal-no-judge"),
+        ("fix-pool-leak", 1, "baseline", "tie", "checks-equal-no-judge"),
+        ("perf-layout-cache", 1, "baseline", "tie", "checks-equal-no-judge"),
+        ("distractor-reverted-toggle", 1, "baseline", "win", "checks"),
+    ]
+    assert (first["verdict"], first["comparisons"]["baseline"]["win"], first["comparisons"]["baseline"]["tie"]) == \
+        ("PASS", 3, 5)
