@@ -54,7 +54,9 @@ class LintResult:
 
     @property
     def fixable(self) -> int:
-        return sum(1 for d in self.diagnostics if d.fixable)
+        from .fix import can_fix
+
+        return sum(1 for d in self.diagnostics if can_fix(d))
 
 
 SKILL_FILE = "SKILL.md"

@@ -48,9 +48,16 @@ def _replacement(d: Diagnostic) -> tuple[str, str] | None:
         if isinstance(fix.get("replace"), str):
             return "value", fix["replace"]
         return None
-    if fix is True and isinstance(d.data.get("suggestion"), str):
+    if (fix is True or (fix is None and d.fixable)) and isinstance(d.data.get("suggestion"), str):
         return "key", d.data["suggestion"]
     return None
+
+
+def can_fix(d: Diagnostic) -> bool:
+    """True when ``--fix`` has a fix for this diagnostic."""
+    if not d.fixable:
+        return False
+    return isinstance(d.data.get("rename_to"), str) or _replacement(d) is not None
 
 
 def token_span(text: str, offset: int, kind: str) -> tuple[int, int, str] | None:
