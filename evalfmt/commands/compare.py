@@ -6,6 +6,7 @@ import click
 
 from ._common import echo_json, from_option
 from .score import detection_option
+from ..run.tags import filter_set, parse as parse_tags, tag_option
 
 
 @click.command("compare")
@@ -25,10 +26,11 @@ from .score import detection_option
 @click.option("--run-id", metavar="ID", help="The receipt's run_id (default: now, YYYYMMDDTHHMMSSZ).")
 @click.option("--require-pass", is_flag=True, help="Exit 1 unless the verdict is PASS (default: only FAIL exits 1).")
 @click.option("--timeout", type=float, default=120.0, show_default=True, help="Seconds a command_succeeds check may run.")
+@tag_option
 @from_option
 def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, detection: str, judge_name: str,
             judge_command: str | None, receipt: str | None, selections: str | None, run_id: str | None,
-            require_pass: bool, timeout: float, from_: str | None) -> int:
+            require_pass: bool, timeout: float, from_: str | None, tags: tuple[str, ...] = ()) -> int:
     """Score each arm's recorded sessions over SKILL_DIR's cases and suite, decide every row, and print
     the rows, the verdict (PASS, NEUTRAL or FAIL) and the net-lift line.
 
@@ -61,9 +63,12 @@ def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, dete
     if "candidate" not in arm_dirs or len(arm_dirs) < 2:
         raise click.UsageError("give --arm candidate=RUNS_DIR and at least one opponent (--arm baseline=RUNS_DIR)")
     judge = judges.make(judge_name, judge_command)
-    sets = [s for s in read_sets(skill_dir, from_) if s.cases or (s.suite is not None and s.suite.entries)]
+    selected = parse_tags(tags)
+    sets = [filter_set(s, selected) for s in read_sets(skill_dir, from_)]
+    sets = [s for s in sets if s.cases or (s.suite is not None and s.suite.entries)]
     if not sets:
-        raise EvalfmtError(f"{skill_dir}: no cases or suite to compare")
+        raise EvalfmtError(f"{skill_dir}: no cases or suite to compare"
+                           + (f" with the tag{'s' if len(selected) > 1 else ''} {', '.join(selected)}" if selected else ""))
     if len(sets) > 1:
         raise EvalfmtError(f"{skill_dir} holds {len(sets)} eval sets; give one skill folder")
     cmp = compare(sets[0], arm_dirs, k=k, detection=detection, judge=judge, timeout=timeout)

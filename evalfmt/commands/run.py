@@ -6,6 +6,7 @@ import click
 
 from ._common import echo_json
 from .score import detection_option
+from ..run.tags import filter_set, parse as parse_tags, tag_option
 
 
 def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
@@ -54,11 +55,12 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option("--timeout", type=float, default=120.0, show_default=True, help="Seconds a command_succeeds check may run.")
 @click.option("--force", is_flag=True, help="Replace the sessions and receipt of an earlier run in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@tag_option
 def command(skill_dir: str, out: str | None, runner_name: str, agent_command: str | None, replay_from: str | None,
             runner_opts: tuple[str, ...], k: int, jobs: int, case_names: tuple[str, ...], model: str | None,
             timeout_minutes: float, env_pairs: tuple[str, ...], dry_run: bool, fmt: str, detection: str,
             judge_name: str, judge_command: str | None, selections: str | None, run_id: str | None,
-            require_pass: bool, timeout: float, force: bool, quiet: bool) -> int:
+            require_pass: bool, timeout: float, force: bool, quiet: bool, tags: tuple[str, ...] = ()) -> int:
     """Run an agent on SKILL_DIR's cases and suite: for each case, arm (candidate: the skill staged in
     .claude/skills/; baseline: no skill) and repetition, stage a sandbox (fixture, files, setup, skill),
     run the agent through a runner, score the checks, compare the arms and write DIR/receipt.json and
@@ -88,10 +90,10 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     sets = [s for s in result.sets if s.cases or (s.suite is not None and s.suite.entries)]
     if not sets:
         raise EvalfmtError(f"{skill_dir}: no cases or suite to run")
-    evalset = sets[0]
+    evalset = filter_set(sets[0], parse_tags(tags))
     units = ex.units_of(evalset, list(case_names) or None)
     if not units:
-        raise EvalfmtError(f"{skill_dir}: no cases or suite to run")
+        raise EvalfmtError(f"{skill_dir}: no cases or suite to run" + (" with those tags" if tags else ""))
 
     if dry_run:
         return _dry_run(units, result.documents, env, fmt)

@@ -7,6 +7,7 @@ import click
 from typing import TYPE_CHECKING
 
 from ._common import echo_json, from_option
+from ..run.tags import parse as parse_tags, selected as tag_selected, tag_option
 
 if TYPE_CHECKING:  # pragma: no cover
     from .. import ir
@@ -30,9 +31,10 @@ def detection_option(f):
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @detection_option
 @click.option("--timeout", type=float, default=120.0, show_default=True, help="Seconds a command_succeeds check may run.")
+@tag_option
 @from_option
 def command(case: str, transcript: str, sandbox: str | None, case_name: str | None, fmt: str, detection: str,
-            timeout: float, from_: str | None) -> int:
+            timeout: float, from_: str | None, tags: tuple[str, ...] = ()) -> int:
     """Score the checks of CASE (a case file, a suite scored entry by entry, or one test picked with
     --case) against one recorded session.
 
@@ -44,7 +46,7 @@ def command(case: str, transcript: str, sandbox: str | None, case_name: str | No
     from ..run.transcripts import read_session
 
     detect_mod.get(detection)  # unknown mode: exit 2 before reading anything
-    targets = pick_targets(case, case_name, from_)
+    targets = pick_targets(case, case_name, from_, parse_tags(tags))
     session = read_session(transcript)
     if sandbox is not None:
         import os
@@ -69,11 +71,12 @@ def command(case: str, transcript: str, sandbox: str | None, case_name: str | No
         for r in results:
             scored = r.scored
             n_ok = sum(1 for c in scored if c.passed)
-            click.echo(f"{'PASS' if r.passed else 'FAIL'} {r.name} ({n_ok}/{len(scored)} checks passed)")
+            status = f"; {r.status}" if r.expected_fail else ""
+            click.echo(f"{'PASS' if r.counts_as_passed else 'FAIL'} {r.name} ({n_ok}/{len(scored)} checks passed{status})")
             for c in r.checks:
                 mark = "ok  " if c.passed else ("skip" if c.passed is None else "FAIL")
                 click.echo(f"  {mark} {c.check}: {c.detail}")
-    return 0 if all(r.passed for r in results) else 1
+    return 0 if all(r.counts_as_passed for r in results) else 1
 
 
 def read_sets(path: str, from_: str | None):
@@ -90,8 +93,10 @@ def read_sets(path: str, from_: str | None):
     return result.sets
 
 
-def pick_targets(path: str, name: str | None, from_: str | None) -> list[tuple["ir.Case", list]]:
-    """``(case or suite, extra checks)`` pairs to score; extra checks are agentv's file-level assertions."""
+def pick_targets(path: str, name: str | None, from_: str | None,
+                 tags: list[str] | None = None) -> list[tuple["ir.Case", list]]:
+    """``(case or suite, extra checks)`` pairs to score; extra checks are agentv's file-level assertions.
+    With ``tags``, only the cases carrying one of them (skillgym's ``--tag``)."""
     from .. import ir
     from ..errors import EvalfmtError
 
@@ -102,6 +107,10 @@ def pick_targets(path: str, name: str | None, from_: str | None) -> list[tuple["
             found.append((case, extra))
         if evalset.suite is not None:
             found.append((evalset.suite, []))
+    if tags:
+        found = [t for t in found if tag_selected(t[0], tags)]
+        if not found:
+            raise EvalfmtError(f"{path}: no case has the tag{'s' if len(tags) > 1 else ''} {', '.join(tags)}")
     if name is not None:
         picked = [t for t in found if t[0].name == name]
         if not picked:

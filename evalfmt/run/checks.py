@@ -41,10 +41,24 @@ class CaseResult:
 
     name: str
     checks: list[CheckResult] = field(default_factory=list)
+    #: skillgym's ``expectedFail``: the case's checks are expected to fail (a known gap)
+    expected_fail: bool = False
 
     @property
     def passed(self) -> bool:
         return all(c.passed is not False for c in self.checks)
+
+    @property
+    def status(self) -> str:
+        """``passed`` / ``failed``; with ``expectedFail``, skillgym's ``expected-failed`` (counts as passed)
+        or ``unexpected-passed`` (counts as failed)."""
+        if not self.expected_fail:
+            return "passed" if self.passed else "failed"
+        return "unexpected-passed" if self.passed else "expected-failed"
+
+    @property
+    def counts_as_passed(self) -> bool:
+        return self.passed != self.expected_fail
 
     @property
     def scored(self) -> list[CheckResult]:
@@ -61,6 +75,9 @@ class CaseResult:
         return [c.check for c in self.checks if c.passed is False]
 
     def to_json(self) -> dict:
+        if self.expected_fail:
+            return {"name": self.name, "passed": self.counts_as_passed, "status": self.status,
+                    "checks": [c.to_json() for c in self.checks]}
         return {"name": self.name, "passed": self.passed, "checks": [c.to_json() for c in self.checks]}
 
 
@@ -81,7 +98,8 @@ def score_case(case: ir.Case | ir.SuiteEntry, session: Session, sandbox: str | N
     """Score a case's checks (after ``extra_checks``, e.g. agentv's file-level assertions)."""
     ctx = Context(session, sandbox, detection, timeout)
     checks = list(extra_checks) + list(case.checks)
-    return CaseResult(case.name, [score_check(c, ctx) for c in checks])
+    return CaseResult(case.name, [score_check(c, ctx) for c in checks],
+                      expected_fail=bool(getattr(case, "expected_fail", None)))
 
 
 def score_suite(suite: ir.Suite, session: Session, sandbox: str | None = None,
@@ -113,7 +131,8 @@ def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
             return found, "found in the transcript" if found else "not found in the transcript"
         return (not found), "found in the transcript" if found else "not found in the transcript"
     if isinstance(check, (ir.CommandMatching, ir.NoCommandMatching)):
-        rx = ecmaregex.compile(check.pattern)
+        flags = check.extra.get("flags")  # a skillgym regex literal's flags (e.g. /pnpm/i)
+        rx = ecmaregex.compile(check.pattern, flags if isinstance(flags, str) else "")
         commands = s.bash_commands()
         hit = next((c for c in commands if rx.test(c)), None)
         if hit is not None:
@@ -155,6 +174,10 @@ def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
 
 
 def _opaque(check: ir.Opaque, ctx: Context) -> tuple[bool | None, str]:
+    if check.origin == "skillgym" and check.type in ("fileReads.includes", "fileReads.notIncludes"):
+        from .skillgym_report import score_file_reads
+
+        return score_file_reads(check, ctx.session)
     if check.origin not in (None, "terum"):
         return None, f"not scored: custom assertion '{check.type or 'opaque'}'"
     if check.type is None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import ir
-from . import detect, shell, verdict
+from . import detect, shell, skillgym_report, verdict
 from .checks import CaseResult, score_case, score_suite
 from .judges import Judge, NoJudge, judge_pair
 from .transcripts import SessionError, read_session
@@ -263,7 +263,7 @@ def session_dirs(runs_dir: str, unit: str, k: int) -> dict[int, str | None]:
                            or os.path.isfile(os.path.join(base, DEAD_MARKER))):
             out[rep] = base
         else:
-            out[rep] = None
+            out[rep] = skillgym_report.session_dir(runs_dir, unit, rep)  # a skillgym run folder, else None
     return out
 
 
@@ -272,6 +272,7 @@ def detect_k(runs_dirs: list[str], units: list[str]) -> int:
     k = 1
     for runs in runs_dirs:
         for unit in units:
+            k = max(k, skillgym_report.repetitions(runs, unit))  # repeat-<n> folders of a skillgym run
             base = os.path.join(runs, unit)
             try:
                 names = os.listdir(base)
@@ -290,7 +291,7 @@ def run_arm(arm: str, runs_dir: str, unit: str, target: ir.Case, rep: int, folde
     if folder is None:
         run.error = f"missing: {os.path.join(runs_dir, unit)}" + (f"/{rep}" if rep > 1 else "")
         return run
-    path = os.path.join(folder, TRANSCRIPT)
+    path = skillgym_report.session_file(folder, TRANSCRIPT)  # transcript.jsonl, else a skillgym report.json
     run.path = path
     marker = os.path.join(folder, DEAD_MARKER)
     if os.path.isfile(marker):

@@ -1,0 +1,255 @@
+"""skillgym reports as sessions: ``report.json`` (a ``SessionReport``) read into the executor's
+:class:`~evalfmt.run.session.Session`, a skill-trigger detector with skillgym's rule, and the layout of
+a skillgym run folder for ``evalfmt compare``.
+
+A skillgym ``report.json`` holds the prompt, ``finalOutput``, ``events`` (``message``, ``toolCall``,
+``toolResult``, ``command``, ``fileRead``, ``skillSignal``), ``detectedSkills`` (with a confidence:
+explicit, strong, medium, weak), ``files.observedReads``, usage and timing. As a session:
+
+- ``finalOutput`` is the session's ``result`` (first in the transcript text, as terum's ``result``);
+- ``message`` events are text blocks (``phase: thinking`` is left out, as Claude Code's thinking
+  blocks are); ``toolCall`` events are tool calls (``tool``, ``args``), each taking the next
+  ``toolResult`` of its tool as its result (skillgym records no error flag: never an error);
+- ``command`` events are the Bash commands: one that repeats the ``command`` of the ``Bash`` tool call
+  just before it (what skillgym's Claude Code adapter writes) is that call; any other becomes a
+  ``Bash`` tool call of its own, so runners whose shell tool has another name are scored the same way;
+- ``durationMs``, ``runner.agent.model`` and ``sessionId`` give efficiency and provenance;
+- ``detectedSkills`` is kept on the session (``session.detected_skills``) for the ``skillgym`` detector.
+
+A skillgym run folder (``outputDir`` with ``results.json``) holds
+``<case id>/<runner>/repeat-<n>/[session-<m>/]report.json`` (case ids with characters other than
+``[A-Za-z0-9._-]`` are written with ``-``). :func:`session_dir` finds the folder of one repetition (its
+last session when it was retried); ``compare`` uses it for runs folders of that shape.
+
+Registered through the entry points ``evalfmt.sessions`` (``skillgym-report``) and
+``evalfmt.detectors`` (``skillgym``) in ``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .detect import Detection
+from .session import Session, TextBlock, ToolCall, ToolResult, output_strings, skill_refs
+from .session import PREVIEW_CHARS
+from .transcripts import Probe, SessionError, SessionSource
+
+REPORT = "report.json"
+CONFIDENCE = {"weak": 0, "medium": 1, "strong": 2, "explicit": 3}
+
+
+def detect(probe: Probe) -> int:
+    head = probe.head.lstrip()
+    if not head.startswith(b"{"):
+        return 0
+    if b'"finalOutput"' in head and (b'"detectedSkills"' in head or b'"events"' in head):
+        return 6
+    return 0
+
+
+def _result(output: str) -> ToolResult:
+    return ToolResult(is_error=False, skill_refs=skill_refs(output), preview=output[:PREVIEW_CHARS])
+
+
+def read(path: str) -> Session:
+    from ..load import LoadError, load_file
+
+    try:
+        data = load_file(path, kind="json").data
+    except LoadError as exc:
+        raise SessionError(f"{path}: not a skillgym report: {exc.message}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("events", []), list):
+        raise SessionError(f"{path}: not a skillgym report (expected an object with 'events' and 'finalOutput')")
+    return session_of(data, path)
+
+
+def session_of(report: dict, path: str | None = None) -> Session:
+    """The session a skillgym ``SessionReport`` (parsed JSON) records."""
+    s = Session(source="skillgym-report", path=path)
+    final = report.get("finalOutput")
+    s.result = final if isinstance(final, str) else None
+    duration = report.get("durationMs")
+    if isinstance(duration, (int, float)) and not isinstance(duration, bool):
+        s.duration_ms = float(duration)
+    runner = report.get("runner")
+    if isinstance(runner, dict) and isinstance(runner.get("agent"), dict):
+        model = runner["agent"].get("model")
+        s.model = model if isinstance(model, str) else None
+    sid = report.get("sessionId")
+    s.session_id = sid if isinstance(sid, str) else None
+    pending: list[ToolCall] = []
+    last_bash: ToolCall | None = None
+    for event in report.get("events") or []:
+        if not isinstance(event, dict):
+            s.skipped_lines += 1
+            continue
+        s.records += 1
+        kind = event.get("type")
+        if kind == "message":
+            text = event.get("text")
+            if isinstance(text, str) and event.get("phase") != "thinking":
+                role = event.get("role") if event.get("role") in ("user", "assistant") else "assistant"
+                s.blocks.append(TextBlock(role, text))
+        elif kind == "toolCall":
+            tool = event.get("tool") if isinstance(event.get("tool"), str) else ""
+            call = ToolCall(None, tool, event.get("args", {}))
+            s.blocks.append(call)
+            pending.append(call)
+            last_bash = call if tool == "Bash" else None
+        elif kind == "toolResult":
+            output = "\n".join(output_strings(event.get("output")))
+            tool = event.get("tool")
+            call = next((c for c in pending if tool is None or c.name == tool), None)
+            if call is not None:
+                pending.remove(call)
+                call.result = _result(output)
+        elif kind == "command":
+            command = event.get("command")
+            if not isinstance(command, str):
+                continue
+            if last_bash is not None and last_bash.arg("command") == command:
+                last_bash = None  # the Bash call just recorded: the same command
+                continue
+            s.blocks.append(ToolCall(None, "Bash", {"command": command}))
+            last_bash = None
+    if s.records == 0:
+        s.records = 1  # an empty report is still a report (the session ran, the agent did nothing)
+    detected = []
+    for item in report.get("detectedSkills") or []:
+        if isinstance(item, dict) and isinstance(item.get("skill"), str):
+            detected.append({"skill": item["skill"], "confidence": item.get("confidence")})
+    s.detected_skills = detected  # type: ignore[attr-defined]
+    # skillgym's getFileReads(): the fileRead events, else files.observedReads
+    reads = [e["path"] for e in report.get("events") or []
+             if isinstance(e, dict) and e.get("type") == "fileRead" and isinstance(e.get("path"), str)]
+    if not reads and isinstance(report.get("files"), dict):
+        reads = [r for r in report["files"].get("observedReads") or [] if isinstance(r, str)]
+    s.file_reads = reads  # type: ignore[attr-defined]
+    return s
+
+
+SOURCE = SessionSource("skillgym-report", "skillgym report.json (a SessionReport)", detect, read)
+
+
+# ------------------------------------------------------------------------------------ file reads
+
+
+def file_reads(session: Session) -> list[str]:
+    """The files the agent read: a report's file reads, else the ``file_path`` of every Read tool call."""
+    reads = getattr(session, "file_reads", None)
+    if reads is not None:
+        return list(reads)
+    return [c.arg("file_path") for c in session.tool_calls if c.name in ("Read", "read") and c.arg("file_path")]
+
+
+def score_file_reads(check, session: Session) -> tuple[bool, str]:
+    """skillgym's ``assert.fileReads.includes|notIncludes`` (an opaque check of that type): some / no
+    file read matches (a string: a substring; a regex: an ECMAScript search)."""
+    from . import ecmaregex
+
+    matcher = check.extra.get("matcher") if isinstance(check.extra.get("matcher"), dict) else {}
+    reads = file_reads(session)
+    if isinstance(matcher.get("text"), str):
+        hit = next((r for r in reads if matcher["text"] in r), None)
+        what = f'"{matcher["text"]}"'
+    elif isinstance(matcher.get("regex"), str):
+        rx = ecmaregex.compile(matcher["regex"], matcher.get("flags") or "")
+        hit = next((r for r in reads if rx.test(r)), None)
+        what = f"/{matcher['regex']}/{matcher.get('flags') or ''}"
+    else:
+        return False, "malformed check: fileReads without a matcher"
+    found = f"read {hit}" if hit is not None else f"no file read matched {what} ({len(reads)} read)"
+    return (hit is not None) == (check.type == "fileReads.includes"), found
+
+
+# ------------------------------------------------------------------------------------ detection
+
+
+class SkillgymDetector:
+    """skillgym's rule (``assert.skills.has``): the skill is among the report's ``detectedSkills``, at any
+    confidence. For a Claude Code transcript (no ``detectedSkills``), the explicit evidence skillgym's
+    Claude Code adapter would record: a ``Skill`` call naming exactly the skill, or a ``Read`` of its
+    ``SKILL.md``."""
+
+    name = "skillgym"
+    description = "a skill in the skillgym report's detectedSkills (any confidence); for a transcript, a Skill call " \
+                  "naming it exactly or a Read of its SKILL.md"
+
+    def detect(self, session: Session, skill: str) -> Detection:
+        detected = getattr(session, "detected_skills", None)
+        if detected is not None:
+            hit = next((d for d in detected if d["skill"] == skill), None)
+            if hit is not None:
+                return Detection(True, f'detectedSkills has "{skill}" ({hit.get("confidence") or "no confidence"})')
+            names = ", ".join(sorted({d["skill"] for d in detected})) or "none"
+            return Detection(False, f'detectedSkills has no "{skill}" (detected: {names})')
+        for call in session.tool_calls:
+            if call.name == "Skill" and (call.arg("skill") == skill or call.arg("name") == skill):
+                return Detection(True, f'Skill call "{skill}"')
+            path = (call.arg("file_path") or "").replace("\\", "/")
+            if call.name in ("Read", "read") and path.endswith(f"/{skill}/SKILL.md"):
+                return Detection(True, f"Read of {path}")
+        return Detection(False, f'no Skill call or SKILL.md read for "{skill}"')
+
+
+DETECTOR = SkillgymDetector()
+
+
+# ------------------------------------------------------------------------------------ run folders
+
+
+def sanitize(case_id: str) -> str:
+    """The folder name skillgym gives a case id."""
+    return re.sub(r"[^a-zA-Z0-9._-]", "-", case_id)
+
+
+def _runner_dir(runs_dir: str, unit: str) -> str | None:
+    for name in (unit, sanitize(unit)):
+        base = os.path.join(runs_dir, name)
+        try:
+            subs = sorted(e.name for e in os.scandir(base) if e.is_dir())
+        except OSError:
+            continue
+        runners = [d for d in subs if any(n.startswith("repeat-") for n in os.listdir(os.path.join(base, d)))]
+        if len(runners) == 1:
+            return os.path.join(base, runners[0])
+    return None
+
+
+def is_run_folder(runs_dir: str) -> bool:
+    return os.path.isfile(os.path.join(runs_dir, "results.json"))
+
+
+def repetitions(runs_dir: str, unit: str) -> int:
+    """How many ``repeat-<n>`` folders one case holds in a skillgym run folder (0 when not that shape)."""
+    runner = _runner_dir(runs_dir, unit)
+    if runner is None:
+        return 0
+    reps = [int(n[7:]) for n in os.listdir(runner) if re.fullmatch(r"repeat-\d+", n)]
+    return max(reps, default=0)
+
+
+def session_dir(runs_dir: str, unit: str, rep: int) -> str | None:
+    """The folder holding the report of repetition ``rep`` of case ``unit`` (its last session when the
+    repetition was retried), in a skillgym run folder; None when there is none."""
+    runner = _runner_dir(runs_dir, unit)
+    if runner is None:
+        return None
+    folder = os.path.join(runner, f"repeat-{rep}")
+    if not os.path.isdir(folder):
+        return None
+    sessions = [int(n[8:]) for n in os.listdir(folder) if re.fullmatch(r"session-\d+", n)]
+    if sessions:
+        last = os.path.join(folder, f"session-{max(sessions)}")
+        if os.path.isfile(os.path.join(last, REPORT)):
+            return last
+    return folder
+
+
+def session_file(folder: str, default: str) -> str:
+    """The recorded session in a session folder: ``default`` (transcript.jsonl), else a skillgym report."""
+    path = os.path.join(folder, default)
+    if not os.path.exists(path) and os.path.isfile(os.path.join(folder, REPORT)):
+        return os.path.join(folder, REPORT)
+    return path
