@@ -17,7 +17,8 @@ from evalfmt.formats import detect, ir_json, skillgym, skillgym_checks, skillgym
 SG = FIXTURES / "skillgym"
 GOLDEN = ROOT / "tests" / "golden" / "skillgym"
 VALID = ["array-suite.ts", "record-suite.ts"]
-FLAWED = ["malformed.ts", "computed.ts", "bad-fields.ts"]
+#: flawed suites live in invalid/ as .ts.txt, so that `evalfmt validate fixtures` (make demo) stays clean
+FLAWED = ["invalid/malformed.ts.txt", "invalid/computed.ts.txt", "invalid/bad-fields.ts.txt"]
 
 
 @pytest.fixture(autouse=True)
@@ -55,8 +56,9 @@ def written_text(evalset) -> tuple[str, list]:
 @pytest.mark.parametrize("name", VALID + FLAWED)
 def test_golden_ir(name):
     result = skillgym_read.read(rel(name))
-    check_golden(GOLDEN / (name + ".ir.json"), snapshot(result.sets))
-    check_golden(GOLDEN / (name + ".diagnostics.txt"), "".join(d.format() + "\n" for d in result.diagnostics))
+    stem = name.split("/")[-1].removesuffix(".txt")
+    check_golden(GOLDEN / (stem + ".ir.json"), snapshot(result.sets))
+    check_golden(GOLDEN / (stem + ".diagnostics.txt"), "".join(d.format() + "\n" for d in result.diagnostics))
 
 
 @pytest.mark.parametrize("name", VALID + FLAWED)
@@ -67,9 +69,14 @@ def test_round_trip_is_byte_exact(name):
     assert text == (SG / name).read_text(encoding="utf-8")
 
 
-def test_detect():
-    for name in VALID + FLAWED + ["syntax-error.ts"]:
+def test_detect(tmp_path):
+    for name in VALID:
         assert detect(str(SG / name)).name == "skillgym", name
+    for name in FLAWED + ["invalid/syntax-error.ts.txt"]:
+        assert not skillgym.detect(str(SG / name))  # .txt: kept out of discovery
+        copy = tmp_path / name.split("/")[-1].removesuffix(".txt")
+        copy.write_text((SG / name).read_text(encoding="utf-8"), encoding="utf-8")
+        assert detect(str(copy)).name == "skillgym", name
     assert not skillgym.detect(str(ROOT / "evalfmt" / "formats" / "skillgym.py"))
 
 
@@ -137,9 +144,10 @@ def test_record_suite():
 
 
 def test_syntax_error_is_ev100_with_position():
-    result = skillgym_read.read(rel("syntax-error.ts"))
+    result = skillgym_read.read(rel("invalid/syntax-error.ts.txt"))
     assert [d.format() for d in result.diagnostics] == [
-        'fixtures/skillgym/syntax-error.ts:6:13: EV100 unterminated string: close it with " on the same line']
+        'fixtures/skillgym/invalid/syntax-error.ts.txt:6:13: EV100 unterminated string: close it with " on the same '
+        'line']
     assert result.sets == []
 
 
