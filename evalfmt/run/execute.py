@@ -215,17 +215,17 @@ def _session(job: SessionJob, res: SessionResult) -> None:
     t1 = time.monotonic()
     if res.dead is not None:
         _write_text(os.path.join(folder, DEAD_MARKER), res.dead + "\n")
-    _write_json(os.path.join(folder, RUN_JSON), {
-        "arm": job.arm, "case": unit.name, "repetition": job.repetition, "runner": getattr(job.runner, "name", None),
-        "skill_staged": staged_skill, "dead": res.dead,
-        "exit_code": outcome.exit_code if outcome else None, "timed_out": outcome.timed_out if outcome else False,
-        "interrupted": res.interrupted, "info": info,
-    })
     res.run = run_arm(job.arm, os.path.join(job.out, job.arm), unit.name, target, job.repetition, folder,
                       detection=job.detection, timeout=job.check_timeout, keep_tail=job.keep_tail,
                       extra_checks=job.extra_checks)
     res.seconds["score"] = time.monotonic() - t1
     res.seconds["total"] = time.monotonic() - t_start
+    _write_json(os.path.join(folder, RUN_JSON), {
+        "arm": job.arm, "case": unit.name, "repetition": job.repetition, "runner": getattr(job.runner, "name", None),
+        "skill_staged": staged_skill, "dead": res.dead,
+        "exit_code": outcome.exit_code if outcome else None, "timed_out": outcome.timed_out if outcome else False,
+        "interrupted": res.interrupted, "seconds": {k: round(v, 4) for k, v in res.seconds.items()}, "info": info,
+    })
 
 
 def _place_sandbox(src: str, dest: str) -> None:
