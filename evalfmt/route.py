@@ -15,6 +15,10 @@ The rules of the seed layout (errors stop everything: nothing is written):
   true and false is EV503; two tests with one id in one skill's file is EV115;
 - a test named twice for the same skill with the same ``should_trigger`` is listed once;
 - a test with no skill-trigger is not routed: :attr:`Routed.unrouted` names it.
+
+The router reads the IR in its JSON shape (what :func:`evalfmt.ir.dump` gives, and what fast readers
+emit before pydantic is involved): :func:`route` takes :class:`~evalfmt.ir.EvalSet` objects or that
+data, so routing an EVAL.yaml never imports pydantic.
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ir
 from .errors import Diagnostic
 
 SEED_FILE = "evals.json"
@@ -35,7 +38,7 @@ class Entry:
     id: str
     input: Any
     should_trigger: bool
-    span: ir.Span | None = None
+    span: dict | None = None
 
     def to_json(self) -> dict:
         return {"id": self.id, "input": self.input, "should_trigger": self.should_trigger}
@@ -86,29 +89,43 @@ def skill_name_problem(name: str) -> str | None:
     return None
 
 
-def canonical_input(value: ir.Input | None) -> Any:
-    """A test's input for evals.json: the string, or messages as ``{role, content}``."""
+def canonical_input(value: Any) -> Any:
+    """A test's input for evals.json: the string, or messages as ``{role, content}`` (content parts as
+    ``{type, value}``)."""
     if value is None or isinstance(value, str):
         return value
-    return [{"role": m.role, "content": _content(m.content)} for m in value]
+    return [{"role": m.get("role"), "content": _content(m.get("content"))} for m in value]
 
 
 def _content(content: Any) -> Any:
-    if isinstance(content, list) and all(isinstance(p, ir.ContentPart) for p in content):
-        return [{"type": p.type, "value": p.value} for p in content]
+    if isinstance(content, list):
+        return [{"type": p["type"], "value": p.get("value")} if isinstance(p, dict) and isinstance(p.get("type"), str)
+                else p for p in content]
     return content
 
 
-def _at(span: ir.Span | None, fallback: str) -> tuple[str, int, int]:
-    if span is None:
+def _at(span: dict | None, fallback: str) -> tuple[str, int, int]:
+    if not span:
         return fallback, 1, 1
-    return span.file, span.line, span.column
+    return span["file"], span.get("line", 1), span.get("column", 1)
+
+
+def _where(span: dict | None, fallback: str) -> str:
+    return f"{span['file']}:{span.get('line', 1)}" if span else fallback
+
+
+def _data(evalset: Any) -> dict:
+    if isinstance(evalset, dict):
+        return evalset
+    from .ir import dump
+
+    return dump(evalset)
 
 
 # ---------------------------------------------------------------------------------------- route
 
 
-def route(evalsets: list[ir.EvalSet], skill: str | None = None) -> Routed:
+def route(evalsets: list, skill: str | None = None) -> Routed:
     """Route the tests of ``evalsets`` (in order) into per-skill entries. ``skill`` names the skill of
     a trigger set that names none (a skill-creator trigger file outside a skill folder)."""
     out = Routed()
@@ -118,46 +135,47 @@ def route(evalsets: list[ir.EvalSet], skill: str | None = None) -> Routed:
         taken = seen_ids.setdefault(skill_name, {})
         first = taken.get(entry.id)
         if first is not None:
-            where = f"{first.span.file}:{first.span.line}" if first.span else "another input"
             f, line, col = _at(entry.span, entry.id)
             out.diagnostics.append(Diagnostic(
                 f, line, col, "EV115",
-                f"test id '{entry.id}' is already routed to skill '{skill_name}' from {where}; ids must be "
-                "unique within a skill's evals.json: rename one"))
+                f"test id '{entry.id}' is already routed to skill '{skill_name}' from "
+                f"{_where(first.span, 'another input')}; ids must be unique within a skill's evals.json: rename one"))
             return
         taken[entry.id] = entry
         out.skills.setdefault(skill_name, []).append(entry)
 
-    for es in evalsets:
-        suite_level = _valid_triggers(es.checks, None, es, out)
-        for case in es.cases:
+    for es in map(_data, evalsets):
+        suite_level = _valid_triggers(es.get("checks") or [], None, es, out)
+        for case in es.get("cases") or []:
             _route_case(case, es, suite_level, out, add)
-        if es.suite is not None:
-            _route_case(es.suite, es, suite_level, out, add)
-        if es.triggers is not None:
+        if es.get("suite"):
+            _route_case(es["suite"], es, suite_level, out, add)
+        if es.get("triggers"):
             _route_triggers(es, skill, out, add)
     return out
 
 
-def _valid_triggers(checks: list, case: ir.Case | None, es: ir.EvalSet, out: Routed) -> list | None:
+def _valid_triggers(checks: list, case: dict | None, es: dict, out: Routed) -> list | None:
     """The skill-trigger checks of a list whose skill name is usable; None when any is not (reported)."""
     valid = []
     ok = True
-    test = case.name if case is not None else None
+    test = case["name"] if case is not None else None
+    source = es.get("source") or "-"
     for check in checks:
-        if not isinstance(check, ir.SkillTrigger):
+        if check.get("kind") != "skill-trigger":
             continue
-        f, line, col = _at(check.span or (case.span if case else None), es.source or "-")
-        if not isinstance(check.skill, str):
+        f, line, col = _at(check.get("span") or (case.get("span") if case else None), source)
+        name = check.get("skill")
+        if not isinstance(name, str):
             out.diagnostics.append(Diagnostic(f, line, col, "EV103", missing_skill_message(test)))
             ok = False
             continue
-        problem = skill_name_problem(check.skill)
+        problem = skill_name_problem(name)
         if problem is not None:
             where = f"in test '{test}'" if test is not None else "at the suite level"
             out.diagnostics.append(Diagnostic(
                 f, line, col, "EV106",
-                f"skill name {_quote(check.skill)} {where} {problem}: a skill name must be one folder name "
+                f"skill name {_quote(name)} {where} {problem}: a skill name must be one folder name "
                 "(the seed layout writes <out-dir>/<skill>/evals.json)"))
             ok = False
             continue
@@ -165,37 +183,38 @@ def _valid_triggers(checks: list, case: ir.Case | None, es: ir.EvalSet, out: Rou
     return valid if ok else None
 
 
-def _route_case(case: ir.Case, es: ir.EvalSet, suite_level: list | None, out: Routed, add) -> None:
-    own = _valid_triggers(case.checks, case, es, out)
+def _route_case(case: dict, es: dict, suite_level: list | None, out: Routed, add) -> None:
+    own = _valid_triggers(case.get("checks") or [], case, es, out)
     if own is None or suite_level is None:
         return
     triggers = own + suite_level
     if not triggers:
-        span = case.span
-        out.unrouted.append((f"{span.file}:{span.line}" if span else (es.source or "-"), case.name))
+        out.unrouted.append((_where(case.get("span"), es.get("source") or "-"), case["name"]))
         return
     wanted: dict[str, bool] = {}
     ok = True
     for check in triggers:
-        want = check.expects_trigger
-        if check.skill in wanted and wanted[check.skill] != want:
-            f, line, col = _at(check.span or case.span, es.source or "-")
-            out.diagnostics.append(Diagnostic(f, line, col, "EV503",
-                                              conflict_message(case.name, check.skill, want, wanted[check.skill])))
+        want = check.get("should_trigger") is not False
+        name = check["skill"]
+        if name in wanted and wanted[name] != want:
+            f, line, col = _at(check.get("span") or case.get("span"), es.get("source") or "-")
+            out.diagnostics.append(Diagnostic(f, line, col, "EV503", conflict_message(case["name"], name, want,
+                                                                                       wanted[name])))
             ok = False
             continue
-        wanted.setdefault(check.skill, want)
+        wanted.setdefault(name, want)
     if not ok:
         return
-    value = canonical_input(case.input)
+    value = canonical_input(case.get("input"))
     for skill_name, want in wanted.items():
-        add(skill_name, Entry(case.name, value, want, case.span))
+        add(skill_name, Entry(case["name"], value, want, case.get("span")))
 
 
-def _route_triggers(es: ir.EvalSet, skill: str | None, out: Routed, add) -> None:
-    ts = es.triggers
-    name = ts.skill or skill or (es.skill.name if es.skill else None)
-    f, line, col = _at(ts.span, es.source or "-")
+def _route_triggers(es: dict, skill: str | None, out: Routed, add) -> None:
+    ts = es["triggers"]
+    owner = es.get("skill") or {}
+    name = ts.get("skill") or skill or owner.get("name")
+    f, line, col = _at(ts.get("span"), es.get("source") or "-")
     if not name:
         out.diagnostics.append(Diagnostic(
             f, line, col, "EV103",
@@ -208,10 +227,11 @@ def _route_triggers(es: ir.EvalSet, skill: str | None, out: Routed, add) -> None
                                    "one folder name"))
         return
     counts = {True: 0, False: 0}
-    for p in ts.prompts:
-        counts[p.should_trigger] += 1
-        base = "should-trigger" if p.should_trigger else "should-not-trigger"
-        add(name, Entry(f"{base}-{counts[p.should_trigger]}", p.text, p.should_trigger, p.span or ts.span))
+    for p in ts.get("prompts") or []:
+        want = bool(p["should_trigger"])
+        counts[want] += 1
+        base = "should-trigger" if want else "should-not-trigger"
+        add(name, Entry(f"{base}-{counts[want]}", p["text"], want, p.get("span") or ts.get("span")))
 
 
 def _quote(name: str) -> str:

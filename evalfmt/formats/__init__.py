@@ -71,6 +71,11 @@ class ReadResult:
         """Add an eval set given as IR-shaped plain data (built into IR only when ``sets`` is read)."""
         self._items.append(data)
 
+    def raw_sets(self) -> list:
+        """The eval sets as the readers added them, without building IR: IR objects or IR-shaped plain
+        data (for consumers that, like ``transpile``, can work on the IR's JSON shape)."""
+        return list(self._items)
+
     def extend(self, other: "ReadResult") -> None:
         self._items.extend(other._items)
         self.diagnostics.extend(other.diagnostics)

@@ -28,7 +28,6 @@ import os
 import re
 from typing import Any
 
-from .. import ir
 from ..errors import Diagnostic, LoadError, Pos
 from ..load import Loaded, load_file, load_text, type_name
 from . import ReadResult
@@ -156,9 +155,9 @@ class Ctx:
     def kpos(self, *path) -> Pos:
         return self._pos(self.loaded.key_pos(*path))
 
-    def span(self, *path) -> ir.Span:
+    def span(self, *path) -> dict:
         p = self.pos(*path)
-        return ir.Span(file=self.path, line=p.line, column=p.column)
+        return _span(self.path, p.line, p.column)
 
     def add(self, p: Pos, code: str, message: str, severity: str = "error", **data) -> None:
         self.diags.append(Diagnostic(self.path, p.line, p.column, code, message, severity,
@@ -169,6 +168,27 @@ class Ctx:
 
     def at_key(self, path: tuple, code: str, message: str, severity: str = "error", **data) -> None:
         self.add(self.kpos(*path), code, message, severity, **data)
+
+
+def _span(file: str, line: int = 1, column: int = 1) -> dict:
+    return {"file": file, "line": line, "column": column}
+
+
+def _evalset(path: str) -> dict:
+    return {"format": "agentv", "source": path, "span": _span(path), "checks": [], "cases": [], "extra": {},
+            "hints": {}}
+
+
+def _case(span: dict) -> dict:
+    return {"name": "", "span": span, "checks": [], "extra": {}, "hints": {}}
+
+
+def _opaque(raw: Any, span: dict, kind: str | None = None) -> dict:
+    return {"kind": "opaque", "type": kind, "raw": raw, "origin": "agentv", "span": span, "extra": {}, "hints": {}}
+
+
+def _pos_of(span: dict | None) -> Pos:
+    return Pos(span["line"], span["column"]) if span else Pos(1, 1)
 
 
 def _q(value: Any) -> str:
@@ -188,21 +208,21 @@ def read_file(path: str) -> ReadResult:
         loaded = load_file(path, kind="yaml")
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
-        result.sets.append(ir.EvalSet(format="agentv", source=path, span=ir.Span(file=path)))
+        result.add_raw(_evalset(path))
         return result
     result.documents[path] = loaded
     ctx = Ctx(loaded, result.diagnostics)
     _duplicates(ctx)
     data = resolve_merges(loaded.data)
-    evalset = ir.EvalSet(format="agentv", source=path, span=ir.Span(file=path))
-    result.sets.append(evalset)
+    evalset = _evalset(path)
     if not isinstance(data, dict):
         what = "empty" if data is None else f"a {type_name(data)}"
         ctx.add(Pos(1, 1), "EV102", f"an EVAL.yaml must be a mapping with 'tests', the file is {what}")
         if data is not None:
-            evalset.extra["document"] = plain(data)
-        return result
-    Reader(ctx, result, path).top(evalset, data)
+            evalset["extra"]["document"] = plain(data)
+    else:
+        Reader(ctx, result, path).top(evalset, data)
+    result.add_raw(evalset)
     return result
 
 
@@ -223,7 +243,7 @@ class Reader:
 
     # ------------------------------------------------------------------------------- top level
 
-    def top(self, es: ir.EvalSet, data: dict) -> None:
+    def top(self, es: dict, data: dict) -> None:
         ctx = self.ctx
         order: list[str] = []
         tests_key = None
@@ -251,23 +271,23 @@ class Reader:
                     ctx.at_key((key,), "EV501", "'assert' is deprecated: use 'assertions'", "warning",
                                fix={"rename": "assertions"})
                 if isinstance(value, list):
-                    es.checks = self.checks(value, (key,), suite_level=True)
-                    self._trigger_conflicts(ctx, es.checks, None)
+                    es["checks"] = self.checks(value, (key,), suite_level=True)
+                    self._trigger_conflicts(ctx, es["checks"], None)
                 else:
                     ctx.at_value((key,), "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
-                    es.extra[k] = plain(value)
+                    es["extra"][k] = plain(value)
             elif key == "name" and isinstance(value, str):
-                es.name = value
+                es["name"] = value
             elif key == "description" and isinstance(value, str):
-                es.description = value
+                es["description"] = value
             elif key == "tags" and isinstance(value, list) and all(isinstance(t, str) for t in value):
-                es.tags = list(value)
+                es["tags"] = list(value)
             elif key == "input":
-                inp = self.input(value, ("input",), es.hints)
+                inp = self.input(value, ("input",), es["hints"])
                 if inp is not None:
-                    es.input = inp
+                    es["input"] = inp
                 else:
-                    es.extra[k] = plain(value)
+                    es["extra"][k] = plain(value)
             else:
                 if key in ("name", "description"):
                     ctx.at_value((key,), "EV102", f"'{key}' must be a string, not a {type_name(value)}")
@@ -281,13 +301,13 @@ class Reader:
                     ctx.at_key((key,), "EV501", f"'{key}' is deprecated: use '{TOP_DEPRECATED[key]}'", "warning")
                 elif key not in TOP_KEYS:
                     self._unknown(key, (key,), TOP_KEYS)
-                es.extra[key] = plain(value)
+                es["extra"][key] = plain(value)
             order.append(k)
         if tests_key is None:
             ctx.add(Pos(1, 1), "EV103", "missing 'tests': list the tests, or give the path of a file or folder "
                                         "that holds them")
         if order != canonical_order(TOP_ORDER, order, extras_before="input"):
-            es.hints["keys"] = order
+            es["hints"]["keys"] = order
 
     def _unknown(self, key: str, where: tuple, known: tuple[str, ...]) -> None:
         hint = suggest(key, known)
@@ -297,7 +317,7 @@ class Reader:
 
     # ------------------------------------------------------------------------------------ tests
 
-    def _tests(self, es: ir.EvalSet, value: Any, where: tuple) -> None:
+    def _tests(self, es: dict, value: Any, where: tuple) -> None:
         ctx = self.ctx
         if isinstance(value, str):
             self._tests_path(es, value, where)
@@ -305,45 +325,46 @@ class Reader:
         if not isinstance(value, list):
             ctx.at_value(where, "EV102", f"'tests' must be a list of tests or the path of a file or folder, "
                                          f"not a {type_name(value)}")
-            es.extra["tests"] = plain(value)
+            es["extra"]["tests"] = plain(value)
             return
         ids: dict[str, Pos] = {}
         for i, item in enumerate(value):
             if isinstance(item, str) and item.startswith("file://"):
                 self._file_reference(es, item, where + (i,), ids)
-                es.hints.setdefault("inlined", []).append(item)
+                es["hints"].setdefault("inlined", []).append(item)
             elif isinstance(item, dict):
                 self._add(es, self.case(ctx, item, where + (i,), ids, i))
             else:
                 ctx.at_value(where + (i,), "EV102",
                              f"a test must be a mapping (or a 'file://' reference), not a {type_name(item)}")
-                es.cases.append(ir.Case(name="", span=ctx.span(*where, i), hints={"raw": True},
-                                        extra={"test": plain(item)}))
+                raw_case = _case(ctx.span(*where, i))
+                raw_case["hints"]["raw"] = True
+                raw_case["extra"]["test"] = plain(item)
+                es["cases"].append(raw_case)
 
-    def _add(self, es: ir.EvalSet, item: ir.Case | ir.Suite | ir.TriggerPrompt) -> None:
-        if isinstance(item, ir.Suite) and es.suite is None:
-            es.suite = item
-        elif isinstance(item, ir.Suite):
-            es.cases.append(ir.Case(**{k: getattr(item, k) for k in ir.Case.model_fields}))
-        elif isinstance(item, ir.TriggerPrompt):
-            skill = item.extra.pop("__skill__")
-            case = item.extra.pop("__case__")
-            if es.triggers is None:
-                es.triggers = ir.TriggerSet(skill=skill, span=item.span)
-            if es.triggers.skill == skill:
-                es.triggers.prompts.append(item)
+    def _add(self, es: dict, item: tuple) -> None:
+        """Add what :meth:`case` read: ("case", case), ("suite", suite, case) or ("trigger", prompt, skill, case)."""
+        what = item[0]
+        if what == "suite" and es.get("suite") is None:
+            es["suite"] = item[1]
+        elif what == "trigger":
+            _, prompt, skill, case = item
+            if es.get("triggers") is None:
+                es["triggers"] = {"skill": skill, "prompts": [], "span": prompt["span"], "extra": {}, "hints": {}}
+            if es["triggers"]["skill"] == skill:
+                es["triggers"]["prompts"].append(prompt)
             else:  # evalfmt writes one skill per trigger set: anything else stays a test
-                es.cases.append(case)
+                es["cases"].append(case)
         else:
-            es.cases.append(item)
+            es["cases"].append(item[-1])
 
     def _resolve(self, ref: str) -> str:
         """A path relative to the EVAL.yaml's folder, as a path relative to where the EVAL.yaml was given."""
         return os.path.normpath(os.path.join(os.path.dirname(self.path), ref))
 
-    def _tests_path(self, es: ir.EvalSet, ref: str, where: tuple) -> None:
+    def _tests_path(self, es: dict, ref: str, where: tuple) -> None:
         ctx = self.ctx
-        es.hints["inlined"] = [ref]
+        es["hints"]["inlined"] = [ref]
         full = self._resolve(ref)
         if os.path.isdir(full):
             self._tests_dir(es, full)
@@ -360,7 +381,7 @@ class Reader:
             return
         self._tests_file(es, full, ctx.pos(*where), {})
 
-    def _tests_file(self, es: ir.EvalSet, full: str, at: Pos, ids: dict) -> None:
+    def _tests_file(self, es: dict, full: str, at: Pos, ids: dict) -> None:
         ctx = self.ctx
         if full.lower().endswith(".jsonl"):
             self._tests_jsonl(es, full, ids)
@@ -385,7 +406,7 @@ class Reader:
             else:
                 sub.at_value((i,), "EV102", f"a test must be a mapping, not a {type_name(item)}")
 
-    def _tests_jsonl(self, es: ir.EvalSet, full: str, ids: dict) -> None:
+    def _tests_jsonl(self, es: dict, full: str, ids: dict) -> None:
         try:
             from ..load import read_text
 
@@ -409,7 +430,7 @@ class Reader:
                 continue
             self._add(es, self.case(sub, loaded.located, (), ids, n))
 
-    def _tests_dir(self, es: ir.EvalSet, full: str) -> None:
+    def _tests_dir(self, es: dict, full: str) -> None:
         """agentv's directory discovery: each sub-folder with case.yaml (or case.yml) is one test."""
         ids: dict[str, Pos] = {}
         try:
@@ -440,7 +461,7 @@ class Reader:
                 continue
             self._add(es, self.case(sub, data, (), ids, 0, default_id=name))
 
-    def _file_reference(self, es: ir.EvalSet, ref: str, where: tuple, ids: dict) -> None:
+    def _file_reference(self, es: dict, ref: str, where: tuple, ids: dict) -> None:
         raw = ref[len("file://"):]
         full = self._resolve(raw)
         if any(ch in raw for ch in "*?{"):
@@ -458,10 +479,13 @@ class Reader:
     # ------------------------------------------------------------------------------------- case
 
     def case(self, ctx: Ctx, data: dict, where: tuple, ids: dict, index: int,
-             default_id: str | None = None) -> ir.Case | ir.Suite | ir.TriggerPrompt:
-        """One test. A test evalfmt wrote for a terum suite or trigger prompt (``metadata.terum.suite`` /
-        ``trigger``) comes back as an :class:`ir.Suite` or an :class:`ir.TriggerPrompt`."""
-        case = ir.Case(name="", span=ctx.span(*where) if where else ir.Span(file=ctx.path, line=1 + ctx.line_offset))
+             default_id: str | None = None) -> tuple:
+        """One test, as ("case", case). A test evalfmt wrote for a terum suite or trigger prompt
+        (``metadata.terum.suite`` / ``trigger``) comes back as ("suite", suite, case) or
+        ("trigger", prompt, skill, case)."""
+        case = _case(ctx.span(*where) if where else _span(ctx.path, 1 + ctx.line_offset))
+        extra = case["extra"]
+        hints = case["hints"]
         order: list[str] = []
         markers: dict = {}
         judge_key = "criteria" if "criteria" in data else ("expected_outcome" if "expected_outcome" in data else None)
@@ -471,7 +495,7 @@ class Reader:
             at = where + (key,)
             if key == "id":
                 if isinstance(value, str) and value.strip():
-                    case.name = value
+                    case["name"] = value
                     first = ids.get(value)
                     if first is not None:
                         ctx.at_value(at, "EV115", f"duplicate test id '{value}' (first at line {first.line}); "
@@ -480,47 +504,47 @@ class Reader:
                         ids[value] = ctx.pos(*at)
                 elif isinstance(value, str):
                     ctx.at_value(at, "EV103", "test 'id' is blank; give the test a name")
-                    case.extra["id"] = value
+                    extra["id"] = value
                 else:
                     ctx.at_value(at, "EV102", f"test 'id' must be a string, not a {type_name(value)} "
                                               "(agentv skips the test)")
-                    case.extra["id"] = plain(value)
-                    case.name = "" if value is None else str(value)
+                    extra["id"] = plain(value)
+                    case["name"] = "" if value is None else str(value)
             elif key == judge_key:
                 k = "criteria"
                 if key == "expected_outcome":
                     ctx.at_key(at, "EV501", "'expected_outcome' is deprecated: use 'criteria'", "warning",
                                fix={"rename": "criteria"})
                 if isinstance(value, str):
-                    case.judge = value
+                    case["judge"] = value
                 else:
                     ctx.at_value(at, "EV102", f"'{key}' must be a string, not a {type_name(value)}")
-                    case.extra[k] = plain(value)
+                    extra[k] = plain(value)
             elif key == checks_key:
                 k = "assertions"
                 if key == "assert":
                     ctx.at_key(at, "EV501", "'assert' is deprecated: use 'assertions'", "warning",
                                fix={"rename": "assertions"})
                 if isinstance(value, list):
-                    case.checks = self.checks(value, at, ctx=ctx)
+                    case["checks"] = self.checks(value, at, ctx=ctx)
                 else:
                     ctx.at_value(at, "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
-                    case.extra[k] = plain(value)
+                    extra[k] = plain(value)
             elif key == "input":
-                inp = self.input(value, at, case.hints, ctx=ctx)
+                inp = self.input(value, at, hints, ctx=ctx)
                 if inp is not None:
-                    case.input = inp
+                    case["input"] = inp
                 else:
-                    case.extra["input"] = plain(value)
+                    extra["input"] = plain(value)
             elif key == "input_files" and isinstance(value, list) and all(isinstance(f, str) for f in value):
-                case.input_files = list(value)
+                case["input_files"] = list(value)
             elif key == "expected_output":
-                case.expected_output = plain(value)
                 if not isinstance(value, (str, list, dict)) and value is not None:
                     ctx.at_value(at, "EV102", "'expected_output' must be a string, a mapping or a list of messages, "
                                               f"not a {type_name(value)}")
-                    case.expected_output = None
-                    case.extra[k] = plain(value)
+                    extra[k] = plain(value)
+                else:
+                    case["expected_output"] = plain(value)
             elif key == "metadata" and isinstance(value, dict):
                 markers = self._metadata(case, ctx, value, at)
             else:
@@ -536,62 +560,62 @@ class Reader:
                     ctx.at_key(at, "EV501", f"'{key}' is deprecated: use '{TEST_DEPRECATED[key]}'", "warning")
                 elif key not in TEST_KEYS:
                     self._unknown(key, at, TEST_KEYS)
-                case.extra[key] = plain(value)
+                extra[key] = plain(value)
             order.append(k)
+        name = case["name"]
         if "id" not in data:
             if default_id is not None:
-                case.name = default_id
-                case.hints["id_from_folder"] = True
+                case["name"] = name = default_id
+                hints["id_from_folder"] = True
             else:
                 ctx.add(case_pos(ctx, where), "EV103", "test is missing 'id'; give it a unique name")
-                case.hints["no_id"] = True
+                hints["no_id"] = True
         if "input" not in data and "input_files" not in data:
             ctx.add(case_pos(ctx, where), "EV103",
-                    f"test '{case.name}' is missing 'input'; give the prompt as a string or a list of messages")
+                    f"test '{name}' is missing 'input'; give the prompt as a string or a list of messages")
         elif "input" not in data:
             ctx.add(case_pos(ctx, where), "EV103",
-                    f"test '{case.name}' has 'input_files' but no 'input'; give the prompt as 'input'")
-        self._skipped(ctx, case, data, where)
-        self._trigger_conflicts(ctx, case.checks, case.name)
-        present = [k for k in order]
-        if present != canonical_order(TEST_ORDER, present):
-            case.hints["keys"] = present
+                    f"test '{name}' has 'input_files' but no 'input'; give the prompt as 'input'")
+        self._skipped(ctx, name, data, where)
+        self._trigger_conflicts(ctx, case["checks"], name)
+        if order != canonical_order(TEST_ORDER, order):
+            hints["keys"] = order
         if markers.get("trigger"):
-            return self._as_trigger(case, data) or case
+            prompt = self._as_trigger(case, data)
+            if prompt is not None:
+                return ("trigger", prompt, case["checks"][0].get("skill"), case)
         if markers.get("suite"):
-            return self._as_suite(ctx, case, data, where)
-        return case
+            return ("suite", self._as_suite(ctx, case, data, where), case)
+        return ("case", case)
 
-    def _as_trigger(self, case: ir.Case, data: dict) -> ir.TriggerPrompt | None:
+    def _as_trigger(self, case: dict, data: dict) -> dict | None:
         keys = set(data) - {"id", "input", "assertions", "metadata"}
-        if keys or not isinstance(case.input, str) or case.metadata or len(case.checks) != 1:
+        if keys or not isinstance(case.get("input"), str) or case.get("metadata") or len(case["checks"]) != 1:
             return None
-        check = case.checks[0]
-        if not isinstance(check, ir.SkillTrigger) or not isinstance(check.should_trigger, bool) or check.extra \
-                or any(getattr(check, f) is not None for f in ("name", "weight", "required", "min_score", "negate")):
+        check = case["checks"][0]
+        if check["kind"] != "skill-trigger" or not isinstance(check.get("should_trigger"), bool) or check["extra"] \
+                or any(check.get(f) is not None for f in ("name", "weight", "required", "min_score", "negate")):
             return None
-        prompt = ir.TriggerPrompt(text=case.input, should_trigger=check.should_trigger, span=case.span)
-        prompt.extra["__skill__"] = check.skill  # both removed by _add
-        prompt.extra["__case__"] = case
-        return prompt
+        return {"text": case["input"], "should_trigger": check["should_trigger"], "span": case["span"], "extra": {}}
 
-    def _as_suite(self, ctx: Ctx, case: ir.Case, data: dict, where: tuple) -> ir.Suite:
-        fields = {k: getattr(case, k) for k in ir.Case.model_fields if k not in ("checks",)}
-        suite = ir.Suite(**fields)
+    def _as_suite(self, ctx: Ctx, case: dict, data: dict, where: tuple) -> dict:
+        suite = {k: v for k, v in case.items() if k != "checks"}
+        suite["checks"] = []
+        suite["entries"] = []
         key = "assertions" if "assertions" in data else "assert"
-        for i, check in enumerate(case.checks):
-            raw = check.raw if isinstance(check, ir.Opaque) else None
+        for i, check in enumerate(case["checks"]):
+            raw = check.get("raw") if check["kind"] == "opaque" else None
             if isinstance(raw, dict) and raw.get("type") == "composite" and isinstance(raw.get("name"), str) \
                     and isinstance(raw.get("assertions"), list):
                 at = where + (key, i, "assertions")
                 checks = [self.check(ctx, item, at + (j,)) for j, item in enumerate(data[key][i]["assertions"])]
                 extra = {k: v for k, v in raw.items() if k not in ("name", "type", "assertions")}
-                suite.entries.append(ir.SuiteEntry(name=raw["name"], checks=checks, extra=extra, span=check.span))
+                suite["entries"].append({"name": raw["name"], "checks": checks, "extra": extra, "span": check["span"]})
             else:
-                suite.checks.append(check)
+                suite["checks"].append(check)
         return suite
 
-    def _metadata(self, case: ir.Case, ctx: Ctx, value: dict, at: tuple) -> dict:
+    def _metadata(self, case: dict, ctx: Ctx, value: dict, at: tuple) -> dict:
         """Set the case's metadata, lifting terum's fields out of ``metadata.terum``; returns the markers
         (``suite``/``trigger``) found there."""
         meta = plain(value)
@@ -603,10 +627,11 @@ class Reader:
             if (fields or marks) and all(v is True for v in marks.values()) and _lift_terum(case, fields):
                 del meta[TERUM_META]
                 markers = marks
-        case.metadata = meta or None
+        if meta:
+            case["metadata"] = meta
         return markers
 
-    def _skipped(self, ctx: Ctx, case: ir.Case, data: dict, where: tuple) -> None:
+    def _skipped(self, ctx: Ctx, name: str, data: dict, where: tuple) -> None:
         """EV502: agentv skips a test with no criteria, expected_output, assertions or turns."""
         crit = data.get("criteria")
         if not (isinstance(crit, str) and crit):
@@ -618,7 +643,7 @@ class Reader:
         has = has or (isinstance(turns, list) and len(turns) > 0)
         if not has:
             ctx.add(case_pos(ctx, where), "EV502",
-                    f"agentv skips test '{case.name}' silently: it has no criteria, expected_output, assertions or "
+                    f"agentv skips test '{name}' silently: it has no criteria, expected_output, assertions or "
                     "turns; add one", "warning")
 
     def _trigger_conflicts(self, ctx: Ctx, checks: list, test: str | None) -> None:
@@ -628,21 +653,21 @@ class Reader:
 
         seen: dict[str, bool] = {}
         for check in checks:
-            if not isinstance(check, ir.SkillTrigger):
+            if check["kind"] != "skill-trigger":
                 continue
-            span = check.span
-            pos = Pos(span.line, span.column) if span else Pos(1, 1)
-            if "skill" not in check.extra and check.skill is None:
+            pos = _pos_of(check.get("span"))
+            skill = check.get("skill")
+            if "skill" not in check["extra"] and skill is None:
                 ctx.add(pos, "EV103", missing_skill_message(test))
-            if isinstance(check.skill, str):
-                want = check.expects_trigger
-                if check.skill in seen and seen[check.skill] != want and test is not None:
-                    ctx.add(pos, "EV503", conflict_message(test, check.skill, want, seen[check.skill]))
-                seen.setdefault(check.skill, want)
+            if isinstance(skill, str):
+                want = check.get("should_trigger") is not False
+                if skill in seen and seen[skill] != want and test is not None:
+                    ctx.add(pos, "EV503", conflict_message(test, skill, want, seen[skill]))
+                seen.setdefault(skill, want)
 
     # ------------------------------------------------------------------------------------ input
 
-    def input(self, value: Any, at: tuple, hints: dict, ctx: Ctx | None = None) -> ir.Input | None:
+    def input(self, value: Any, at: tuple, hints: dict, ctx: Ctx | None = None) -> str | list | None:
         """A string, or messages (a list, or agentv's object shorthand). None: wrong type (reported)."""
         ctx = ctx or self.ctx
         if isinstance(value, str):
@@ -663,11 +688,11 @@ class Reader:
                 hints["input"] = "message"
                 return [msg]
             hints["input"] = "content"
-            return [ir.Message(role="user", content=plain(value), span=ctx.span(*at))]
+            return [{"role": "user", "content": plain(value), "span": ctx.span(*at), "extra": {}}]
         ctx.at_value(at, "EV102", f"'input' must be a string or a list of messages, not a {type_name(value)}")
         return None
 
-    def message(self, ctx: Ctx, item: Any, at: tuple) -> ir.Message | None:
+    def message(self, ctx: Ctx, item: Any, at: tuple) -> dict | None:
         if not isinstance(item, dict):
             ctx.at_value(at, "EV102", f"a message must be a mapping with 'role' and 'content', not a {type_name(item)}")
             return None
@@ -683,8 +708,8 @@ class Reader:
             parts = []
             for j, p in enumerate(content):
                 extra = {k: plain(v) for k, v in p.items() if k not in ("type", "value")}
-                parts.append(ir.ContentPart(type=p["type"], value=plain(p.get("value")), extra=extra,
-                                            span=ctx.span(*at, "content", j)))
+                parts.append({"type": p["type"], "value": plain(p.get("value")), "extra": extra,
+                              "span": ctx.span(*at, "content", j)})
                 if p["type"] == "text" and not isinstance(p.get("value"), str):
                     ctx.at_value(at + ("content", j), "EV102", "a text part needs a string 'value'")
             content = parts
@@ -704,32 +729,32 @@ class Reader:
         else:
             content = plain(content)
         extra = {k: plain(v) for k, v in item.items() if k not in ("role", "content")}
-        return ir.Message(role=role, content=content, extra=extra, span=ctx.span(*at))
+        return {"role": role, "content": content, "extra": extra, "span": ctx.span(*at)}
 
     # ----------------------------------------------------------------------------------- checks
 
-    def checks(self, items: list, at: tuple, ctx: Ctx | None = None, suite_level: bool = False) -> list[ir.Check]:
+    def checks(self, items: list, at: tuple, ctx: Ctx | None = None, suite_level: bool = False) -> list[dict]:
         ctx = ctx or self.ctx
         return [self.check(ctx, item, at + (i,)) for i, item in enumerate(items)]
 
-    def check(self, ctx: Ctx, item: Any, at: tuple) -> ir.Check:
+    def check(self, ctx: Ctx, item: Any, at: tuple) -> dict:
         span = ctx.span(*at)
         if isinstance(item, str):
             if not item.strip():
                 ctx.at_value(at, "EV103", "empty assertion string; agentv ignores it: remove it", "warning")
             ctx.at_value(at, "EV504", "agentv transpile drops plain-string assertions from evals.json; state it in "
                                       "the test's 'criteria' too, or give it a type", "warning")
-            return ir.Rubrics(criteria=[item], hints={"shorthand": "string"}, span=span)
+            return {"kind": "rubrics", "criteria": [item], "hints": {"shorthand": "string"}, "span": span, "extra": {}}
         if not isinstance(item, dict):
             ctx.at_value(at, "EV102", f"an assertion must be a mapping with 'type' (or a string), not a {type_name(item)}")
-            return ir.Opaque(raw=plain(item), origin="agentv", span=span)
+            return _opaque(plain(item), span)
         if "include" in item and len(item) == 1:
-            return ir.Opaque(raw=plain(item), origin="agentv", span=span)
+            return _opaque(plain(item), span)
         raw_type = item.get("type")
         if not isinstance(raw_type, str):
             ctx.at_value(at + ("type",) if "type" in item else at, "EV102" if "type" in item else "EV103",
                          "an assertion needs a 'type' (a string such as 'contains' or 'llm-grader')")
-            return ir.Opaque(raw=plain(item), origin="agentv", span=span)
+            return _opaque(plain(item), span)
         kind = raw_type.replace("_", "-")
         if kind != raw_type:
             ctx.at_value(at + ("type",), "EV501", f"snake_case type '{raw_type}' is deprecated: use '{kind}'",
@@ -747,14 +772,13 @@ class Reader:
                          f"named '{kind}' was found in .agentv/assertions/", "warning")
         self._lossy(ctx, item, kind, raw_type, at)
         ir_kind = TERUM_BY_TYPE[kind][0] if kind in TERUM_BY_TYPE else kind
-        model = ir.CHECK_MODELS.get(ir_kind)
-        if model is None or ir_kind == "opaque" or (kind not in KIND_FIELDS and kind not in TERUM_BY_TYPE):
+        if ir_kind not in KIND_FIELDS:
             raw = plain(item)
             raw["type"] = kind
-            return ir.Opaque(type=kind, raw=raw, origin="agentv", span=span)
-        return self._typed(ctx, item, kind, ir_kind, model, at, span)
+            return _opaque(raw, span, kind)
+        return self._typed(ctx, item, kind, ir_kind, at, span)
 
-    def _typed(self, ctx: Ctx, item: dict, kind: str, ir_kind: str, model, at: tuple, span: ir.Span) -> ir.Check:
+    def _typed(self, ctx: Ctx, item: dict, kind: str, ir_kind: str, at: tuple, span: dict) -> dict:
         fields: dict[str, Any] = {}
         extra: dict[str, Any] = {}
         spec = {key: (fld, typ, req) for fld, key, typ, req in KIND_FIELDS[ir_kind]}
@@ -762,7 +786,7 @@ class Reader:
         if kind == "rubrics" and isinstance(item.get("criteria"), str):
             raw = plain(item)
             raw["type"] = kind
-            return ir.Opaque(type=kind, raw=raw, origin="agentv", span=span)
+            return _opaque(raw, span, kind)
         for key, value in item.items():
             if key == "type":
                 continue
@@ -777,7 +801,7 @@ class Reader:
                                                            f"not a {type_name(value)}")
                         raw = plain(item)
                         raw["type"] = kind
-                        return ir.Opaque(type=kind, raw=raw, origin="agentv", span=span)
+                        return _opaque(raw, span, kind)
                     ctx.at_value(at + (key,), "EV102", f"'{key}' of a {kind} assertion must be {_TYPE_TEXT[typ]}, "
                                                        f"not a {type_name(value)}")
                     extra[key] = plain(value)
@@ -796,7 +820,7 @@ class Reader:
                 ctx.at_value(at, "EV103", f"a {kind} assertion needs '{key}'")
                 raw = plain(item)
                 raw["type"] = kind
-                return ir.Opaque(type=kind, raw=raw, origin="agentv", span=span)
+                return _opaque(raw, span, kind)
         if kind == "regex" and "value" in fields:
             problem = regex_problem(fields["value"], fields.get("flags"))
             if problem:
@@ -805,10 +829,10 @@ class Reader:
             problem = regex_problem(fields.get("pattern", ""), None)
             if problem:
                 ctx.at_value(at + ("value",), "EV105", problem[2], problem[1])
-        check = model(**fields, extra=extra, span=span)
+        check = {"kind": ir_kind, **fields, "extra": extra, "span": span, "hints": {}}
         present = list(item)
         if present != canonical_check_order(ir_kind, present):
-            check.hints["keys"] = present
+            check["hints"]["keys"] = present
         return check
 
     def _lossy(self, ctx: Ctx, item: dict, kind: str, raw_type: str, at: tuple) -> None:
@@ -917,7 +941,7 @@ def _convert(value: Any, typ: str) -> tuple[bool, Any]:
     return False, value  # pragma: no cover
 
 
-def _lift_terum(case: ir.Case, terum: dict) -> bool:
+def _lift_terum(case: dict, terum: dict) -> bool:
     """Put terum fields written under ``metadata.terum`` back into the case; False if they do not fit."""
     if any(k not in TERUM_FIELDS for k in terum):
         return False
@@ -933,7 +957,7 @@ def _lift_terum(case: ir.Case, terum: dict) -> bool:
     if not all(checks[k](v) for k, v in terum.items()):
         return False
     for k, v in terum.items():
-        setattr(case, k, float(v) if k == "timeout_minutes" else v)
+        case[k] = float(v) if k == "timeout_minutes" else v
     return True
 
 

@@ -87,7 +87,7 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
             read = formats.get(unit.format).read(unit.path)
             result.diagnostics.extend(read.diagnostics)
             root = out_dir if out_dir is not None else default_out(unit.path, "seed", unit.format)
-            groups.setdefault(root, []).extend(read.sets)
+            groups.setdefault(root, []).extend(read.raw_sets())
     for root, sets in groups.items():
         routed = route(sets, skill)
         result.diagnostics.extend(routed.diagnostics)
