@@ -386,7 +386,11 @@ def execute(units: list[Unit], jobs_list: list[SessionJob], *, jobs: int = 1, pr
             if res.unit not in result.drops:
                 kind, detail = res.dropped
                 result.drops[res.unit] = {"kind": kind, "detail": detail}
+                # this session and the ones of the case not started yet will not run
+                progress.total -= 1 + sum(1 for j in queue if j.unit.name == res.unit)
                 progress.line(f"{res.unit}: dropped ({kind}): {detail}")
+            else:
+                progress.total -= 1
             return
         if res.run is not None and res.unit not in result.drops:
             result.prescored[res.key] = res.run
@@ -488,7 +492,7 @@ def _signal_workers(pool) -> None:
 def _finish_layout(jobs_list: list[SessionJob], result: RunResult, ran: set) -> None:
     """Write ``dead.txt`` into every session folder of a skipped or dropped case, and of a session
     that never ran because the run was interrupted, so ``compare`` over the layout agrees."""
-    started = {s.key for s in result.sessions if s.started}
+    kept = {s.key for s in result.sessions if s.started and s.run is not None}
     for job in jobs_list:
         name = job.unit.name
         if name in result.skips:
@@ -497,8 +501,11 @@ def _finish_layout(jobs_list: list[SessionJob], result: RunResult, ran: set) -> 
             d = result.drops[name]
             reason = f"case dropped ({d['kind']}): {d['detail']}"
             result.prescored.pop(job.key, None)
-        elif job.key not in started:
-            reason = "not run: the run was interrupted" if result.interrupted else "not run"
+        elif job.key not in kept:
+            if any(s.key == job.key and s.started for s in result.sessions):
+                reason = "interrupted: the run was stopped while this session ran"
+            else:
+                reason = "not run: the run was interrupted" if result.interrupted else "not run"
         else:
             continue
         folder = session_folder(job.out, job.arm, name, job.repetition, job.k)
