@@ -128,7 +128,13 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     cmp = compare(target, {"candidate": os.path.join(out_abs, "candidate"), "baseline": os.path.join(out_abs, "baseline")},
                   k=k, detection=detection, judge=judge, timeout=timeout, prescored=run.prescored)
     trig = _triggers(root, selections) if selections else None
+    contamination = _contamination(run, os.path.basename(skill_abs))
+    for c in contamination:
+        click.echo(f"evalfmt: warning: {c['arm']} {c['case']} #{c['repetition']}: the agent reported skills "
+                   f"[{', '.join(c['skills'])}], which {'lack' if c['arm'] == 'candidate' else 'include'} "
+                   f"'{os.path.basename(skill_abs)}'", err=True)
     receipt = _receipt(cmp, root, trig, run, run_id, model, runner, runner_name, agent_command, jobs, k, timeout_minutes)
+    receipt["contamination"] = contamination
     from ..api import atomic_write
     from ..run import receipt as receipt_mod
 
@@ -152,6 +158,19 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
                    f"receipt written ({cmp.status})", err=True)
         return 130
     return exit_code(cmp, require_pass)
+
+
+def _contamination(run, skill: str) -> list[dict]:
+    """Sessions whose recorded skill list (the init record's ``skills``) contradicts their arm: the
+    skill missing from a candidate session, or present in a baseline one. terum refuses such a run;
+    evalfmt reports them (stderr and the receipt's ``contamination``)."""
+    out = []
+    for (arm, unit, rep), r in sorted(run.prescored.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
+        if r.dead or r.skills is None:
+            continue
+        if (skill in r.skills) != (arm == "candidate"):
+            out.append({"arm": arm, "case": unit, "repetition": rep, "skills": list(r.skills)})
+    return out
 
 
 def _prepare_out(out: str, force: bool) -> None:

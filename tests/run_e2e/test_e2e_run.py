@@ -487,3 +487,16 @@ def test_recorded_release_notes_sessions_replay_to_the_live_rows(run_cli, tmp_pa
     ]
     assert (first["verdict"], first["comparisons"]["baseline"]["win"], first["comparisons"]["baseline"]["tie"]) == \
         ("PASS", 3, 5)
+
+
+def test_a_session_whose_skill_list_contradicts_its_arm_is_reported(run_cli, tmp_path):
+    skill = make_skill(tmp_path / "lib", "leaky", {"one": "task: |\n  !say hi\n"})
+    # the baseline sandbox gets a skill of the same name through setup: the agent reports it
+    (skill / "evals" / "cases" / "one.yaml").write_text(
+        "task: |\n  !say hi\nsetup: mkdir -p .claude/skills/leaky && echo x > .claude/skills/leaky/SKILL.md\n")
+    out = tmp_path / "out"
+    code, _, stderr = run(run_cli, skill, out)
+    assert code == 0
+    assert stderr == "evalfmt: warning: baseline one #1: the agent reported skills [leaky], which include 'leaky'\n"
+    assert load(out / "receipt.json")["contamination"] == [
+        {"arm": "baseline", "case": "one", "repetition": 1, "skills": ["leaky"]}]
