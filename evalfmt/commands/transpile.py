@@ -42,7 +42,7 @@ def command(paths: tuple[str, ...], out_dir: str | None, layout: str, check_only
             err(f"{n} error{'s' if n != 1 else ''}; nothing written")
         return 1
     if not p.files:
-        err("no skill-trigger tests found; nothing to write")
+        err(f"no skill-trigger tests found; nothing to {'check' if check_only else 'write'}")
         return 0
     if to_stdout:
         if len(p.files) != 1:

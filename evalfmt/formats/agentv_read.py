@@ -25,7 +25,6 @@ from __future__ import annotations
 import difflib
 import glob
 import os
-import re
 from typing import Any
 
 from ..errors import Diagnostic, LoadError, Pos
