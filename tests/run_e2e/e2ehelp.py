@@ -78,7 +78,8 @@ class EchoRunner:
         from evalfmt.run.runners import Outcome
 
         with open(spec.transcript, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps({"type": "system", "subtype": "init", "model": "echo", "skills": []}) + "\n")
+            skills = [spec.skill] if spec.skill else []
+            fh.write(json.dumps({"type": "system", "subtype": "init", "model": "echo", "skills": skills}) + "\n")
             fh.write(json.dumps({"type": "result", "result": f"echo from {spec.arm}", "num_turns": 1}) + "\n")
         return Outcome()
 
