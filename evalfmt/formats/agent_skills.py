@@ -32,7 +32,7 @@ from typing import Any
 from .. import ir
 from ..errors import Diagnostic, LoadError
 from ..load import Loaded, load_file, type_name
-from . import Format, Loss, ReadResult, WriteResult, basename, first_char, loss_at, peek_keys
+from . import Format, Loss, ReadResult, WriteResult, first_char, loss_at, peek_keys
 
 NAME = "agent-skills"
 TOP_KEYS = ("skill_name", "evals")
@@ -522,4 +522,4 @@ FORMAT = Format(
     default_name="evals.json",
 )
 
-__all__ = ["FORMAT", "detect", "read", "write", "sentence", "Reporter", "basename"]
+__all__ = ["FORMAT", "detect", "read", "write", "sentence", "Reporter"]

@@ -31,7 +31,7 @@ import json
 import re
 from typing import Any
 
-from lark import Token, Tree
+from lark import Tree
 
 from .. import ir
 from .skillgym_lex import Tokenizer, LexError

@@ -4,7 +4,6 @@ and round-trip properties."""
 from __future__ import annotations
 
 import json
-import pathlib
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -281,8 +280,6 @@ def seeded_suites(n: int = 12) -> list[str]:
     """Deterministic generated suites (for the type-check test)."""
     import random
 
-    from hypothesis.strategies._internal.core import data  # noqa: F401 - keeps hypothesis imported
-
     rng = random.Random(7)
     suites = []
     pool_checks = [
@@ -307,7 +304,3 @@ def seeded_suites(n: int = 12) -> list[str]:
         text, _ = written_text(ir.EvalSet(format="ir", cases=cases))
         suites.append(text)
     return suites
-
-
-def pathlib_fixture_names() -> list[pathlib.Path]:
-    return [SG / n for n in VALID]

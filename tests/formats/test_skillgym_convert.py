@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import CONFORMANCE, FIXTURES, ROOT, check_golden, conformance_files, conformance_id
+from conftest import CONFORMANCE, ROOT, check_golden, conformance_files, conformance_id
 from evalfmt import api, ir
 from evalfmt.formats import get, skillgym_read, skillgym_write
 
