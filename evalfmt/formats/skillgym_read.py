@@ -405,13 +405,16 @@ def read_text_as(path: str, text: str, result: ReadResult | None = None) -> Read
     result = result or ReadResult()
     try:
         module = Module(path, text)
+        ctx = Ctx(module, result, path)
+        evalset = ir.EvalSet(format=NAME, source=path, span=ir.Span(file=path, line=1, column=1))
+        evalset.hints["file_name"] = os.path.basename(path)
+        _read_module(ctx, evalset)
     except (LexError, ParseError) as exc:
         result.diagnostics.append(Diagnostic(path, exc.line, exc.column, "EV100", exc.message))
         return result
-    ctx = Ctx(module, result, path)
-    evalset = ir.EvalSet(format=NAME, source=path, span=ir.Span(file=path, line=1, column=1))
-    evalset.hints["file_name"] = os.path.basename(path)
-    _read_module(ctx, evalset)
+    except RecursionError:
+        result.diagnostics.append(Diagnostic(path, 1, 1, "EV100", "nesting is too deep to read statically"))
+        return result
     result.diagnostics.extend(ctx.diags)
     result.sets.append(evalset)
     return result

@@ -304,3 +304,25 @@ def seeded_suites(n: int = 12) -> list[str]:
         text, _ = written_text(ir.EvalSet(format="ir", cases=cases))
         suites.append(text)
     return suites
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(VALID), st.integers(0, 10_000), st.integers(0, 40),
+       st.text(st.sampled_from(list("{}()[]`'\"/\\*,;:=>$\n x")), max_size=4))
+def test_damaged_suites_give_diagnostics_not_crashes(name, at, cut, insert):
+    text = (SG / name).read_text(encoding="utf-8")
+    at %= len(text)
+    damaged = text[:at] + insert + text[at + cut:]
+    result = skillgym_read.read_text_as("suite.ts", damaged)
+    assert result.sets or result.diagnostics
+    for d in result.diagnostics:
+        assert d.line >= 1 and d.column >= 1 and d.code.startswith("EV")
+    for evalset in result.sets:
+        skillgym_write.write(evalset)  # whatever was read can be written
+
+
+def test_deep_nesting_is_a_diagnostic():
+    text = ("const p = " + "[" * 5000 + '"a"' + "]" * 5000 + '.join("");\n'
+            'export default [{ id: "a", prompt: p, assert() {} }];\n')
+    result = skillgym_read.read_text_as("suite.ts", text)
+    assert [d.format() for d in result.diagnostics] == ["suite.ts:1:1: EV100 nesting is too deep to read statically"]
