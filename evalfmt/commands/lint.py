@@ -57,7 +57,6 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     Exit 0 when no error remains (warnings alone exit 0 unless --strict), 1 when one does, 2 on
     unusable paths or configuration.
     """
-    from ..lint import fix as fixer
     from ..lint import reporters
     from ..lint.engine import lint
     from ..lint.registry import registry
@@ -68,6 +67,8 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
                    fmt=from_, skip_unrecognized=skip_unrecognized, jobs=1 if (fix or show_diff) else jobs)
     targets = list(paths)
     result = lint(targets, **options)
+    if fix or show_diff:
+        from ..lint import fix as fixer
     if show_diff:
         plan = fixer.plan(result.diagnostics, dict(result.texts))
         sys.stdout.write(fixer.diff(plan))

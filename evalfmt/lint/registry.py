@@ -35,9 +35,10 @@ repository being linted.
 from __future__ import annotations
 
 import importlib
-import inspect
+import os
 import re
-import textwrap
+import sys
+import types
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
@@ -128,9 +129,21 @@ class RuleDoc:
 _SECTION = re.compile(r"^(Why|Fails|Passes|Fix|Options|Note):[ \t]*(.*)$")
 
 
+def _cleandoc(doc: str) -> str:
+    """inspect.cleandoc without importing inspect (the linter's start-up path stays light)."""
+    lines = doc.expandtabs().split("\n")
+    indent = min((len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()), default=0)
+    out = [lines[0].strip()] + [line[indent:].rstrip() for line in lines[1:]]
+    while out and not out[0]:
+        out.pop(0)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out)
+
+
 def parse_doc(docstring: str) -> RuleDoc:
     """Split a rule docstring into its summary and sections (Why, Fails, Passes, Fix, Options, Note)."""
-    text = inspect.cleandoc(docstring)
+    text = _cleandoc(docstring)
     lines = text.split("\n")
     summary_lines: list[str] = []
     i = 0
@@ -148,6 +161,8 @@ def parse_doc(docstring: str) -> RuleDoc:
             continue
         if current is not None:
             buf[current].append(line)
+    import textwrap
+
     doc.summary = doc.summary.replace("``", "`")
     for key, chunk in buf.items():
         body = "\n".join(chunk).strip("\n")
@@ -228,8 +243,31 @@ def registry(plugins: bool = True) -> Registry:
     return reg
 
 
+def _declares_plugins() -> bool:
+    """True when some installed distribution declares an ``evalfmt.rules`` entry point. A direct look
+    at the ``entry_points.txt`` files on sys.path: importing importlib.metadata costs more than a
+    pre-commit hook's whole lint of one file, so it is imported only when there is a plugin to load."""
+    marker = "[" + ENTRY_POINT_GROUP + "]"
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith((".dist-info", ".egg-info")):
+                try:
+                    with open(os.path.join(entry or ".", name, "entry_points.txt"), encoding="utf-8") as fh:
+                        if marker in fh.read():
+                            return True
+                except OSError:
+                    continue
+    return False
+
+
 def _plugin_rules() -> Iterable[tuple[Any, str, str | None]]:
     """(rule class, origin, problem) for every rule an installed ``evalfmt.rules`` entry point gives."""
+    if not _declares_plugins():
+        return
     from importlib.metadata import entry_points
 
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
@@ -241,7 +279,7 @@ def _plugin_rules() -> Iterable[tuple[Any, str, str | None]]:
             continue
         if isinstance(obj, type) and issubclass(obj, Rule):
             yield obj, origin, None
-        elif inspect.ismodule(obj):
+        elif isinstance(obj, types.ModuleType):
             for rule in rules_of(obj):
                 yield rule, origin, None
         else:

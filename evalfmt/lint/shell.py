@@ -57,8 +57,19 @@ class Command:
 
 def commands(script: str, base: int = 0) -> list[Command]:
     """Every simple command of ``script`` (offsets shifted by ``base``), in order of appearance;
-    commands inside ``$(...)`` and backquotes are listed too."""
-    return _Reader(script, base).run()
+    commands inside ``$(...)`` and backquotes are listed too. Cached: several rules read one script."""
+    if base:
+        return _Reader(script, base).run()
+    found = _CACHE.get(script)
+    if found is None:
+        if len(_CACHE) > 4096:
+            _CACHE.clear()
+        found = _CACHE[script] = _Reader(script, 0).run()
+    return found
+
+
+_CACHE: dict[str, list[Command]] = {}
+_PLAIN_RUN = re.compile(r"[^\s\\'\"`$<>;&|()#]+")
 
 
 class _Reader:
@@ -186,8 +197,13 @@ class _Reader:
                 continue
             if start < 0:
                 start = i
-            word.append(c)
-            i += 1
+            m = _PLAIN_RUN.match(text, i)
+            if m:
+                word.append(m.group(0))
+                i = m.end()
+            else:
+                word.append(c)
+                i += 1
         end_cmd()
         return self.out
 

@@ -197,11 +197,11 @@ class StaleTranspile(Rule):
             self._agentv(source, ctx)
 
     def finish(self, ctx):
-        from ...route import route
-
         for root, members in sorted(ctx.state.get(self.code, {}).items()):
+            from ...route import route
+
             members.sort(key=lambda m: m[0])
-            routed = route([es for _src, es in members])
+            routed = route([getattr(es, "_d", es) for _src, es in members])
             if routed.errors:
                 continue
             sources = " ".join(src for src, _es in members)

@@ -14,7 +14,6 @@ import os
 import re
 
 from ...errors import Pos
-from .. import _scripts
 from ..context import SkillFolder, offset_to_pos
 from ..registry import Rule
 
@@ -42,8 +41,6 @@ RESERVED_SUFFIXES = (".invalid", ".test", ".example", ".local", ".localhost")
 DEP_TOKEN = re.compile(r"[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+")
 SIZE_LIMIT = 20_000
 
-_COMMON = _scripts.SCRIPTS.index("Common")
-_INHERITED = _scripts.SCRIPTS.index("Inherited")
 
 
 def js_trim(text: str) -> str:
@@ -191,22 +188,22 @@ class Frontmatter(Rule):
                        "allowed-tools is malformed: use a YAML list of tool patterns, or one comma-separated string")
 
 
-def _script_of(cp: int) -> int:
-    return _scripts.VALUES[bisect.bisect_right(_scripts.STARTS, cp) - 1]
-
-
 def mixed_script_offset(text: str) -> int | None:
     """Offset of the first whitespace-delimited token whose letters span more than one script."""
     if text.isascii():
         return None
+    from .. import _scripts  # the table loads only for text that is not ASCII
+
+    starts, values = _scripts.STARTS, _scripts.VALUES
+    common, inherited = _scripts.SCRIPTS.index("Common"), _scripts.SCRIPTS.index("Inherited")
     for m in TOKEN.finditer(text):
         token = m.group(0)
         if token.isascii():
             continue
         seen = -2
         for ch in token:
-            v = _script_of(ord(ch))
-            if v < 0 or v == _COMMON or v == _INHERITED:
+            v = values[bisect.bisect_right(starts, ord(ch)) - 1]
+            if v < 0 or v == common or v == inherited:
                 continue
             if seen == -2:
                 seen = v
@@ -265,7 +262,13 @@ class InvisibleCharacters(Rule):
                            f"token '{token[:40]}' mixes Unicode scripts (a homoglyph?): write it in one script")
 
 
+_ANY_CREDENTIAL = re.compile(r"ghp_|github_pat_|sk-ant-|AKIA|-----BEGIN|Bearer")
+
+
 def credential_offset(text: str) -> int | None:
+    """Offset of the first match of the first pattern (in terum's order) that matches at all."""
+    if not _ANY_CREDENTIAL.search(text):
+        return None
     for pattern in CREDENTIALS:
         m = pattern.search(text)
         if m:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Iterable
+from typing import Any, Iterable
 
-from ... import ir
 from ...errors import Pos
 from ..context import shown
 from ..registry import Rule
@@ -23,18 +22,18 @@ POSITIVE = ("transcript_mentions", "command_matching")
 NEGATIVE = ("transcript_omits", "no_command_matching", "file_absent")
 
 
-def terum_cases(evalset: ir.EvalSet) -> list[ir.Case]:
+def terum_cases(evalset: Any) -> list[Any]:
     return list(evalset.cases)
 
 
-def with_suite(evalset: ir.EvalSet) -> list[ir.Case]:
-    out: list[ir.Case] = list(evalset.cases)
+def with_suite(evalset: Any) -> list[Any]:
+    out: list[Any] = list(evalset.cases)
     if evalset.suite is not None:
         out.append(evalset.suite)
     return out
 
 
-def whole_set(evalset: ir.EvalSet) -> bool:
+def whole_set(evalset: Any) -> bool:
     """True when the set was read from a whole skill folder (not one file of it, as pre-commit gives)."""
     return evalset.source is None or os.path.isdir(evalset.source)
 
@@ -44,7 +43,7 @@ def file_of(node) -> str | None:
     return span.file if span is not None else None
 
 
-def task_pos(ctx, case: ir.Case) -> Pos:
+def task_pos(ctx, case: Any) -> Pos:
     for key in ("task", "input", "prompt"):
         found = ctx.locate(case.span)
         if found is not None and found[0].has(*found[1], key):
@@ -59,7 +58,7 @@ def key_pos(ctx, node, key: str) -> Pos | None:
     return None
 
 
-def check_lists(evalset: ir.EvalSet) -> Iterable[tuple[ir.Case, object, list]]:
+def check_lists(evalset: Any) -> Iterable[tuple[Any, object, list]]:
     """(case, owner, checks): each case's checks and each suite entry's checks (scored alone)."""
     for case in evalset.cases:
         yield case, case, case.checks
@@ -249,7 +248,7 @@ class ShortAnchor(Rule):
         extra = {str(w).lower() for w in opts["extra-words"]}
         for _case, _owner, checks in check_lists(evalset):
             for c in checks:
-                if not isinstance(c, ir.TranscriptMentions):
+                if not c.kind == "transcript_mentions":
                     continue
                 text = c.text.strip()
                 if len(text) < int(opts["min-length"]):
@@ -307,7 +306,7 @@ class ProseAnchor(Rule):
         min_words = int(ctx.options(self)["min-words"])
         for _case, _owner, checks in check_lists(evalset):
             for c in checks:
-                if not isinstance(c, ir.TranscriptMentions):
+                if not c.kind == "transcript_mentions":
                     continue
                 words = c.text.split()
                 if len(words) < min_words or any(_identifier_like(w) for w in words):
@@ -459,7 +458,7 @@ class AnchorInTask(Rule):
                 continue
             folded = task.casefold()
             for c in checks:
-                if isinstance(c, ir.TranscriptMentions) and c.text.strip() and c.text.casefold() in folded:
+                if c.kind == "transcript_mentions" and c.text.strip() and c.text.casefold() in folded:
                     ctx.report(self, file_of(c), ctx.check_arg_pos(c),
                                f"anchor '{shown(c.text)}' already appears in the task: both arms can echo it; anchor on "
                                "something the agent has to find")
@@ -474,7 +473,7 @@ TOOLS = ("git", "node", "npm", "npx", "pnpm", "yarn", "bun", "deno", "tsc", "pyt
          "fd", "gpg", "ssh", "rsync", "zip", "unzip", "openssl")
 
 
-def _declared(case: ir.Case, suite: ir.Case | None = None) -> set[str]:
+def _declared(case: Any, suite: Any | None = None) -> set[str]:
     out: set[str] = set()
     for owner in (case, suite):
         if owner is None:
@@ -526,36 +525,62 @@ class UndeclaredTool(Rule):
     def check_set(self, evalset, ctx):
         opts = ctx.options(self)
         tools = set(opts["tools"]) | set(opts["extra-tools"])
+        words = _tool_words(tools)
         suite = evalset.suite
         for case in with_suite(evalset):
             declared = _declared(case, None)
-            reported: set[str] = set()
-            scripts: list[tuple[str, Pos, str]] = []
-            path = file_of(case)
+            # (script, where it is written): the case's setup, then its command_succeeds checks
+            scripts: list[tuple[str, object]] = []
             if case.setup:
-                found = ctx.locate(case.span)
-                if found is not None and found[0].has(*found[1], "setup"):
-                    scripts.append((path, found[0].pos(*found[1], "setup"), case.setup))
+                scripts.append((case.setup, None))
             lists = [case.checks] if case is not suite else [e.checks for e in case.entries]
             for checks in lists:
                 for c in checks:
-                    if isinstance(c, ir.CommandSucceeds):
-                        scripts.append((file_of(c) or path, ctx.check_arg_pos(c), c.command))
-            for spath, spos, script in scripts:
+                    if c.kind == "command_succeeds" and c.command:
+                        scripts.append((c.command, c))
+            reported: set[str] = set()
+            for script, check in scripts:
+                # most scripts name only declared tools: skip reading those as shell
+                if not set(words.findall(script)) - declared - reported:
+                    continue
                 for cmd in commands(script):
                     for w in cmd.name_words():
                         if w.quoted or w.text not in tools or w.text in declared or w.text in reported:
                             continue
                         reported.add(w.text)
+                        spath, spos = self._where(ctx, case, check)
                         pos = ctx.text_pos(spath, spos, script, w.start, len(w.text)) if spath else spos
                         ctx.report(self, spath, pos,
                                    f"'{w.text}' is called but not listed in 'requires': add it, so a machine "
                                    "without it skips the case instead of failing both arms")
 
+    @staticmethod
+    def _where(ctx, case, check) -> tuple[str | None, Pos]:
+        if check is not None:
+            return file_of(check) or file_of(case), ctx.check_arg_pos(check)
+        found = ctx.locate(case.span)
+        if found is not None and found[0].has(*found[1], "setup"):
+            return file_of(case), found[0].pos(*found[1], "setup")
+        return file_of(case), Pos(1, 1)
+
+
+_TOOL_WORDS: dict[frozenset, "re.Pattern"] = {}
+
+
+def _tool_words(tools: set[str]):
+    key = frozenset(tools)
+    found = _TOOL_WORDS.get(key)
+    if found is None:
+        alts = "|".join(re.escape(t) for t in sorted(tools, key=len, reverse=True))
+        found = _TOOL_WORDS[key] = re.compile(rf"(?<![\w./-])(?:{alts})(?![\w.-])")
+    return found
+
 
 _PROSE_STARTERS = {"assume", "ensure", "please", "note", "given", "suppose", "imagine", "pretend", "the", "this",
                    "these", "we", "you", "it", "there", "should", "must", "remember", "make-sure"}
 _PROSE_WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*[.,:;!?]?\Z")
+#: a capitalised word or a prose starter somewhere: only then is the setup read as shell for EV210
+_PROSE_HINT = re.compile(r"(?<![\w$./-])(?:[A-Z][a-z]+|" + "|".join(sorted(_PROSE_STARTERS)) + r")(?![\w-])")
 
 
 class ProseSetup(Rule):
@@ -593,7 +618,7 @@ class ProseSetup(Rule):
 
     def check_set(self, evalset, ctx):
         for case in with_suite(evalset):
-            if not case.setup:
+            if not case.setup or not _PROSE_HINT.search(case.setup):
                 continue
             for cmd in commands(case.setup):
                 words = cmd.words

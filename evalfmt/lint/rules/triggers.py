@@ -277,11 +277,18 @@ class MonotoneTriggers(Rule):
         threshold = float(ctx.options(self)["threshold"])
         prompts = [(p, norm(p.text)) for p in ts.prompts if p.should_trigger and p.text.strip()]
         for j, (p, b) in enumerate(prompts):
+            sm = None
             for q, a in prompts[:j]:
                 if a == b:
                     continue  # an exact duplicate is EV302
-                sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-                if sm.real_quick_ratio() >= threshold and sm.quick_ratio() >= threshold and sm.ratio() >= threshold:
+                # the length bound first (real_quick_ratio), then difflib with b's index built once
+                if 2.0 * min(len(a), len(b)) / (len(a) + len(b)) < threshold:
+                    continue
+                if sm is None:
+                    sm = difflib.SequenceMatcher(None, autojunk=False)
+                    sm.set_seq2(b)
+                sm.set_seq1(a)
+                if sm.quick_ratio() >= threshold and sm.ratio() >= threshold:
                     ctx.report(self, _file(ts, p), _pos(p),
                                f"prompt '{shown(p.text)}' is a near-duplicate of line "
                                f"{q.span.line if q.span else '?'} ({sm.ratio():.0%} alike): phrase should_trigger "
