@@ -108,6 +108,7 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     options = runners_mod.RunnerOptions(agent_command=agent_command, replay_from=replay_from, model=model,
                                         options=_pairs(runner_opts, "--runner-opt"), cwd=os.getcwd(), env=env)
     runner = runners_mod.make(runner_name, options)
+    cc_version = _claude_version(runner, env)
     _prepare_out(out, force)
     out_abs = os.path.abspath(out)
     skill_abs = os.path.abspath(root)
@@ -134,6 +135,7 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
                    f"[{', '.join(c['skills'])}], which {'lack' if c['arm'] == 'candidate' else 'include'} "
                    f"'{os.path.basename(skill_abs)}'", err=True)
     receipt = _receipt(cmp, root, trig, run, run_id, model, runner, runner_name, agent_command, jobs, k, timeout_minutes)
+    receipt["provenance"]["cc_version"] = cc_version
     receipt["contamination"] = contamination
     from ..api import atomic_write
     from ..run import receipt as receipt_mod
@@ -158,6 +160,26 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
                    f"receipt written ({cmp.status})", err=True)
         return 130
     return exit_code(cmp, require_pass)
+
+
+def _claude_version(runner, env: dict[str, str]) -> str | None:
+    """``claude --version`` when the command runner runs a program named ``claude`` (terum records
+    it the same way), else None."""
+    import os
+    import subprocess
+
+    words = getattr(runner, "words", None)
+    if getattr(runner, "name", None) != "command" or not words or os.path.basename(words[0]) != "claude":
+        return None
+    from ..run.runners import agent_env
+
+    try:
+        proc = subprocess.run([words[0], "--version"], capture_output=True, text=True, timeout=15,
+                              stdin=subprocess.DEVNULL, env=agent_env(None, env))
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = proc.stdout.strip()
+    return text.splitlines()[0] if proc.returncode == 0 and text else None
 
 
 def _contamination(run, skill: str) -> list[dict]:

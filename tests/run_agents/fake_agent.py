@@ -3,6 +3,9 @@
 
     python fake_agent.py [--record] [--note NOTE] [--max-turns N] [--model M] TASK
 
+(Claude Code's own flags are accepted too, e.g. ``-p TASK --output-format stream-json --verbose
+--append-system-prompt NOTE``; ``--version`` prints a version.)
+
 It runs in the sandbox (its working directory), prints Claude Code stream-json records on stdout (an
 init record listing the skills staged in ``.claude/skills/``, assistant and user records, a result
 record with fixed efficiency figures) and really does what it says (runs Bash commands, writes files).
@@ -222,17 +225,31 @@ def release_notes(agent: Agent, task: str, staged: bool) -> None:
 # ------------------------------------------------------------------------------------------ main
 
 
+#: Claude Code flags it accepts (so terum's invocation can drive it): with a value, and without
+CLAUDE_VALUE_FLAGS = {"--output-format", "--permission-mode", "--allowedTools", "--setting-sources",
+                      "--disallowedTools"}
+CLAUDE_FLAGS = {"-p", "--print", "--verbose", "--strict-mcp-config"}
+
+
 def parse_args(argv: list[str]) -> tuple[dict, str]:
-    opts: dict = {"record": False, "note": None, "max_turns": None, "model": None}
+    opts: dict = {"record": False, "note": None, "max_turns": None, "model": None, "claude": {}}
     rest: list[str] = []
     i = 0
     while i < len(argv):
         a = argv[i]
         if a == "--record":
             opts["record"] = True
-        elif a in ("--note", "--max-turns", "--model") and i + 1 < len(argv):
+        elif a in ("--note", "--append-system-prompt") and i + 1 < len(argv):
+            opts["note"] = argv[i + 1]
+            i += 1
+        elif a in ("--max-turns", "--model") and i + 1 < len(argv):
             opts[a[2:].replace("-", "_")] = argv[i + 1]
             i += 1
+        elif a in CLAUDE_VALUE_FLAGS and i + 1 < len(argv):
+            opts["claude"][a] = argv[i + 1]
+            i += 1
+        elif a in CLAUDE_FLAGS:
+            opts["claude"][a] = True
         else:
             rest.append(a)
         i += 1
@@ -260,6 +277,9 @@ def record(opts: dict, task: str, argv: list[str]) -> None:
 
 
 def main() -> int:
+    if "--version" in sys.argv[1:]:
+        print("2.0.0 (fake Claude Code)")
+        return 0
     opts, task = parse_args(sys.argv[1:])
     if opts["record"]:
         record(opts, task, sys.argv[1:])

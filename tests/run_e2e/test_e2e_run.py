@@ -330,7 +330,7 @@ def test_placeholders_note_and_environment(run_cli, tmp_path):
                               env={"EVALFMT_SECRET_PROBE": "leaked"})
     assert (code, stderr) == (0, "")
     rec = record(out / "candidate" / "turns")
-    assert rec["options"] == {"note": NOTE, "max_turns": "7", "model": "model-x"}
+    assert rec["options"] == {"note": NOTE, "max_turns": "7", "model": "model-x", "claude": {}}
     assert record(out / "baseline" / "defaults")["options"]["max_turns"] == "200"
     assert rec["evalfmt_env"] == []  # evalfmt's own variables never reach the agent
     assert rec["env"]["EVALFMT_SECRET_PROBE"] is None
@@ -500,3 +500,37 @@ def test_a_session_whose_skill_list_contradicts_its_arm_is_reported(run_cli, tmp
     assert stderr == "evalfmt: warning: baseline one #1: the agent reported skills [leaky], which include 'leaky'\n"
     assert load(out / "receipt.json")["contamination"] == [
         {"arm": "baseline", "case": "one", "repetition": 1, "skills": ["leaky"]}]
+
+
+def test_terum_equivalent_claude_template_drives_a_fake_claude(run_cli, tmp_path):
+    """The documented template, run against a program named `claude` (the fake agent): the note
+    arrives through --append-system-prompt, and the receipt records `claude --version`."""
+    import re
+    import sys
+
+    from conftest import ROOT
+
+    from evalfmt.run.runners import NOTE
+
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    claude = bindir / "claude"
+    claude.write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT}/tests/run_agents/fake_agent.py --record \"$@\"\n")
+    claude.chmod(0o755)
+    text = (ROOT / "docs" / "running.md").read_text(encoding="utf-8")
+    template = re.search(r"--agent-command '(claude -p \{task\}\n.*?)'\n", text, re.S).group(1)
+    skill = make_skill(tmp_path / "lib", "cc", {"one": "task: |\n  !say hi\nmax_turns: 9\nchecks:\n  - transcript_mentions: hi\n"})
+    out = tmp_path / "out"
+    code, _, stderr = run_cli("run", str(skill), "--agent-command", template, "--model", "sonnet", "--out", str(out),
+                              "--quiet", env={"PATH": f"{bindir}:{os.environ['PATH']}"})
+    assert (code, stderr) == (0, "")
+    rec = record(out / "candidate" / "one")
+    assert rec["options"]["note"] == NOTE
+    assert (rec["options"]["max_turns"], rec["options"]["model"]) == ("9", "sonnet")
+    assert rec["options"]["claude"] == {"-p": True, "--output-format": "stream-json", "--verbose": True,
+                                        "--permission-mode": "acceptEdits",
+                                        "--allowedTools": "Bash Read Write Edit Glob Grep",
+                                        "--setting-sources": "project", "--strict-mcp-config": True}
+    receipt = load(out / "receipt.json")
+    assert receipt["provenance"]["cc_version"] == "2.0.0 (fake Claude Code)"
+    assert receipt["provenance"]["model"] == "sonnet"
