@@ -70,3 +70,16 @@ def test_scripts_table_is_generated():
     with open(_scripts.__file__, encoding="utf-8") as fh:
         assert fh.read() == _scripts_gen.generate(), \
             "regenerate: python -m evalfmt.lint._scripts_gen > evalfmt/lint/_scripts.py"
+
+
+def test_lint_path_stays_light():
+    """pre-commit runs lint on every commit: no pydantic and no importlib.metadata on its path."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom evalfmt.cli import main\n"
+            "try:\n    main(['lint', '--isolated', '--quiet', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
+            "heavy = sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic' or m == 'importlib.metadata')\n"
+            "print(heavy)\n")
+    out = subprocess.run([sys.executable, "-c", code, str(FIXTURES / "library")], capture_output=True, text=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
