@@ -4,8 +4,8 @@ EVAL.yaml of 1,000 tests.
 
     .venv/bin/python benchmarks/transpile_bench.py [--runs 15]
 
-Every run is its own process writing into a fresh folder; medians (and min/max) of wall times are
-printed side by side. The outputs of the two tools are checked to be byte-identical first (agentv
+Every run is its own process writing into a fresh folder, the three commands interleaved run by run;
+medians (and min/max) of wall times are printed side by side. The outputs of the two tools are checked to be byte-identical first (agentv
 layout). Nothing is asserted about time.
 """
 
@@ -54,16 +54,19 @@ def big_eval_yaml(path: str, n: int = 1000) -> None:
         fh.write("\n".join(out) + "\n")
 
 
-def timed(cmd: list[str], runs: int, out_flag: str) -> list[float]:
-    times = []
+def timed(cmds: list[tuple[list[str], str]], runs: int) -> list[list[float]]:
+    """Wall times of each (command, out-dir flag), the commands interleaved run by run so that load
+    from other processes falls on all of them alike."""
+    times: list[list[float]] = [[] for _ in cmds]
     for _ in range(runs):
-        out = tempfile.mkdtemp(prefix="bench-out-")
-        start = time.perf_counter()
-        proc = subprocess.run(cmd + [out_flag, out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        times.append(time.perf_counter() - start)
-        shutil.rmtree(out, ignore_errors=True)
-        if proc.returncode != 0:
-            raise SystemExit(f"{cmd} failed ({proc.returncode}): {proc.stderr.decode()[:500]}")
+        for i, (cmd, out_flag) in enumerate(cmds):
+            out = tempfile.mkdtemp(prefix="bench-out-")
+            start = time.perf_counter()
+            proc = subprocess.run(cmd + [out_flag, out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            times[i].append(time.perf_counter() - start)
+            shutil.rmtree(out, ignore_errors=True)
+            if proc.returncode != 0:
+                raise SystemExit(f"{cmd} failed ({proc.returncode}): {proc.stderr.decode()[:500]}")
     return times
 
 
@@ -107,12 +110,11 @@ def main() -> None:
         ours_seed = [EVALFMT, "transpile", src]
         assert outputs(agentv_cmd, "-d") == outputs(ours_agentv, "-d"), f"outputs differ on {src}"
         print(f"| **{title}** | | | | |")
-        base = timed(agentv_cmd, args.runs, "-d")
-        print(row("agentv transpile", base, statistics.median(base) * 1000))
-        print(row("evalfmt transpile --layout agentv", timed(ours_agentv, args.runs, "-d"),
-                  statistics.median(base) * 1000))
-        print(row("evalfmt transpile (seed layout)", timed(ours_seed, args.runs, "--out-dir"),
-                  statistics.median(base) * 1000))
+        base, ours_a, ours_s = timed([(agentv_cmd, "-d"), (ours_agentv, "-d"), (ours_seed, "--out-dir")], args.runs)
+        med = statistics.median(base) * 1000
+        print(row("agentv transpile", base, med))
+        print(row("evalfmt transpile --layout agentv", ours_a, med))
+        print(row("evalfmt transpile (seed layout)", ours_s, med))
         sys.stdout.flush()
     shutil.rmtree(tmp, ignore_errors=True)
 
