@@ -134,20 +134,30 @@ def max_turns(target: ir.Case) -> int:
 _worker = {"active": False, "interrupted": False}
 
 
+def _session_sigint(signum, frame) -> None:
+    """SIGINT where sessions run (a pool worker, or this process with ``--jobs 1``): the first one
+    interrupts the session running, if any, while it stages or its agent runs; later ones are
+    ignored, so the cleanup of the first is never cut short. Otherwise it is only remembered, and no
+    further session starts."""
+    if _worker["interrupted"]:
+        return
+    _worker["interrupted"] = True
+    if _worker["active"]:
+        raise KeyboardInterrupt
+
+
 def _init_worker() -> None:
-    """Pool worker: the first SIGINT interrupts the session running (if any); later ones are ignored,
-    so the cleanup of the first is never cut short. An idle worker just remembers it."""
     _worker["active"] = False
     _worker["interrupted"] = False
+    signal.signal(signal.SIGINT, _session_sigint)
 
-    def on_sigint(signum, frame):
-        if _worker["interrupted"]:
-            return
-        _worker["interrupted"] = True
-        if _worker["active"]:
-            raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, on_sigint)
+def _set_sigint(handler):
+    """Install a SIGINT handler; None (nothing installed) outside the main thread."""
+    try:
+        return signal.signal(signal.SIGINT, handler)
+    except ValueError:
+        return None
 
 
 def run_session(job: SessionJob) -> SessionResult:
@@ -409,20 +419,36 @@ def execute(units: list[Unit], jobs_list: list[SessionJob], *, jobs: int = 1, pr
 
 
 def _run_inline(queue: deque, result: RunResult, handle, progress: Progress) -> None:
+    """``--jobs 1``: run the sessions in this process, one after the other."""
+    _worker["active"] = False
+    _worker["interrupted"] = False
+    previous = _set_sigint(_session_sigint)
     try:
         while queue:
+            if _worker["interrupted"]:
+                result.interrupted = True
+                return
             job = queue.popleft()
             if job.unit.name in result.drops:
                 continue
             res = run_session(job)
             handle(res)
             if res.interrupted:
+                result.interrupted = True
                 return
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # no handler could be installed (not the main thread)
         result.interrupted = True
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        if _worker["interrupted"]:
+            result.interrupted = True
 
 
 def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs: int) -> None:
+    """``--jobs N``: a process pool (fork) of N workers, at most N sessions submitted at a time. A
+    SIGINT here only sets a flag and is forwarded to the workers (each kills its own agent); this
+    process keeps collecting results until every running session has come back."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -433,47 +459,49 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
         ctx = multiprocessing.get_context()
     inflight: dict = {}
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker)
-    try:
-        try:
-            while queue or inflight:
-                while queue and len(inflight) < jobs and not result.interrupted:
-                    job = queue.popleft()
-                    if job.unit.name in result.drops:
-                        continue
-                    inflight[pool.submit(run_session, job)] = job
-                if not inflight:
-                    break
-                done, _ = wait(list(inflight), timeout=1.0, return_when=FIRST_COMPLETED)
-                progress.tick()
-                for fut in done:
-                    job = inflight.pop(fut)
-                    try:
-                        handle(fut.result())
-                    except BrokenProcessPool:
-                        result.interrupted = True
-                        handle(SessionResult(job.arm, job.unit.name, job.repetition, started=False,
-                                             dead="a worker process died"))
-        except KeyboardInterrupt:
-            result.interrupted = True
+    stop = {"at": None}
+
+    def on_sigint(signum, frame):
+        if stop["at"] is None:
+            stop["at"] = time.monotonic()
             _signal_workers(pool)
-        # let the sessions that were running end (their agents are being killed), keeping them
-        deadline = time.monotonic() + 60
-        while inflight and time.monotonic() < deadline:
-            try:
-                done, _ = wait(list(inflight), timeout=1.0, return_when=FIRST_COMPLETED)
-            except KeyboardInterrupt:
-                continue
+
+    previous = _set_sigint(on_sigint)
+    try:
+        while queue or inflight:
+            if stop["at"] is not None:
+                result.interrupted = True
+                if time.monotonic() - stop["at"] > 60:  # pragma: no cover - a worker that never returns
+                    break
+            while queue and len(inflight) < jobs and not result.interrupted:
+                job = queue.popleft()
+                if job.unit.name in result.drops:
+                    continue
+                inflight[pool.submit(run_session, job)] = job
+            if not inflight:
+                break
+            done, _ = wait(list(inflight), timeout=0.25, return_when=FIRST_COMPLETED)
+            progress.tick()
             for fut in done:
                 job = inflight.pop(fut)
                 try:
-                    handle(fut.result())
-                except Exception:  # noqa: BLE001 - a broken worker: the session is not kept
-                    pass
+                    res = fut.result()
+                except BrokenProcessPool:
+                    result.interrupted = True
+                    res = SessionResult(job.arm, job.unit.name, job.repetition, started=False,
+                                        dead="a worker process died")
+                handle(res)
+    except KeyboardInterrupt:  # no handler could be installed (not the main thread)
+        result.interrupted = True
+        _signal_workers(pool)
     finally:
+        if stop["at"] is not None:
+            result.interrupted = True
         try:
             pool.shutdown(wait=not inflight, cancel_futures=True)
-        except KeyboardInterrupt:  # pragma: no cover
-            pass
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
 
 
 def _signal_workers(pool) -> None:
@@ -482,10 +510,14 @@ def _signal_workers(pool) -> None:
     import multiprocessing
 
     procs = getattr(pool, "_processes", None)
-    for proc in list(procs.values()) if isinstance(procs, dict) else multiprocessing.active_children():
+    try:
+        found = list(procs.values()) if isinstance(procs, dict) else multiprocessing.active_children()
+    except RuntimeError:  # changed while we looked
+        found = multiprocessing.active_children()
+    for proc in found:
         try:
             os.kill(proc.pid, signal.SIGINT)
-        except (ProcessLookupError, PermissionError):
+        except (ProcessLookupError, PermissionError, TypeError):
             pass
 
 
