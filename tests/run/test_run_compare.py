@@ -91,7 +91,7 @@ def test_repetitions_and_suite_rows(tmp_path):
     suite_rows = [(r.case, r.repetition, r.outcome) for r in cmp.rows if r.unit == "suite"]
     assert suite_rows == [("finds-a", 1, "win"), ("omits-d", 1, "win"), ("finds-a", 2, "win"), ("omits-d", 2, "win")]
     assert cmp.suite_ran and cmp.to_json()["comparisons"]["baseline"]["sign_p"] == 1.0  # suite rows are not independent
-    assert cmp.comparisons["baseline"].sign_p < 1.0  # the printed line recomputes it
+    assert cmp.comparisons["baseline"].sign_p < 1.0  # the plain sign test, before terum's suite rule
 
 
 JUDGE = """import json, sys
@@ -218,3 +218,14 @@ def test_dead_marker_makes_a_dead_arm_with_its_reason(tmp_path):
     cmp = compare(evalset(skill), arms)
     row = next(r for r in cmp.rows if r.case == "says-hello")
     assert (row.reason, row.detail, row.scored) == ("opponent-run-failed", "agent timed out after 10 minutes", False)
+
+
+def test_sign_test_is_pinned_when_the_suite_has_rows_even_if_every_suite_session_died(tmp_path):
+    """terum pins p at 1.0 for any receipt containing suite rows; rows of dead suite sessions count."""
+    skill, arms = setup_arms(tmp_path, dict(GOOD, suite=None), dict(BAD, suite=None), suite=True)
+    cmp = compare(evalset(skill), arms)
+    assert [r.reason for r in cmp.rows if r.unit == "suite"] == ["both-arms-failed", "both-arms-failed"]
+    assert cmp.comparisons["baseline"].sign_p == 0.5  # 2W / 0L over the cases
+    assert cmp.to_json()["comparisons"]["baseline"]["sign_p"] == 1.0
+    assert cmp.report_lines()[2] == ("candidate-vs-baseline: +67% net lift (2W / 0L / 1T over 3 comparisons, "
+                                     "sign test p=1.000)")
