@@ -36,5 +36,17 @@ fi
 if has lint; then
   run lint fixtures/library
 fi
+# Score recorded sessions of the sample skill (both arms, every case and the suite), compare the
+# arms, and draw the report. The replay runner stages each sandbox as a live run would, then lays
+# the recorded session and sandbox over it, so file and command checks see what the agent left.
+SESSIONS="fixtures/sessions/release-notes"
+if has run && has report && [ -d "$SESSIONS/candidate" ]; then
+  show run fixtures/library/release-notes --runner replay --replay-from "$SESSIONS" --out "$OUT/run" --force
+  run report "$OUT/run/receipt.json" --format markdown -o "$OUT/report.md"
+  run report "$OUT/run/receipt.json" --format html -o "$OUT/report.html"
+fi
 echo
 echo "demo outputs are in $OUT/"
+if [ -f "$OUT/report.html" ]; then
+  echo "HTML report: $(pwd)/$OUT/report.html"
+fi
