@@ -28,21 +28,16 @@ class Span:
 
 
 class View:
-    """Attribute access to one IR-shaped mapping (children wrapped on first access)."""
-
-    __slots__ = ("_d", "_cache", "_type")
+    """Attribute access to one IR-shaped mapping. A field is computed on first access and stored on
+    the instance, so later reads are plain attribute reads (``__getattr__`` is not called again)."""
 
     def __init__(self, data: dict, type_: str = ""):
         self._d = data
-        self._cache: dict[str, Any] = {}
         self._type = type_
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
+        if name.startswith("__") or name in ("_d", "_type"):
             raise AttributeError(name)
-        cache = self._cache
-        if name in cache:
-            return cache[name]
         d = self._d
         raw = d.get(name)
         if name == "span":
@@ -57,7 +52,7 @@ class View:
             value = "suite"
         else:
             value = raw
-        cache[name] = value
+        self.__dict__[name] = value
         return value
 
     # --------------------------------------------------------------------- IR conveniences
