@@ -279,8 +279,7 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
         if jobs > 1 and len(works) > 1:
             part = _run_parallel(works, cfg, jobs)
         else:
-            part = run_work(works, cfg, reg)
-        part = finalize(part, cfg, reg)
+            part = finalize(run_work(works, cfg, reg), cfg, reg)
         total.diagnostics.extend(part.diagnostics)
         total.files += part.files
         total.texts.update(part.texts)
@@ -306,9 +305,13 @@ def _chunks(works: list[Work], n: int) -> list[list[Work]]:
     return [c for c in chunks if c]
 
 
-def _worker(args) -> LintResult:
+def _worker(args) -> tuple[list[Diagnostic], int]:
+    """Lint one chunk completely (suppressions are per file, so a chunk can apply its own) and send
+    back only the findings: the file texts stay in the worker."""
     works, cfg = args
-    return run_work(works, cfg, registry())
+    reg = registry()
+    part = finalize(run_work(works, cfg, reg), cfg, reg)
+    return part.diagnostics, part.files
 
 
 def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int) -> LintResult:
@@ -322,8 +325,7 @@ def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int) -> LintR
     with ctx.Pool(len(chunks)) as pool:
         parts = pool.map(_worker, [(c, cfg) for c in chunks])
     out = LintResult()
-    for p in parts:
-        out.diagnostics.extend(p.diagnostics)
-        out.files += p.files
-        out.texts.update(p.texts)
+    for diags, files in parts:
+        out.diagnostics.extend(diags)
+        out.files += files
     return out
