@@ -16,7 +16,6 @@ Fixes are idempotent: a fixed finding is gone on the next run, so a second ``--f
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from dataclasses import dataclass, field
@@ -220,6 +219,8 @@ def apply(p: FixPlan) -> list[str]:
 
 def diff(p: FixPlan) -> str:
     """The plan as a unified diff (renames in git's style)."""
+    import difflib
+
     out: list[str] = []
     for path in sorted(p.edits):
         a = p.originals[path].splitlines(keepends=True)

@@ -119,3 +119,12 @@ def test_agentv_deprecations_are_fixed(run_cli, tmp_path):
         "    assertions:\n      - type: llm-grader\n      - {type: \"code-grader\", command: ./check.sh}\n")
     assert (code, err) == (0, "")
     assert out == "0 errors, 0 warnings in 1 file (7 fixed)\n"  # 2 types need 2 passes: snake_case, then -grader
+
+
+def test_json_key_fix(run_cli, tmp_path):
+    """A reader that marks EV101 fixable with a suggestion (agent-skills evals.json) gets the same splice."""
+    src = '{\n  "skill_name": "sample",\n  "evals": [\n    {"id": 1, "prompt": "Do it.", "expectatons": ["x"]}\n  ]\n}\n'
+    repo = materialize(tmp_path, {"files": {"evals/evals.json": src}})
+    code, out, err = run_cli("lint", "--isolated", "--select", "EV101", "--fix", "sample", cwd=str(repo))
+    assert (code, out, err) == (0, "0 errors, 0 warnings in 1 file (1 fixed)\n", "")
+    assert (repo / "sample/evals/evals.json").read_text() == src.replace('"expectatons"', '"expectations"')
