@@ -116,7 +116,7 @@ INJECTION = [
     r"\b(?:must|should|shall) (?:start|begin|end) with (?:the )?(?:literal|exact|verbatim)\b",
     r"\b(?:respond|reply|answer|output) (?:only|exclusively|solely) with\b",
     r"\bonly (?:respond|reply|answer|output) with\b",
-    r"\b(?:respond|reply|answer) with (?:only|nothing but|just)\b",
+    r"\b(?:respond|reply|answer) with only\b",
     r"\bignore (?:all |any )?(?:previous|prior|above|earlier|preceding) instructions\b",
     r"\b(?:print|output|say|write) (?:exactly|verbatim|only) the (?:string|text|line|word|phrase|token)\b",
 ]
@@ -468,9 +468,9 @@ class AnchorInTask(Rule):
 TOOLS = ("git", "node", "npm", "npx", "pnpm", "yarn", "bun", "deno", "tsc", "python", "python3", "pip", "pip3",
          "pipx", "uv", "poetry", "pytest", "codex", "claude", "gh", "glab", "jq", "yq", "docker", "podman",
          "kubectl", "helm", "terraform", "go", "cargo", "rustc", "java", "javac", "mvn", "gradle", "ruby", "gem",
-         "bundle", "rake", "php", "composer", "dotnet", "swift", "make", "cmake", "gcc", "g++", "clang", "curl",
+         "bundle", "rake", "php", "composer", "dotnet", "swift", "cmake", "gcc", "g++", "clang", "curl",
          "wget", "ffmpeg", "sqlite3", "psql", "mysql", "redis-cli", "aws", "gcloud", "az", "hg", "svn", "rg",
-         "fd", "gpg", "ssh", "rsync", "zip", "unzip", "openssl")
+         "fd")
 
 
 def _declared(case: Any, suite: Any | None = None) -> set[str]:
