@@ -136,8 +136,8 @@ def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintRe
     hygiene_files: dict[str, str | None] = {}
     if skill_rules:
         for w in works:
-            if w.skill is None and not w.files:
-                continue
+            if w.skill is None:
+                continue  # hygiene is about skill folders: a file outside one gets none
             folder = _skill_folder(w, read.documents)
             if folder is None:
                 continue
@@ -163,11 +163,7 @@ def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintRe
     return LintResult(diags, len(files), texts)
 
 
-def _skill_folder(w: Work, documents) -> SkillFolder | None:
-    if w.skill is None:
-        folder = SkillFolder(path=os.path.dirname(w.files[0]) or ".", name="", whole=False)
-        folder.files = [f for f in (single_file(p, None, documents) for p in w.files) if f is not None]
-        return folder
+def _skill_folder(w: Work, documents) -> SkillFolder:
     folder = SkillFolder(path=w.skill, name=skill_name(w.skill), whole=w.whole)
     if w.whole:
         folder.files = scan_skill(w.skill, documents)

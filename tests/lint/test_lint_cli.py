@@ -83,3 +83,10 @@ def test_lint_path_stays_light():
             "print(heavy)\n")
     out = subprocess.run([sys.executable, "-c", code, str(FIXTURES / "library")], capture_output=True, text=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_files_outside_a_skill_get_no_hygiene(run_cli, tmp_path):
+    (tmp_path / "EVAL.yaml").write_text("tests:\n  - id: a\n    input: Mail sam@acme.io.\n    criteria: c\n")
+    (tmp_path / "EVAL.yaml").chmod(0o755)
+    code, out, err = run_cli("lint", "--isolated", "--quiet", "EVAL.yaml", cwd=str(tmp_path))
+    assert (code, out, err) == (0, "", "")
