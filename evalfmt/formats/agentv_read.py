@@ -271,6 +271,8 @@ class Reader:
                                fix={"rename": "assertions"})
                 if isinstance(value, list):
                     es["checks"] = self.checks(value, (key,), suite_level=True)
+                    if not value:
+                        es["hints"]["assertions"] = "empty"
                     self._trigger_conflicts(ctx, es["checks"], None)
                 else:
                     ctx.at_value((key,), "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
@@ -526,6 +528,8 @@ class Reader:
                                fix={"rename": "assertions"})
                 if isinstance(value, list):
                     case["checks"] = self.checks(value, at, ctx=ctx)
+                    if not value:
+                        hints["assertions"] = "empty"  # agentv runs a test with `assertions: []`
                 else:
                     ctx.at_value(at, "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
                     extra[k] = plain(value)
@@ -537,8 +541,10 @@ class Reader:
                     extra["input"] = plain(value)
             elif key == "input_files" and isinstance(value, list) and all(isinstance(f, str) for f in value):
                 case["input_files"] = list(value)
+            elif key == "expected_output" and value is None:
+                extra[key] = None  # agentv reads null as absent; kept so that the key writes back
             elif key == "expected_output":
-                if not isinstance(value, (str, list, dict)) and value is not None:
+                if not isinstance(value, (str, list, dict)):
                     ctx.at_value(at, "EV102", "'expected_output' must be a string, a mapping or a list of messages, "
                                               f"not a {type_name(value)}")
                     extra[k] = plain(value)
@@ -626,8 +632,9 @@ class Reader:
             if (fields or marks) and all(v is True for v in marks.values()) and _lift_terum(case, fields):
                 del meta[TERUM_META]
                 markers = marks
-        if meta:
-            case["metadata"] = meta
+                if not meta:
+                    return markers  # only evalfmt's terum block: the writer makes it again
+        case["metadata"] = meta
         return markers
 
     def _skipped(self, ctx: Ctx, name: str, data: dict, where: tuple) -> None:
@@ -791,6 +798,9 @@ class Reader:
                 continue
             if key in spec:
                 fld, typ, req = spec[key]
+                if value is None and typ == "any":
+                    extra[key] = None  # null and absent are one thing in the IR; keep the key
+                    continue
                 ok, conv = _convert(value, typ)
                 if ok:
                     fields[fld] = conv

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -66,8 +67,9 @@ def to_data(evalset: ir.EvalSet) -> tuple[Any, list[Loss]]:
 
 
 def _num(x: Any) -> Any:
-    """Integral floats written as integers (``weight: 2``, not ``2.0``)."""
-    if isinstance(x, float) and x.is_integer() and abs(x) < 2**53:
+    """Integral floats written as integers (``weight: 2``, not ``2.0``); ``-0.0`` stays a float."""
+    if isinstance(x, float) and x.is_integer() and abs(x) < 2**53 and math.copysign(1.0, x) > 0 or \
+            isinstance(x, float) and x.is_integer() and abs(x) < 2**53 and x != 0:
         return int(x)
     return x
 
@@ -122,7 +124,7 @@ class _Writer:
             values["tags"] = list(es.tags)
         if es.input is not None:
             values["input"] = self.input(es.input, es.hints)
-        if es.checks:
+        if es.checks or es.hints.get("assertions") == "empty":
             values["assertions"] = [self.check(c, "assertions") for c in es.checks]
         tests = [self.case(c, f"tests[{i}]") for i, c in enumerate(es.cases)]
         if es.suite is not None:
@@ -189,7 +191,7 @@ class _Writer:
             values["input_files"] = list(case.input_files)
         if case.expected_output is not None:
             values["expected_output"] = case.expected_output
-        if case.checks:
+        if case.checks or case.hints.get("assertions") == "empty":
             values["assertions"] = [self.check(c, f"{where}.assertions[{i}]") for i, c in enumerate(case.checks)]
         meta = self.metadata(case, where)
         if meta is not None:
