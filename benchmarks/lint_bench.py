@@ -85,6 +85,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--skills", type=int, default=200)
+    ap.add_argument("--large", type=int, default=1000, help="skills in the --jobs comparison (0: skip it)")
     args = ap.parse_args()
     evalfmt = os.path.join(BIN, "evalfmt")
     subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "evalfmt")], check=True, env=ENV)
@@ -121,6 +122,14 @@ def main() -> None:
         table(times, "check-jsonschema (one case file)",
               {"evalfmt lint (one case file)": "<= 0.5x check-jsonschema",
                "evalfmt validate (one case file)": "<= 0.5x check-jsonschema"})
+    if args.large:
+        with tempfile.TemporaryDirectory() as tmp:
+            generate(tmp, args.large)
+            jobs = {f"evalfmt lint --jobs 1 ({args.large} skills)": [evalfmt, "lint", "--isolated", tmp],
+                    f"evalfmt lint --jobs 2 ({args.large} skills)": [evalfmt, "lint", "--isolated", "--jobs", "2", tmp]}
+            times = measure(jobs, max(3, args.runs // 2))
+            print(f"\n--jobs on a larger tree ({args.large * 13:,} files), os.cpu_count() = {os.cpu_count()}:")
+            table(times, f"evalfmt lint --jobs 1 ({args.large} skills)", {})
 
 
 if __name__ == "__main__":
