@@ -94,13 +94,18 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False) -> 
         else:
             order.append(Work(units=[unit]))
     # Skill folders without eval assets still get hygiene.
-    start = skill_root(norm) if os.path.basename(norm) == "evals" else None
-    roots = [start] if start else []
-    if not roots:
+    roots: list[str] = []
+    if os.path.basename(norm) == "evals":
+        start = skill_root(norm)
+        if start is not None and os.path.isfile(os.path.join(start, SKILL_FILE)):
+            roots.append(start)
+    else:
         for current, dirs, files in os.walk(norm):
             dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not (d.startswith(".") and d != ".claude"))
             if SKILL_FILE in files:
                 roots.append(current)
+                # a skill's evals/ and fixtures/ hold test material (a fixture may look like a skill)
+                dirs[:] = [d for d in dirs if d not in ("evals", "fixtures")]
     for root in roots:
         key = os.path.normpath(root)
         if key in by_folder:

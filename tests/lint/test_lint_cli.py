@@ -90,3 +90,20 @@ def test_files_outside_a_skill_get_no_hygiene(run_cli, tmp_path):
     (tmp_path / "EVAL.yaml").chmod(0o755)
     code, out, err = run_cli("lint", "--isolated", "--quiet", "EVAL.yaml", cwd=str(tmp_path))
     assert (code, out, err) == (0, "", "")
+
+
+def test_skill_folders_found_in_a_tree(run_cli, tmp_path):
+    """Every SKILL.md folder of a tree gets hygiene; a fixture under a skill's evals/ that holds a
+    SKILL.md of its own is test material, not a skill; an evals/ folder alone is not a skill."""
+    lib = tmp_path / "lib"
+    (lib / "a" / "evals" / "fixtures" / "inner").mkdir(parents=True)
+    (lib / "a" / "SKILL.md").write_text("---\nname: a\ndescription: A.\n---\n")
+    (lib / "a" / "evals" / "fixtures" / "inner" / "SKILL.md").write_text("---\nname: wrong\n---\n")
+    (lib / "b").mkdir()
+    (lib / "b" / "SKILL.md").write_text("---\nname: bee\ndescription: B.\n---\n")
+    (lib / "c" / "evals" / "cases").mkdir(parents=True)
+    (lib / "c" / "evals" / "cases" / "x.yaml").write_text("task: t\nchecks: [{file_absent: X}]\n")
+    code, out, err = run_cli("lint", "--isolated", "--quiet", "--select", "HYG1", "lib", cwd=str(tmp_path))
+    assert out == "lib/b/SKILL.md:2:7: HYG1 SKILL.md name 'bee' does not equal the folder name 'b': make them the same\n"
+    code, out, err = run_cli("lint", "--isolated", "--quiet", "--select", "HYG", "lib/c/evals", cwd=str(tmp_path))
+    assert (code, out) == (0, "")
