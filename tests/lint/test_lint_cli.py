@@ -107,3 +107,10 @@ def test_skill_folders_found_in_a_tree(run_cli, tmp_path):
     assert out == "lib/b/SKILL.md:2:7: HYG1 SKILL.md name 'bee' does not equal the folder name 'b': make them the same\n"
     code, out, err = run_cli("lint", "--isolated", "--quiet", "--select", "HYG", "lib/c/evals", cwd=str(tmp_path))
     assert (code, out) == (0, "")
+
+
+def test_empty_triggers_file(run_cli, tmp_path):
+    repo = materialize(tmp_path, {"files": {"evals/triggers.yaml": "# prompts come later\n"}})
+    code, out, err = run_cli("lint", "--isolated", "--quiet", "--select", "EV3", "sample", cwd=str(repo))
+    assert out == ("sample/evals/triggers.yaml:1:1: EV303 the triggers file holds no prompt: add should_trigger "
+                   "and should_not_trigger prompts\n")

@@ -179,14 +179,10 @@ class EmptyTrigger(Rule):
             if ts.hints.get(f"{key}_empty") or ts.hints.get(f"{key}_null"):
                 pos = loaded.key_pos(key) if loaded is not None else Pos(1, 1)
                 ctx.report(self, path, pos, f"'{key}' is given but holds no prompt: add prompts, or remove the key")
-        if loaded is not None and not ts.prompts and not any(k.endswith(("_empty", "_null")) for k in ts.hints):
-            data = loaded.data
-            if data is None or data == [] or (isinstance(data, dict) and not any(
-                    k in data for k in ("should_trigger", "should_not_trigger"))):
-                if isinstance(data, dict) and data:
-                    return  # only unknown keys: EV101 says why
-                ctx.report(self, path, Pos(1, 1), "the triggers file holds no prompt: add should_trigger and "
-                                                  "should_not_trigger prompts")
+        # an empty file (or an empty mapping or list); a file with only unknown keys is EV101's
+        if loaded is not None and not ts.prompts and loaded.data in (None, {}, []):
+            ctx.report(self, path, Pos(1, 1), "the triggers file holds no prompt: add should_trigger and "
+                                              "should_not_trigger prompts")
 
 
 class OneSidedTriggers(Rule):
