@@ -57,7 +57,7 @@ class Routed:
 
     def files(self) -> dict[str, str]:
         """``<skill>/evals.json`` -> text (two-space indent, keys id/input/should_trigger, newline)."""
-        from .transpile.js import stringify
+        from .js import stringify
 
         return {f"{skill}/{SEED_FILE}": stringify({"tests": [e.to_json() for e in entries]}, 2) + "\n"
                 for skill, entries in self.skills.items()}

@@ -980,7 +980,7 @@ def regex_problem(pattern: str, flags: str | None) -> tuple[str, str, str] | Non
         bad = [ch for ch in flags if ch not in JS_REGEX_FLAGS]
         if bad or len(set(flags)) != len(flags):
             return "flags", "error", f"invalid regex flags '{flags}': use a subset of d, g, i, m, s, u, v, y, each once"
-    from ..run.ecmaregex import problems
+    from ..ecmaregex import problems
 
     for p in problems(pattern, flags or ""):
         if p.kind == "invalid":

@@ -409,9 +409,9 @@ def js_value(value: Any, indent: str = "") -> str:
     if isinstance(value, str):
         return js_str(value)
     if isinstance(value, (int, float)):
-        from ..jsvalue import js_number
+        from ..js import number_string
 
-        return str(value) if isinstance(value, int) else js_number(value)
+        return str(value) if isinstance(value, int) else number_string(value)
     inner = indent + "  "
     if isinstance(value, list):
         if not value:

@@ -117,9 +117,9 @@ def js_string_of(value: Any) -> str:
     if value is False:
         return "false"
     if isinstance(value, float):
-        from ..jsvalue import js_number
+        from ..js import number_string
 
-        return js_number(value)
+        return number_string(value)
     if isinstance(value, list):
         return ",".join(js_string_of(v) for v in value)
     if isinstance(value, RegexValue):

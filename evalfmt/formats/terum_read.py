@@ -25,7 +25,7 @@ from typing import Any
 
 from ..kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
 from ..errors import Diagnostic, LoadError
-from ..jsvalue import is_js_integer, is_js_number, js_string
+from ..js import is_integer as is_js_integer, is_number as is_js_number, string as js_string
 from ..load import Loaded, load_file, type_name
 from . import ReadResult
 
@@ -156,7 +156,7 @@ def regex_problem(pattern: str, flags: str = "") -> str | None:
     Only ``invalid`` (not ECMAScript), ``unsupported`` (evalfmt cannot run it) and ``differs`` (Python
     reads it otherwise, likely a mistake) are findings; the subtler differences the translator
     handles are not."""
-    from ..run.ecmaregex import problems  # a leaf module: no other part of the executor is imported
+    from ..ecmaregex import problems
 
     found = [p for p in problems(pattern, flags) if p.kind in ("invalid", "unsupported", "differs")]
     return "; ".join(p.message for p in found) if found else None

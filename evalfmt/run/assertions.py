@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import ir
-from . import ecmaregex, jsjson
+from .. import js
+from .. import ecmaregex
 from .session import Session
 
 _WS = " \t\n\r\v\f\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -35,10 +36,10 @@ def text_of(v: Any) -> str:
     if v is True or v is False:
         return "true" if v else "false"
     if isinstance(v, float):
-        return jsjson.number(v)
+        return js.number_string(v)
     if isinstance(v, int):
         return str(v)
-    return jsjson.stringify(v)
+    return js.stringify(v)
 
 
 def score(check: ir.CheckBase, session: Session) -> tuple[bool, str] | None:
@@ -70,7 +71,7 @@ def score(check: ir.CheckBase, session: Session) -> tuple[bool, str] | None:
         ok, what = ecmaregex.test(check.value, out, flags), f"matches /{check.value}/{flags}"
     elif isinstance(check, ir.IsJson):
         try:
-            jsjson.loads(out)
+            js.loads(out)
             ok = True
         except ValueError:
             ok = False

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .. import ir
-from . import assertions, detect, ecmaregex, sandboxfs, shell
+from .. import ecmaregex
+from . import assertions, detect, sandboxfs, shell
 from .session import Session
 
 NO_SANDBOX = "no sandbox given (pass --sandbox DIR): file and command checks need the sandbox after the session"

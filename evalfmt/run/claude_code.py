@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from . import jsjson
+from .. import js
 from .session import Session, TextBlock, ToolCall, make_result
 from .transcripts import LineCounter, Probe, SessionSource, json_lines
 
@@ -142,7 +142,7 @@ class _Partial:
             elif b.get("type") == "tool_use":
                 raw = "".join(b["_json"])
                 try:
-                    inp = jsjson.loads(raw) if raw.strip() else b.get("input") or {}
+                    inp = js.loads(raw) if raw.strip() else b.get("input") or {}
                 except ValueError:
                     inp = b.get("input") or {}
                 builder.tool_use(b.get("id"), b.get("name"), inp)

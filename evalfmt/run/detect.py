@@ -44,7 +44,7 @@ def _js_str(v: Any) -> str:
         return v
     if v is True or v is False:
         return "true" if v else "false"
-    from .jsjson import number
+    from ..js import number_string as number
 
     if isinstance(v, (int, float)):
         return number(float(v)) if isinstance(v, float) else str(v)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Union
 
-from . import jsjson
+from .. import js
 
 #: characters of a tool result kept for display
 PREVIEW_CHARS = 300
@@ -42,7 +42,7 @@ class ToolCall:
 
     def input_json(self) -> str:
         """The input as ``JSON.stringify`` writes it (what terum puts in the transcript)."""
-        return jsjson.stringify(self.input)
+        return js.stringify(self.input)
 
     def arg(self, key: str) -> str | None:
         """``input[key]`` when the input is an object and the value a string."""

@@ -146,7 +146,7 @@ def file_reads(session: Session) -> list[str]:
 def score_file_reads(check, session: Session) -> tuple[bool, str]:
     """skillgym's ``assert.fileReads.includes|notIncludes`` (an opaque check of that type): some / no
     file read matches (a string: a substring; a regex: an ECMAScript search)."""
-    from . import ecmaregex
+    from .. import ecmaregex
 
     matcher = check.extra.get("matcher") if isinstance(check.extra.get("matcher"), dict) else {}
     reads = file_reads(session)

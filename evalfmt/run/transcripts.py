@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 import orjson
 
 from ..errors import EvalfmtError
-from . import jsjson
+from .. import js
 from .session import Session
 
 PROBE_BYTES = 65536
@@ -98,7 +98,7 @@ def probe(path: str) -> Probe:
         line = line.strip()
         if line.startswith(b"{"):
             try:
-                obj = jsjson.loads(line)
+                obj = js.loads(line)
             except ValueError:
                 continue
             if isinstance(obj, dict):
@@ -161,7 +161,7 @@ def json_lines(path: str, counter: LineCounter) -> Iterator[dict]:
                     obj = fast(line)
                 except orjson.JSONDecodeError:
                     try:
-                        obj = jsjson.loads(line)  # what orjson refuses but JSON.parse accepts
+                        obj = js.loads(line)  # what orjson refuses but JSON.parse accepts
                     except ValueError:
                         if line.strip():
                             skipped += 1

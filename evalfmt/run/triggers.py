@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..errors import EvalfmtError
-from . import jsjson
+from .. import js
 
 
 @dataclass
@@ -84,7 +84,7 @@ def read_selections(path: str) -> dict[str, Selection]:
             if not line.strip():
                 continue
             try:
-                obj = jsjson.loads(line)
+                obj = js.loads(line)
             except ValueError:
                 raise EvalfmtError(f"{path}:{n}: not a JSON object") from None
             if not isinstance(obj, dict) or not isinstance(obj.get("prompt"), str):

@@ -2,7 +2,7 @@
 
 agentv's transpiler reads the EVAL.yaml *as written* (the YAML data, before any of its own loader's
 normalisation) and turns each test into an Agent Skills eval. This module reproduces it on the same
-data, with JavaScript semantics (:mod:`evalfmt.transpile.js`) wherever they show in the output. The
+data, with JavaScript semantics (:mod:`evalfmt.js`) wherever they show in the output. The
 rules, each checked against the real tool (tests/transpile/test_agentv_layout.py names one test per
 quirk):
 
@@ -33,8 +33,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import js
-from .js import UNDEFINED, get, nullish
+from .. import js
+from ..js import UNDEFINED, get, nullish
 
 NO_SKILL = "_no-skill"
 

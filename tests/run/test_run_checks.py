@@ -9,7 +9,7 @@ import pytest
 from runhelp import write_stream
 
 from evalfmt import ir
-from evalfmt.run import jsjson
+from evalfmt import js
 from evalfmt.run.checks import NO_SANDBOX, Context, score_case, score_check
 from evalfmt.run.transcripts import read_session
 
@@ -171,4 +171,4 @@ def test_label_cuts_command_succeeds_to_60(session, tmp_path):
     ({"command": "ls -la", "n": 3}, '{"command":"ls -la","n":3}'),
 ])
 def test_json_stringify(value, expected):
-    assert jsjson.stringify(value) == expected
+    assert js.stringify(value) == expected

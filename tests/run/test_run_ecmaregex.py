@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from evalfmt.run import ecmaregex as er
+from evalfmt import ecmaregex as er
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[1] / "golden" / "run" / "ecmaregex-node.json"
 NODE_CASES = json.loads(GOLDEN.read_text(encoding="utf-8"))["cases"]

@@ -1,18 +1,24 @@
-"""JavaScript value semantics, for reproducing what ``agentv transpile`` (a Node.js program) writes.
+"""JavaScript value semantics, where evalfmt must reproduce what a Node.js engine computes.
 
-agentv reads EVAL.yaml with the ``yaml`` npm package and builds its evals.json with template strings
-(``String(value)``), ``String.prototype.trim`` and ``JSON.stringify``. Python's equivalents differ in
-small ways that show in the output bytes (``1.0`` vs ``1``, ``1e+21``, integer-like object keys sorted
-first, which characters ``trim`` removes), so the agentv layout uses these instead.
+The engines evalfmt follows are JavaScript programs: terum coerces fields with ``String(value)`` and
+puts tool inputs into the transcript as ``JSON.stringify(input)``; ``agentv transpile`` builds its
+evals.json with template strings, ``String.prototype.trim`` and ``JSON.stringify``. Python's
+equivalents differ in ways that show in output bytes and in what a check matches: ``1.0`` vs ``1``,
+``1e+21``, integer-like object keys ordered first, which characters ``trim`` removes, how control
+characters and lone surrogates are escaped. One module holds them all: readers, the transpiler and
+the executor import it.
 
 ``UNDEFINED`` stands for JavaScript's ``undefined`` (a key that is absent); YAML ``null`` is ``None``.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from decimal import Decimal
 from typing import Any
+
+import orjson
 
 
 class _Undefined:
@@ -55,6 +61,13 @@ def nullish(value: Any) -> bool:
 def is_number(value: Any) -> bool:
     """``typeof value === "number"``."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def is_integer(value: Any) -> bool:
+    """``Number.isInteger(value)``."""
+    if not is_number(value):
+        return False
+    return isinstance(value, int) or (math.isfinite(value) and value == int(value))
 
 
 def truthy(value: Any) -> bool:
@@ -188,11 +201,45 @@ def own_keys(mapping: dict) -> list:
     return [k for _, k in sorted(ints)] + rest
 
 
+def loads(data: bytes | str) -> Any:
+    """``JSON.parse``: orjson, falling back to the standard library for what orjson refuses but
+    JavaScript accepts (lone surrogate escapes). Raises ``ValueError`` for text that is not JSON."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        text = data.decode("utf-8", "surrogatepass") if isinstance(data, (bytes, bytearray)) else data
+        return json.loads(text)
+
+
 def stringify(value: Any, indent: int | None = None) -> str:
-    """``JSON.stringify(value, null, indent)`` for data loaded from YAML/JSON."""
+    """``JSON.stringify(value, null, indent)`` for data loaded from YAML/JSON.
+
+    The common compact case (no floats, no integer-like keys, no big integers, no lone surrogates)
+    goes through orjson, whose output is then byte-identical; everything else is written here."""
+    if indent is None and _plain(value):
+        try:
+            return orjson.dumps(value).decode("utf-8")
+        except (orjson.JSONEncodeError, TypeError):  # lone surrogates: the slow path escapes them
+            pass
     out: list[str] = []
     _emit(value, out, indent, 0)
     return "".join(out)
+
+
+def _plain(v: Any) -> bool:
+    """True when orjson writes ``v`` exactly as ``JSON.stringify`` does."""
+    if isinstance(v, str) or v is None or v is True or v is False:
+        return True
+    if isinstance(v, int):
+        return -MAX_SAFE <= v <= MAX_SAFE
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if not isinstance(k, str) or (k[:1].isdigit() and _array_index(k) is not None) or not _plain(x):
+                return False
+        return True
+    if isinstance(v, list):
+        return all(_plain(x) for x in v)
+    return False
 
 
 def _emit(value: Any, out: list[str], indent: int | None, level: int) -> None:
