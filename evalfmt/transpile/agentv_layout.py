@@ -320,7 +320,7 @@ def _transpile(suite: Any, tests: list, result: AgentvResult) -> AgentvResult:
             if name != NO_SKILL and len(f["evals"]) > best:
                 best = len(f["evals"])
                 dominant = name
-        if dominant is not None:
+        if dominant:  # JavaScript truthiness: a skill named '' is never the dominant one
             skills[dominant]["evals"].extend(no_skill["evals"])
             del skills[NO_SKILL]
     return result

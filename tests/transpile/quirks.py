@@ -49,6 +49,17 @@ tests:
   - id: plain-last
     input: Explain branches.
 """,
+    "an_empty_skill_name_is_never_the_dominant_skill": """\
+tests:
+  - id: a
+    input: hi
+    assertions:
+      - type: skill-trigger
+        skill: ''
+  - id: b
+    input: yo
+    criteria: x
+""",
     "dominant_skill_tie_goes_to_the_first_skill": """\
 tests:
   - id: b1
