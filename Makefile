@@ -11,6 +11,9 @@ STAMP  := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@# byte-compile once: some machines set PYTHONDONTWRITEBYTECODE, and every cold start of the
+	@# CLI (pre-commit runs one per commit) would otherwise compile evalfmt from source again
+	$(BIN)/python -m compileall -q evalfmt
 	touch $(STAMP)
 
 node-deps:
