@@ -1,17 +1,27 @@
 """evalfmt: one toolkit for the eval assets of agent skills.
 
-The public API (imported lazily so that ``import evalfmt`` stays cheap)::
+The public API (imported lazily, so that ``import evalfmt`` stays cheap)::
 
-    evalfmt.read(path, fmt=None)        -> ReadResult (IR eval sets, diagnostics, loaded documents)
-    evalfmt.validate(paths)             -> list[Diagnostic]
-    evalfmt.convert(src, to, out=None)  -> Conversion (files, losses, diagnostics)
-    evalfmt.write_files(files, root)    -> atomic writes
+    evalfmt.read(path, fmt=None)           -> ReadResult: IR eval sets (.sets), diagnostics, loaded documents
+    evalfmt.validate(paths)                -> list[Diagnostic] (EV1xx from the readers)
+    evalfmt.convert(src, to, out=None)     -> Conversion: files to write, losses, diagnostics
+    evalfmt.write_files(files, root=None)  -> atomic writes, never outside ``root``
+    evalfmt.route(evalsets)                -> Routed: skill-trigger tests per skill (seed layout)
+    evalfmt.lint.lint(paths, **options)    -> LintResult (the ``lint`` package is the linter)
+    evalfmt.read_session(path)             -> Session: a recorded agent session, normalised
+    evalfmt.score_case(case, session, ...) -> CaseResult: a case's checks against one session
+    evalfmt.compare(evalset, {arm: dir})   -> Comparison: rows, verdict, net lift, sign test
+
+The IR itself is :mod:`evalfmt.ir`; the formats are in :mod:`evalfmt.formats`.
 """
 
 __version__ = "0.1.0"
 
-_API = {"read": "api", "read_many": "api", "validate": "api", "convert": "api", "write_files": "api",
-        "discover": "discover"}
+_API = {
+    "read": "api", "read_many": "api", "validate": "api", "convert": "api", "write_files": "api",
+    "route": "route", "read_session": "run.transcripts",
+    "score_case": "run.checks", "compare": "run.compare",
+}
 
 
 def __getattr__(name: str):
