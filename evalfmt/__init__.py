@@ -6,7 +6,7 @@ The public API (imported lazily, so that ``import evalfmt`` stays cheap)::
     evalfmt.validate(paths)                -> list[Diagnostic] (EV1xx from the readers)
     evalfmt.convert(src, to, out=None)     -> Conversion: files to write, losses, diagnostics
     evalfmt.write_files(files, root=None)  -> atomic writes, never outside ``root``
-    evalfmt.route(evalsets)                -> Routed: skill-trigger tests per skill (seed layout)
+    evalfmt.route.route(evalsets)          -> Routed: skill-trigger tests per skill (seed layout)
     evalfmt.lint.lint(paths, **options)    -> LintResult (the ``lint`` package is the linter)
     evalfmt.read_session(path)             -> Session: a recorded agent session, normalised
     evalfmt.score_case(case, session, ...) -> CaseResult: a case's checks against one session
@@ -19,7 +19,7 @@ __version__ = "0.1.0"
 
 _API = {
     "read": "api", "read_many": "api", "validate": "api", "convert": "api", "write_files": "api",
-    "route": "route", "read_session": "run.transcripts",
+    "read_session": "run.transcripts",
     "score_case": "run.checks", "compare": "run.compare",
 }
 

@@ -11,7 +11,7 @@ import evalfmt
 
 
 def test_documented_names_resolve_to_functions():
-    for name in ("read", "validate", "convert", "write_files", "route", "read_session", "score_case", "compare"):
+    for name in ("read", "validate", "convert", "write_files", "read_session", "score_case", "compare"):
         assert callable(getattr(evalfmt, name)), name
     from evalfmt.lint import lint
 
@@ -30,5 +30,7 @@ def test_read_convert_and_route_the_fixtures():
                                             "notes-since-last-tag"]
     conv = evalfmt.convert(str(FIXTURES / "library" / "release-notes"), "agentv")
     assert list(conv.files) == ["EVAL.yaml"] and conv.losses
-    routed = evalfmt.route(evalfmt.read(str(FIXTURES / "agentv" / "EVAL.yaml")).sets)
+    from evalfmt.route import route
+
+    routed = route(evalfmt.read(str(FIXTURES / "agentv" / "EVAL.yaml")).sets)
     assert sorted(routed.files()) == ["code-review/evals.json", "commit-message/evals.json", "release-notes/evals.json"]
