@@ -301,7 +301,7 @@ class Reader:
                 elif key in TOP_DEPRECATED:
                     ctx.at_key((key,), "EV501", f"'{key}' is deprecated: use '{TOP_DEPRECATED[key]}'", "warning")
                 elif key not in TOP_KEYS:
-                    self._unknown(key, (key,), TOP_KEYS)
+                    self._unknown(ctx, key, (key,), TOP_KEYS)
                 es["extra"][key] = plain(value)
             order.append(k)
         if tests_key is None:
@@ -310,10 +310,12 @@ class Reader:
         if order != canonical_order(TOP_ORDER, order, extras_before="input"):
             es["hints"]["keys"] = order
 
-    def _unknown(self, key: str, where: tuple, known: tuple[str, ...]) -> None:
+    @staticmethod
+    def _unknown(ctx: Ctx, key: str, where: tuple, known: tuple[str, ...]) -> None:
+        """EV101 in the document being read (an external tests file has its own ``ctx``)."""
         hint = suggest(key, known)
         more = f" (did you mean '{hint}'?)" if hint else ""
-        self.ctx.at_key(where, "EV101", f"unknown key '{key}'{more}; agentv ignores it", "warning",
+        ctx.at_key(where, "EV101", f"unknown key '{key}'{more}; agentv ignores it", "warning",
                         **({"fix": {"rename": hint}} if hint else {}))
 
     # ------------------------------------------------------------------------------------ tests
@@ -564,7 +566,7 @@ class Reader:
                 elif key in TEST_DEPRECATED:
                     ctx.at_key(at, "EV501", f"'{key}' is deprecated: use '{TEST_DEPRECATED[key]}'", "warning")
                 elif key not in TEST_KEYS:
-                    self._unknown(key, at, TEST_KEYS)
+                    self._unknown(ctx, key, at, TEST_KEYS)
                 extra[key] = plain(value)
             order.append(k)
         name = case["name"]

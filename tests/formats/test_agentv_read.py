@@ -248,6 +248,24 @@ def test_tests_path_to_a_jsonl_file_with_positions(tmp_path):
     assert [(d.code, d.line, d.column) for d in result.diagnostics] == [("EV115", 3, 8)]
 
 
+def test_unknown_keys_of_external_tests_are_reported_in_their_own_file(tmp_path):
+    """An unknown key in a tests file, a JSONL line or a case folder points at that file, not at EVAL.yaml."""
+    (tmp_path / "cases.yaml").write_text("- id: a\n  input: one\n  criteria: c\n  critera: typo\n")
+    (tmp_path / "cases.jsonl").write_text('{"id": "b", "input": "x", "criteria": "c"}\n'
+                                          '{"id": "c", "input": "x", "criteria": "c", "zzz": 1}\n')
+    (tmp_path / "dir" / "d").mkdir(parents=True)
+    (tmp_path / "dir" / "d" / "case.yaml").write_text("input: x\ncriteria: c\nextra_key: 1\n")
+    result = read("tests:\n  - file://cases.yaml\n", tmp_path)
+    assert [(os.path.basename(d.path), d.code, d.line, d.column, d.message) for d in result.diagnostics] == [
+        ("cases.yaml", "EV101", 4, 3, "unknown key 'critera' (did you mean 'criteria'?); agentv ignores it")]
+    result = read("tests: cases.jsonl\n", tmp_path)
+    assert [(os.path.basename(d.path), d.code, d.line, d.column, d.message) for d in result.diagnostics] == [
+        ("cases.jsonl", "EV101", 2, 44, "unknown key 'zzz'; agentv ignores it")]
+    result = read("tests: dir\n", tmp_path)
+    assert [(os.path.relpath(d.path, tmp_path), d.code, d.line, d.column) for d in result.diagnostics] == [
+        (os.path.join("dir", "d", "case.yaml"), "EV101", 3, 1)]
+
+
 def test_tests_path_to_a_folder_is_agentv_directory_discovery(tmp_path):
     cases = tmp_path / "cases"
     for name, body in [("b-second", "input: two\ncriteria: c\n"), ("a-first", "id: explicit\ninput: one\ncriteria: c\n")]:
