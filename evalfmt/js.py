@@ -201,14 +201,20 @@ def own_keys(mapping: dict) -> list:
     return [k for _, k in sorted(ints)] + rest
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def loads(data: bytes | str) -> Any:
     """``JSON.parse``: orjson, falling back to the standard library for what orjson refuses but
-    JavaScript accepts (lone surrogate escapes). Raises ``ValueError`` for text that is not JSON."""
+    JavaScript accepts (lone surrogates, escaped or in the text). ``NaN`` and ``Infinity``, which the
+    standard library would accept, are refused as ``JSON.parse`` refuses them. Raises ``ValueError``
+    for text that is not JSON."""
     try:
         return orjson.loads(data)
-    except orjson.JSONDecodeError:
+    except ValueError:  # JSONDecodeError, or a str holding a lone surrogate (UnicodeEncodeError)
         text = data.decode("utf-8", "surrogatepass") if isinstance(data, (bytes, bytearray)) else data
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant)
 
 
 def stringify(value: Any, indent: int | None = None) -> str:

@@ -172,3 +172,12 @@ def test_label_cuts_command_succeeds_to_60(session, tmp_path):
 ])
 def test_json_stringify(value, expected):
     assert js.stringify(value) == expected
+
+
+@pytest.mark.parametrize("output, valid", [
+    ('{"a": [1, 2.5, null]}', True), ("1e400", True), ('"x\\ud800"', True),
+    ("NaN", False), ("[1, Infinity]", False), ("-Infinity", False), ("{'a': 1}", False), ("", False),
+])
+def test_is_json_is_json_parse(tmp_path, output, valid):
+    session = read_session(str(write_stream(tmp_path / "t.jsonl", result=output)))
+    assert one(ir.IsJson(), session).passed is valid
