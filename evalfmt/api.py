@@ -85,8 +85,8 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
         existing = _existing_for(target, evalset, out, several, i)
         written = target.write(evalset, existing=existing)
         conv.losses.extend(written.losses)
-        for rel, text in written.files.items():
-            conv.files[_place(out, rel, target, several, evalset, i)] = text
+        for n, (rel, text) in enumerate(written.files.items()):
+            conv.files[_place(out, rel, target, several, evalset, i, main=n == 0)] = text
     return conv
 
 
@@ -96,13 +96,15 @@ def _subdir(evalset, index: int) -> str:
     return safe
 
 
-def _place(out: str | None, rel: str, target, several: bool, evalset, index: int) -> str:
+def _place(out: str | None, rel: str, target, several: bool, evalset, index: int, main: bool = True) -> str:
+    """Where a written file goes. With ``-o FILE`` for a single-file format, the main (first) file is
+    FILE and any file it refers to (a promptfoo config's ``file://`` tests) goes beside it."""
     if out is None:
         return rel
     if several:
         return os.path.join(out, _subdir(evalset, index), rel)
     if target.single_file and not os.path.isdir(out) and not out.endswith(("/", os.sep)):
-        return out
+        return out if main else os.path.join(os.path.dirname(out), rel)
     return os.path.join(out, rel)
 
 

@@ -74,7 +74,7 @@ def test_skill_used_and_rubrics_map_onto_checks():
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize("path", [p for p in CONFIGS if "tests_bloc" not in p.name], ids=conformance_id)
+@pytest.mark.parametrize("path", CONFIGS, ids=conformance_id)
 def test_written_back_over_the_config_byte_for_byte(path):
     (evalset,) = promptfoo.read(str(path)).sets
     text = path.read_text(encoding="utf-8")
@@ -254,3 +254,19 @@ def test_round_trip_property(cases):
     (back,) = result.sets
     assert [strip(ir.content(c)) for c in back.cases] == \
         [strip(ir.content(c)) | {"extra": {}} for c in evalset.cases]
+
+
+def test_convert_to_a_file_puts_referenced_tests_files_beside_it(run_cli, tmp_path):
+    """-o FILE names the config; the tests files its file:// entries name are written beside it (they
+    used to be written over FILE, losing the config)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "promptfooconfig.yaml").write_text("prompts:\n  - '{{prompt}}'\ntests:\n  - file://more.yaml\n"
+                                              "  - vars:\n      prompt: inline\n")
+    (src / "more.yaml").write_text("- vars:\n    prompt: from more\n")
+    out = tmp_path / "out" / "config.yaml"
+    code, _, err = run_cli("convert", str(src / "promptfooconfig.yaml"), "--to", "promptfoo", "-o", str(out))
+    assert (code, err) == (0, "evalfmt: wrote 2 files\n")
+    assert sorted(p.name for p in out.parent.iterdir()) == ["config.yaml", "more.yaml"]
+    assert out.read_text() == (src / "promptfooconfig.yaml").read_text()
+    assert (out.parent / "more.yaml").read_text() == (src / "more.yaml").read_text()
