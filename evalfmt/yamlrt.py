@@ -17,12 +17,49 @@ def _yaml():
     from ruamel.yaml import YAML
 
     y = YAML(typ="rt")
+    y.Emitter = _emitter()
     y.indent(mapping=2, sequence=4, offset=2)
     y.width = 4096
     y.preserve_quotes = True
     y.allow_unicode = True
     y.brace_single_entry_mapping_in_flow_sequence = True
     return y
+
+
+_EMITTER = None
+
+
+def _emitter():
+    """ruamel's round-trip emitter, except that a top-level list starts at column 0 (``- a: 1``).
+
+    With ``indent(sequence=4, offset=2)`` ruamel indents a top-level list too (``  - a: 1``), so a
+    promptfoo tests file written back over itself moved every line; nested lists keep the offset."""
+    global _EMITTER
+    if _EMITTER is None:
+        from ruamel.yaml.emitter import RoundTripEmitter
+
+        class Emitter(RoundTripEmitter):
+            _root_offset = None
+
+            def increase_indent(self, flow=False, sequence=None, indentless=False):
+                super().increase_indent(flow, sequence, indentless)
+                v = self.indents.values
+                if self._root_offset is not None and len(v) == 2 and v[0] == (None, True):
+                    self.indent -= self._root_offset  # an item of the top-level list
+
+            def expect_block_sequence_item(self, first=False):
+                if len(self.indents) != 1:
+                    return super().expect_block_sequence_item(first)
+                self._root_offset = self.sequence_dash_offset
+                self.sequence_dash_offset = 0
+                try:
+                    return super().expect_block_sequence_item(first)
+                finally:
+                    self.sequence_dash_offset = self._root_offset
+                    self._root_offset = None
+
+        _EMITTER = Emitter
+    return _EMITTER
 
 
 def _fresh(value: Any) -> Any:
