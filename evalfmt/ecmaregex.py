@@ -822,7 +822,10 @@ def _offset_map(s: str) -> list[int]:
 def translate(pattern: str, flags: str = "") -> Translation:
     """The Python equivalent of ``new RegExp(pattern, flags)``; raises :class:`EcmaRegexError`."""
     p = _Parser(pattern, flags)
-    node = p.parse()
+    try:
+        node = p.parse()
+    except RecursionError:
+        raise EcmaRegexError("the pattern nests too deeply for evalfmt", 0, unsupported=True) from None
     py = node.text
     pyflags = re.IGNORECASE if p.i else 0
     return Translation(pattern, flags, py, pyflags, p.u, "y" in flags, p.total_groups,
@@ -838,7 +841,9 @@ class EcmaRegex:
             warnings.simplefilter("ignore")
             try:
                 self._re = re.compile(tr.python, tr.pyflags)
-            except re.error as exc:  # pragma: no cover - a translation bug, reported clearly
+            except RecursionError:  # Python's own parser nests less deeply than ours
+                raise EcmaRegexError("the pattern nests too deeply for evalfmt", unsupported=True) from None
+            except (re.error, OverflowError) as exc:  # pragma: no cover - a translation bug, reported clearly
                 raise EcmaRegexError(f"evalfmt could not translate this pattern ({exc})", unsupported=True) from None
 
     @property

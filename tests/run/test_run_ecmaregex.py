@@ -90,6 +90,14 @@ def test_unbounded_lookbehind_is_unsupported_not_wrong():
     assert "lookbehind" in info.value.message
 
 
+@pytest.mark.parametrize("depth", [400, 5000])
+def test_deep_nesting_is_unsupported_not_a_crash(depth):
+    pattern = "(" * depth + "a" + ")" * depth
+    assert outcome(pattern, "a") == "unsupported"
+    assert [p.kind for p in er.problems(pattern)] == ["unsupported"]
+    assert outcome("(" * 50 + "a" + ")" * 50, "a") is True  # ordinary nesting still runs
+
+
 def test_flags():
     assert er.test("A", "a", "i")
     assert not er.test("b", "ab", "y")  # sticky: anchored at index 0 of a fresh RegExp
