@@ -167,7 +167,10 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.C
             if "id" in item and name == str(item["id"]):
                 case.hints["name_key"] = True
         else:
-            rep.wrong_type("name", "a non-empty string", name, *at, "name")
+            if isinstance(name, str):
+                rep.add("EV102", "'name' is blank: give the eval a name, or remove the key", *at, "name")
+            else:
+                rep.wrong_type("name", "a string", name, *at, "name")
             case.extra["name"] = name
 
     # prompt

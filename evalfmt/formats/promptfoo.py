@@ -213,7 +213,8 @@ def _read_tests(r: _R, tests: list, at: tuple, template, prompt_var, start: int 
         if isinstance(desc, str) and desc.strip():
             case.name = desc
         elif "description" in test:
-            r.add("EV102", f"'description' must be a non-empty string, not a {type_name(desc)}", *where, "description")
+            r.add("EV102", "'description' is blank: describe the test, or remove the key" if isinstance(desc, str)
+                  else f"'description' must be a string, not a {type_name(desc)}", *where, "description")
             case.extra["description"] = desc
         else:
             case.hints["no_description"] = True

@@ -140,6 +140,16 @@ def test_malformed_diagnostics(tmp_path):
     assert same(back.sets[0], evalset)
 
 
+def test_blank_or_wrong_typed_name(tmp_path):
+    path = tmp_path / "evals.json"
+    path.write_text('{"skill_name": "s", "evals": [{"id": 1, "name": "", "prompt": "a"},\n'
+                    '                              {"id": 2, "name": 5, "prompt": "b"}]}\n')
+    result = agent_skills.read(str(path))
+    assert [(d.line, d.column, d.code, d.message) for d in result.diagnostics] == [
+        (1, 49, "EV102", "'name' is blank: give the eval a name, or remove the key"),
+        (2, 49, "EV102", "'name' must be a string, not a number")]
+
+
 def test_invalid_json_is_ev100(tmp_path):
     path = tmp_path / "evals.json"
     path.write_text('{"skill_name": "x",\n  "evals": [}\n')

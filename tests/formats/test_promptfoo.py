@@ -119,6 +119,8 @@ def test_diagnostics(tmp_path):
         "      - type: 3\n"
         "  - file://missing.yaml\n"
         "  - 7\n"
+        "  - description: ''\n"
+        "  - description: [x]\n"
     )
     result = promptfoo.read(str(path))
     assert [d.format().replace(str(tmp_path) + "/", "") + f" [{d.severity}]" for d in result.diagnostics] == [
@@ -129,12 +131,15 @@ def test_diagnostics(tmp_path):
         "promptfooconfig.yaml:10:5: EV107 tests file 'file://missing.yaml' does not exist: its tests are not read "
         "[warning]",
         "promptfooconfig.yaml:11:5: EV102 a test must be a mapping with vars and assert, not a number [error]",
+        "promptfooconfig.yaml:12:18: EV102 'description' is blank: describe the test, or remove the key [error]",
+        "promptfooconfig.yaml:13:18: EV102 'description' must be a string, not a list [error]",
     ]
     # what was read is written back
     (evalset,) = result.sets
     text = promptfoo.write(evalset).files["promptfooconfig.yaml"]
     assert text == ("prompts:\n  - '{{prompt}}'\ntests:\n  - vars:\n      - 1\n    assert:\n      type: contains\n"
-                    "  - description: b\n    assert:\n      - value: x\n      - type: 3\n  - file://missing.yaml\n  - 7\n")
+                    "  - description: b\n    assert:\n      - value: x\n      - type: 3\n  - file://missing.yaml\n  - 7\n"
+                    "  - description: ''\n  - description:\n      - x\n")
 
 
 # ------------------------------------------------------------------------------------ converting
