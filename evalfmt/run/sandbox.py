@@ -18,8 +18,8 @@ A failure in steps 1-4 raises :class:`StageError` with ``kind`` ``staging`` or `
 two reasons for dropping a case) and ``where``, the field to point at in the case file.
 
 Copies never follow a symlink out of the source tree: a symlink whose target resolves inside the
-tree being copied is recreated (as a relative link), one that leads out is left out and reported
-in :attr:`StageReport.notes`. Files are never written through a symlink that leads out of the sandbox.
+tree being copied is recreated as a relative link to that target, one that leads out is left out
+and reported in :attr:`StageReport.notes`. Files are never written through a symlink that leads out of the sandbox.
 
 ``requires`` is probed separately, before any sandbox is made (:func:`missing_requirements`): a
 binary with ``/bin/sh -c 'command -v -- "$1"'``, ``python3:<module>`` by importing it, each value
@@ -196,8 +196,10 @@ def _copy_dir(src: str, dst: str, root_real: str, rel: str, exclude_top: tuple[s
             if not _inside(root_real, real):
                 notes.append(f"left out symlink {sub} -> {link}: it leads out of {root_real}")
                 continue
-            if os.path.isabs(link):
-                link = os.path.relpath(real, os.path.realpath(os.path.dirname(entry.path)))
+            # Recreated as the relative path to where it leads, never as written: a link may climb
+            # out of the tree and back in ('../fixture/data'), which in the copy would lead out of
+            # the sandbox (back to the original fixture).
+            link = os.path.relpath(real, os.path.realpath(os.path.dirname(entry.path)))
             if os.path.lexists(target):
                 _remove(target)
             os.symlink(link, target)

@@ -133,6 +133,21 @@ def test_skill_copy_filters_top_level_evals_and_fixtures_and_symlinks_out(tmp_pa
     assert sorted(n.split(" ")[3] for n in report.notes) == ["outside-link", "parent-link"]
 
 
+def test_a_link_that_climbs_out_of_the_fixture_and_back_in_stays_inside_the_sandbox(tmp_path):
+    fixture = tmp_path / "fx"
+    (fixture / "sub").mkdir(parents=True)
+    (fixture / "data.txt").write_text("original")
+    os.symlink("../fx/data.txt", fixture / "climb")  # resolves inside the fixture, by way of its parent
+    os.symlink("../../fx/data.txt", fixture / "sub" / "climb2")
+    box = tmp_path / "runs" / "box"
+    box.mkdir(parents=True)
+    sandbox.stage(StageSpec("c", str(tmp_path), fixture="fx"), str(box))
+    for link in (box / "climb", box / "sub" / "climb2"):
+        assert os.path.realpath(link) == str(box / "data.txt")
+        link.write_text("written by the agent")
+    assert (fixture / "data.txt").read_text() == "original"
+
+
 def test_requires_probes_pass_values_as_arguments(tmp_path):
     assert sandbox.missing_requirements(["sh", "python3:os"]) == []
     marker = tmp_path / "pwned"
