@@ -155,8 +155,8 @@ def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
         name = spec.skill_name or os.path.basename(os.path.abspath(spec.skill_dir))
         staged = os.path.join(sandbox, ".claude", "skills", name)
         try:
-            os.makedirs(os.path.dirname(staged), exist_ok=True)
-            if not _inside(root_real, os.path.realpath(os.path.dirname(staged))):
+            # checked before anything is created: setup may have left a symlink on the way
+            if not _inside(root_real, os.path.realpath(staged)):
                 raise StageError("staging", "cannot stage the skill: .claude/skills leads out of the sandbox")
             os.makedirs(staged, exist_ok=True)
             report.notes.extend(copy_tree(spec.skill_dir, staged, exclude_top=SKILL_EXCLUDED, exclude=spec.exclude))

@@ -148,6 +148,20 @@ def test_a_link_that_climbs_out_of_the_fixture_and_back_in_stays_inside_the_sand
     assert (fixture / "data.txt").read_text() == "original"
 
 
+def test_the_skill_is_never_staged_through_a_symlink_left_by_setup(tmp_path):
+    skill = tmp_path / "skill"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text("s")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    box = tmp_path / "box"
+    box.mkdir()
+    spec = StageSpec("c", str(tmp_path), setup=f"ln -s {elsewhere} .claude", skill_dir=str(skill), skill_name="skill")
+    with pytest.raises(StageError, match="leads out of the sandbox"):
+        sandbox.stage(spec, str(box))
+    assert os.listdir(elsewhere) == []
+
+
 def test_requires_probes_pass_values_as_arguments(tmp_path):
     assert sandbox.missing_requirements(["sh", "python3:os"]) == []
     marker = tmp_path / "pwned"
