@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import os
 import re
-import select
 import shlex
 import shutil
 import signal
@@ -41,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from ..errors import EvalfmtError
+from .shell import kill_group, wait_process
 
 #: what every arm is told (our wording): nobody can answer questions during the run
 NOTE = ("This is an automated evaluation run and nobody is watching it: no human can answer a question, "
@@ -171,41 +171,6 @@ def resolve_program(word: str, cwd: str, path: str | None, what: str = "--agent-
 
 
 # ------------------------------------------------------------------------------------ processes
-
-
-def wait_process(proc: subprocess.Popen, timeout: float) -> bool:
-    """Wait until ``proc`` exits (True) or ``timeout`` seconds pass (False), without reaping it when
-    the platform allows (so its process group id stays reserved until :func:`kill_group`)."""
-    pidfd = None
-    try:
-        pidfd = os.pidfd_open(proc.pid)  # type: ignore[attr-defined]
-    except (AttributeError, OSError):
-        pidfd = None
-    if pidfd is None:
-        try:
-            proc.wait(timeout=timeout)
-            return True
-        except subprocess.TimeoutExpired:
-            return False
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            ready, _, _ = select.select([pidfd], [], [], left)
-            if ready:
-                return True
-    finally:
-        os.close(pidfd)
-
-
-def kill_group(proc: subprocess.Popen) -> None:
-    """SIGKILL the process group led by ``proc`` (started with ``start_new_session``)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def run_process(argv: list[str], *, cwd: str, env: dict[str, str], stdout: str, stderr: str, timeout: float,

@@ -1,14 +1,17 @@
 """Running a shell command in a sandbox: ``/bin/sh -ce CMD`` with a time limit.
 
-On timeout the whole process group is killed (the command runs in a new session), so a command that
-starts background children cannot outlive its check. Output goes to a temporary file, never to
-memory, and only its tail is kept for the check's detail. The run engineer reuses this for
-``setup`` (60 s) as terum does.
+The command runs in a new session (its own process group). On timeout the whole group is killed,
+and when the shell exits anything it left running in its group is killed too, so a command that
+starts background children cannot outlive its check (nor ``setup`` its staging). Output goes to a
+temporary file, never to memory, and only its tail is kept for the check's detail. ``evalfmt run``
+reuses this for ``setup`` (60 s) as terum does; :func:`wait_process` and :func:`kill_group` are
+shared with the agent runners.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import tempfile
@@ -40,32 +43,56 @@ class ShellResult:
 
 
 def run_shell(command: str, cwd: str, timeout: float = CHECK_TIMEOUT, env: dict[str, str] | None = None) -> ShellResult:
-    """Run ``/bin/sh -ce command`` in ``cwd``; kill its process group after ``timeout`` seconds."""
+    """Run ``/bin/sh -ce command`` in ``cwd``; kill its process group after ``timeout`` seconds, and
+    whatever it left running when it exits."""
     start = time.monotonic()
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(["/bin/sh", "-ce", command], cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True, env=env)
-        timed_out = False
         try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _kill_group(proc)
-        finally:
-            if proc.poll() is None:  # interrupted (e.g. KeyboardInterrupt): never leave it running
-                _kill_group(proc)
+            exited = wait_process(proc, timeout)
+        except BaseException:  # interrupted (e.g. KeyboardInterrupt): never leave it running
+            kill_group(proc)
+            proc.wait()
+            raise
+        kill_group(proc)  # a timed-out command, or what a finished one left running
+        code = proc.wait()
         size = out.seek(0, os.SEEK_END)
         out.seek(max(0, size - TAIL_BYTES))
         tail = out.read().decode("utf-8", "replace")
-    return ShellResult(None if timed_out else proc.returncode, timed_out, tail, time.monotonic() - start)
+    return ShellResult(code if exited else None, not exited, tail, time.monotonic() - start)
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def wait_process(proc: subprocess.Popen, timeout: float) -> bool:
+    """Wait until ``proc`` exits (True) or ``timeout`` seconds pass (False), without reaping it when
+    the platform allows (so its process group id stays reserved until :func:`kill_group`)."""
+    pidfd = None
+    try:
+        pidfd = os.pidfd_open(proc.pid)  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        pidfd = None
+    if pidfd is None:
+        try:
+            proc.wait(timeout=timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            ready, _, _ = select.select([pidfd], [], [], left)
+            if ready:
+                return True
+    finally:
+        os.close(pidfd)
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the process group led by ``proc`` (started with ``start_new_session``)."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable
         pass

@@ -181,3 +181,25 @@ def test_json_stringify(value, expected):
 def test_is_json_is_json_parse(tmp_path, output, valid):
     session = read_session(str(write_stream(tmp_path / "t.jsonl", result=output)))
     assert one(ir.IsJson(), session).passed is valid
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ", 1)[1].startswith("Z")
+    except OSError:
+        return True
+
+
+def test_what_a_passing_command_left_running_is_killed(tmp_path, session):
+    pidfile = tmp_path / "child.pid"
+    r = one(ir.CommandSucceeds(command=f"sleep 30 >/dev/null 2>&1 & echo $! > {pidfile}"), session, sandbox=str(tmp_path))
+    assert (r.passed, r.detail) == (True, "exit 0")
+    child = int(pidfile.read_text())
+    for _ in range(50):
+        if _gone(child):
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(child, 9)
+        pytest.fail("a background child of command_succeeds outlived the check")
