@@ -14,8 +14,8 @@ the group ``evalfmt.judges`` (the object is the factory).
 
 from __future__ import annotations
 
-import shlex
-import subprocess
+import os
+import tempfile
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
@@ -53,29 +53,39 @@ class NoJudge:
 
 
 class CommandJudge:
-    """Runs ``command`` (split like a shell would, run without one) once per ask."""
+    """Runs ``command`` (split like a shell would, run without one) once per ask, in its own process
+    group: on a timeout or Ctrl-C the whole group is killed, as is anything it leaves running."""
 
     name = "command"
     configured = True
 
     def __init__(self, command: str, timeout: float = COMMAND_TIMEOUT):
-        self.argv = shlex.split(command)
-        if not self.argv:
+        from .runners import split_template
+
+        if not command.strip():
             raise EvalfmtError("the command judge needs --judge-command")
+        self.argv = split_template(command, "--judge-command")
         self.timeout = timeout
 
     def ask(self, task: str, rubric: str, a: str, b: str) -> Answer:
+        from .runners import run_process
+
         payload = orjson.dumps({"task": task, "rubric": rubric, "a": a, "b": b})
-        try:
-            proc = subprocess.run(self.argv, input=payload, capture_output=True, timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            return Answer(None, f"judge command timed out after {self.timeout:g} s", "judge-error")
-        except OSError as exc:
-            return Answer(None, f"judge command failed to start: {exc.strerror or exc}", "judge-error")
-        if proc.returncode != 0:
-            err = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
-            return Answer(None, f"judge command exited {proc.returncode}: {err[0][:200]}", "judge-error")
-        return parse_answer(proc.stdout.decode("utf-8", "replace"))
+        with tempfile.TemporaryDirectory(prefix="evalfmt-judge-") as tmp:
+            out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")
+            try:
+                code, timed_out, _ = run_process(self.argv, cwd=os.getcwd(), env=dict(os.environ), stdout=out,
+                                                 stderr=err, timeout=self.timeout, stdin=payload)
+            except OSError as exc:
+                return Answer(None, f"judge command failed to start: {exc.strerror or exc}", "judge-error")
+            if timed_out:
+                return Answer(None, f"judge command timed out after {self.timeout:g} s", "judge-error")
+            if code != 0:
+                with open(err, "rb") as fh:
+                    last = fh.read().decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
+                return Answer(None, f"judge command exited {code}: {last[0][:200]}", "judge-error")
+            with open(out, "rb") as fh:
+                return parse_answer(fh.read().decode("utf-8", "replace"))
 
 
 def parse_answer(text: str) -> Answer:

@@ -4,14 +4,17 @@ and compare's exit code for each verdict."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import sys
+import time
 
 import pytest
 from conftest import check_golden
 from runhelp import make_skill, write_stream
 
 from evalfmt import api
+from evalfmt.errors import EvalfmtError
 from evalfmt.run import judges
 from evalfmt.run.compare import compare
 
@@ -229,3 +232,31 @@ def test_sign_test_is_pinned_when_the_suite_has_rows_even_if_every_suite_session
     assert cmp.to_json()["comparisons"]["baseline"]["sign_p"] == 1.0
     assert cmp.report_lines()[2] == ("candidate-vs-baseline: +67% net lift (2W / 0L / 1T over 3 comparisons, "
                                      "sign test p=1.000)")
+
+
+def test_command_judge_timeout_kills_what_it_started(tmp_path):
+    pidfile = tmp_path / "child.pid"
+    script = tmp_path / "judge.sh"
+    script.write_text(f"#!/bin/sh\nsleep 30 >/dev/null 2>&1 &\necho $! > {pidfile}\nwait\n")
+    script.chmod(0o755)
+    answer = judges.CommandJudge(str(script), timeout=0.5).ask("t", "r", "a", "b")
+    assert (answer.winner, answer.failure, answer.reason) == (None, "judge-error", "judge command timed out after 0.5 s")
+    child = int(pidfile.read_text())
+    for _ in range(50):
+        try:
+            with open(f"/proc/{child}/stat") as fh:
+                if fh.read().split(") ", 1)[1].startswith("Z"):
+                    break
+        except OSError:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(child, 9)
+        pytest.fail("the judge's background child outlived the timeout")
+
+
+def test_command_judge_template_errors_are_usage_errors():
+    with pytest.raises(EvalfmtError, match="needs --judge-command"):
+        judges.make("command", None)
+    with pytest.raises(EvalfmtError, match="--judge-command: cannot split"):
+        judges.make("command", "judge 'unbalanced")
