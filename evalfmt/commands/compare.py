@@ -64,7 +64,9 @@ def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, dete
         raise click.UsageError("give --arm candidate=RUNS_DIR and at least one opponent (--arm baseline=RUNS_DIR)")
     judge = judges.make(judge_name, judge_command)
     selected = parse_tags(tags)
-    sets = [filter_set(s, selected) for s in read_sets(skill_dir, from_)]
+    all_sets = read_sets(skill_dir, from_)
+    trig = score_selections(all_sets, selections, skill_dir) if selections is not None else None
+    sets = [filter_set(s, selected) for s in all_sets]
     sets = [s for s in sets if s.cases or (s.suite is not None and s.suite.entries)]
     if not sets:
         raise EvalfmtError(f"{skill_dir}: no cases or suite to compare"
@@ -72,16 +74,6 @@ def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, dete
     if len(sets) > 1:
         raise EvalfmtError(f"{skill_dir} holds {len(sets)} eval sets; give one skill folder")
     cmp = compare(sets[0], arm_dirs, k=k, detection=detection, judge=judge, timeout=timeout)
-    trig = None
-    if selections is not None:
-        from ..run.triggers import read_selections, score_triggers
-
-        all_sets = read_sets(skill_dir, from_)
-        tsets = [s for s in all_sets if s.triggers is not None and s.triggers.prompts]
-        if not tsets:
-            raise EvalfmtError(f"{skill_dir}: --selections given but the skill has no trigger prompts")
-        t = tsets[0]
-        trig = score_triggers(t.triggers, read_selections(selections), t.triggers.skill or (t.skill.name if t.skill else None))
     if receipt is not None:
         from ..api import atomic_write
         from ..discover import skill_root
@@ -96,6 +88,19 @@ def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, dete
         for line in text_lines(cmp, trig):
             click.echo(line)
     return exit_code(cmp, require_pass)
+
+
+def score_selections(sets, selections: str, where: str):
+    """``--selections`` scored against the trigger prompts of ``sets`` (read before any session is
+    scored or run, so a bad file fails fast). Shared with ``evalfmt run``."""
+    from ..errors import EvalfmtError
+    from ..run.triggers import read_selections, score_triggers
+
+    tsets = [s for s in sets if s.triggers is not None and s.triggers.prompts]
+    if not tsets:
+        raise EvalfmtError(f"{where}: --selections given but the skill has no trigger prompts")
+    t = tsets[0]
+    return score_triggers(t.triggers, read_selections(selections), t.triggers.skill or (t.skill.name if t.skill else None))
 
 
 def text_lines(cmp, trig=None) -> list[str]:

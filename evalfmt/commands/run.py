@@ -108,6 +108,9 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     options = runners_mod.RunnerOptions(agent_command=agent_command, replay_from=replay_from, model=model,
                                         options=_pairs(runner_opts, "--runner-opt"), cwd=os.getcwd(), env=env)
     runner = runners_mod.make(runner_name, options)
+    from .compare import exit_code, score_selections, text_lines
+
+    trig = score_selections(result.sets, selections, root) if selections else None
     cc_version = _claude_version(runner, env)
     _prepare_out(out, force)
     out_abs = os.path.abspath(out)
@@ -123,12 +126,10 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     run = ex.execute(units, jobs_list, jobs=jobs, probe_env=runners_mod.agent_env(None, env), progress=progress)
 
     from ..run.compare import compare
-    from .compare import exit_code, text_lines
 
     target = ex.filtered(evalset, units)
     cmp = compare(target, {"candidate": os.path.join(out_abs, "candidate"), "baseline": os.path.join(out_abs, "baseline")},
                   k=k, detection=detection, judge=judge, timeout=timeout, prescored=run.prescored)
-    trig = _triggers(root, selections) if selections else None
     contamination = _contamination(run, os.path.basename(skill_abs))
     for c in contamination:
         click.echo(f"evalfmt: warning: {c['arm']} {c['case']} #{c['repetition']}: the agent reported skills "
@@ -217,18 +218,6 @@ def _prepare_out(out: str, force: bool) -> None:
         os.makedirs(out, exist_ok=True)
     except OSError as exc:
         raise EvalfmtError(f"--out {out}: {exc.strerror or exc}") from None
-
-
-def _triggers(root: str, selections: str):
-    from ..api import read
-    from ..errors import EvalfmtError
-    from ..run.triggers import read_selections, score_triggers
-
-    tsets = [s for s in read(root, "terum").sets if s.triggers is not None and s.triggers.prompts]
-    if not tsets:
-        raise EvalfmtError(f"{root}: --selections given but the skill has no trigger prompts")
-    t = tsets[0]
-    return score_triggers(t.triggers, read_selections(selections), t.triggers.skill or (t.skill.name if t.skill else None))
 
 
 def _receipt(cmp, root, trig, run, run_id, model, runner, runner_name, agent_command, jobs, k, timeout_minutes) -> dict:

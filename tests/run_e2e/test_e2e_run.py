@@ -352,13 +352,36 @@ def test_placeholders_note_and_environment(run_cli, tmp_path):
     (("--out", "OUT", "--runner", "replay"), "the replay runner needs --replay-from DIR"),
     (("--out", "OUT", "--agent-command", "AGENT", "--case", "missing"), "no case named 'missing'"),
     (("--out", "OUT", "--agent-command", "AGENT", "--env", "NOEQUALS"), "--env takes KEY=VALUE, not 'NOEQUALS'"),
+    (("--out", "OUT", "--agent-command", "AGENT", "--selections", "SEL"),
+     "NOTES: --selections given but the skill has no trigger prompts"),
 ])
 def test_usage_errors_exit_2_with_one_line(run_cli, notes, tmp_path, args, message):
-    subst = {"OUT": str(tmp_path / "out"), "AGENT": agent_command()}
+    (tmp_path / "sel.jsonl").write_text('{"prompt": "p", "selected": []}\n')
+    subst = {"OUT": str(tmp_path / "out"), "AGENT": agent_command(), "SEL": str(tmp_path / "sel.jsonl")}
+    message = message.replace("NOTES", str(notes))
     code, stdout, stderr = run_cli("run", str(notes), *(subst.get(a, a) for a in args))
     assert code == 2 and stdout == ""
     assert stderr.startswith("evalfmt: " + message) and stderr.count("\n") == 1
     assert not (tmp_path / "out" / "candidate").exists()
+
+
+def test_selections_are_scored_into_the_receipt(run_cli, tmp_path):
+    skill = make_skill(tmp_path / "lib", "notes", {"c-ties": CASES["c-ties"]},
+                       triggers="should_trigger: [take notes, write it down]\nshould_not_trigger: [deploy]\n")
+    sel = tmp_path / "sel.jsonl"
+    sel.write_text('{"prompt": "take notes", "selected": ["notes"]}\n{"prompt": "write it down", "selected": []}\n'
+                   '{"prompt": "deploy", "selected": ["notes"]}\n')
+    out = tmp_path / "out"
+    # a selections file that cannot be read stops the run before any session runs
+    code, _, stderr = run(run_cli, skill, out, "--selections", str(tmp_path / "missing.jsonl"))
+    assert (code, stderr) == (2, f"evalfmt: {tmp_path / 'missing.jsonl'}: cannot read selections: No such file or directory\n")
+    assert not out.exists()
+    code, stdout, stderr = run(run_cli, skill, out, "--selections", str(sel))
+    assert (code, stderr) == (0, "")
+    assert stdout.splitlines()[-4:-1] == ["triggers: recall=0.50 precision=0.50 (tp=1 fn=1 fp=1 tn=0)",
+                                          "MISS: write it down", "FALSE-FIRE: deploy"]
+    assert load(out / "receipt.json")["triggers"] == {"recall": 0.5, "precision": 0.5, "tp": 1, "fn": 1, "fp": 1,
+                                                      "tn": 0, "misses": ["write it down"], "false_fires": ["deploy"]}
 
 
 def test_out_holding_a_run_needs_force(run_cli, notes, tmp_path):
