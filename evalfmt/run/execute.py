@@ -624,9 +624,15 @@ def units_of(evalset: ir.EvalSet, names: list[str] | None = None) -> list[Unit]:
         if unknown:
             raise EvalfmtError(f"no case named '{unknown[0]}' (cases: {', '.join(sorted(known)) or 'none'})")
         units = [u for u in units if u.name in names]
+    seen: dict[str, Unit] = {}
     for u in units:
         if not u.name or "/" in u.name or "\\" in u.name or u.name in (".", ".."):
             raise EvalfmtError(f"case name '{u.name}' cannot be a folder name in the run layout")
+        other = seen.setdefault(u.name, u)
+        if other is not u:  # a.yaml and a.yml, or a case file named suite.yaml beside the suite
+            files = " and ".join(x.case_file or x.name for x in (other, u))
+            raise EvalfmtError(f"two cases are named '{u.name}' ({files}): each case needs its own folder in the "
+                               "run layout; rename one")
         if not (u.target.task or "").strip():
             raise EvalfmtError(f"{u.case_file or u.name}: case '{u.name}' needs a 'task'")
     return units

@@ -384,6 +384,17 @@ def test_selections_are_scored_into_the_receipt(run_cli, tmp_path):
                                                       "tn": 0, "misses": ["write it down"], "false_fires": ["deploy"]}
 
 
+@pytest.mark.parametrize("name, extra", [("a", {"extra_files": {"evals/cases/a.yml": "task: hi\n"}}),
+                                         ("suite", {"suite": SUITE})])
+def test_two_cases_with_one_folder_name_are_refused(run_cli, tmp_path, name, extra):
+    skill = make_skill(tmp_path / "lib", "notes", {name: "task: hi\n"}, **extra)  # a.yaml + a.yml; suite.yaml + the suite
+    out = tmp_path / "out"
+    code, stdout, stderr = run(run_cli, skill, out)
+    assert (code, stdout) == (2, "")
+    assert stderr.startswith(f"evalfmt: two cases are named '{name}' (") and stderr.endswith("rename one\n")
+    assert not out.exists()
+
+
 def test_out_holding_a_run_needs_force(run_cli, notes, tmp_path):
     out = tmp_path / "out"
     assert run(run_cli, notes, out, "--case", "c-ties")[0] == 0
