@@ -22,11 +22,11 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import Diagnostic, EvalfmtError
+from ..errors import Diagnostic, EvalfmtError, LoadError
+from ..load import Loaded, load_file, type_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir import EvalSet, Span
-    from ..load import Loaded
 
 
 @dataclass
@@ -120,18 +120,6 @@ def names() -> list[str]:
     return list(FORMAT_MODULES)
 
 
-def available() -> list[str]:
-    """Names whose module is present in this installation."""
-    out = []
-    for name in FORMAT_MODULES:
-        try:
-            get(name)
-        except EvalfmtError:
-            continue
-        out.append(name)
-    return out
-
-
 def get(name: str) -> Format:
     if name in _cache:
         return _cache[name]
@@ -217,11 +205,60 @@ def parts(path: str) -> list[str]:
     return os.path.normpath(path).replace("\\", "/").split("/")
 
 
-def empty_result() -> ReadResult:
-    return ReadResult()
+# ------------------------------------------------------------------------------- reading helpers
 
 
-def with_load_error(result: ReadResult, exc: Any) -> ReadResult:
-    """Record a LoadError as an EV100 diagnostic."""
-    result.diagnostics.append(exc.to_diagnostic())
-    return result
+class Reporter:
+    """Diagnostics at exact positions of one loaded document, and spans as plain data (``add_raw``)."""
+
+    def __init__(self, loaded: Loaded, result: ReadResult):
+        self.loaded = loaded
+        self.result = result
+
+    def span(self, *path: Any) -> dict:
+        p = self.loaded.pos(*path)
+        return {"file": self.loaded.path, "line": p.line, "column": p.column}
+
+    def add(self, code: str, message: str, *path: Any, key: bool = False, severity: str = "error",
+            fixable: bool = False, data: dict | None = None) -> None:
+        p = self.loaded.key_pos(*path) if key else self.loaded.pos(*path)
+        self.result.diagnostics.append(
+            Diagnostic(self.loaded.path, p.line, p.column, code, message, severity, fixable, data or {}))
+
+    def unknown_key(self, key: str, known: tuple[str, ...], *path: Any, severity: str = "warning",
+                    otherwise: str = " (it is kept, but skill-creator ignores it)") -> None:
+        import difflib
+
+        near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        hint = f" (did you mean '{near[0]}'?)" if near else otherwise
+        self.add("EV101", f"unknown key '{key}'{hint}", *path, key=True, severity=severity,
+                 fixable=bool(near), data={"suggestion": near[0]} if near else None)
+
+    def wrong_type(self, what: str, expected: str, value: Any, *path: Any) -> None:
+        self.add("EV102", f"'{what}' must be {expected}, not a {type_name(value)}", *path)
+
+    def duplicates(self) -> None:
+        for dup in self.loaded.duplicates:
+            self.result.diagnostics.append(Diagnostic(
+                self.loaded.path, dup.second.line, dup.second.column, "EV114",
+                f"duplicate key '{dup.key}' (first at line {dup.first.line}; the later value wins): remove one"))
+
+
+def open_document(path: str, result: ReadResult, kind: str | None = None) -> Reporter | None:
+    """Load one file for a reader: on failure its EV100 goes into ``result`` and the answer is None;
+    otherwise the document is recorded in ``result.documents``, its duplicate keys are EV114, and
+    the answer is a :class:`Reporter` for it."""
+    try:
+        loaded = load_file(path, kind=kind)
+    except LoadError as exc:
+        result.diagnostics.append(exc.to_diagnostic())
+        return None
+    result.documents[path] = loaded
+    rep = Reporter(loaded, result)
+    rep.duplicates()
+    return rep
+
+
+def span_at(path: str, line: int = 1, column: int = 1) -> dict:
+    """A span as plain data (the IR's JSON shape)."""
+    return {"file": path, "line": line, "column": column}

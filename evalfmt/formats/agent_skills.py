@@ -25,14 +25,14 @@ transpile`` does) and each is reported as a loss: a model grades a sentence, not
 
 from __future__ import annotations
 
-import difflib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import ir
-from ..errors import Diagnostic, LoadError
-from ..load import Loaded, load_file, type_name
-from . import Format, Loss, ReadResult, WriteResult, first_char, loss_at, peek_keys
+from ..load import type_name
+from . import Format, Loss, ReadResult, Reporter, WriteResult, first_char, loss_at, open_document, peek_keys, span_at
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .. import ir
 
 NAME = "agent-skills"
 TOP_KEYS = ("skill_name", "evals")
@@ -50,168 +50,131 @@ def detect(path: str) -> bool:
 
 
 # ------------------------------------------------------------------------------------ reading
-
-
-class Reporter:
-    """Collects diagnostics at exact positions of one loaded JSON/YAML document."""
-
-    def __init__(self, loaded: Loaded, result: ReadResult):
-        self.loaded = loaded
-        self.result = result
-
-    def span(self, *path: Any) -> ir.Span:
-        p = self.loaded.pos(*path)
-        return ir.Span(file=self.loaded.path, line=p.line, column=p.column)
-
-    def add(self, code: str, message: str, *path: Any, key: bool = False, severity: str = "error",
-            fixable: bool = False, data: dict | None = None) -> None:
-        p = self.loaded.key_pos(*path) if key else self.loaded.pos(*path)
-        self.result.diagnostics.append(
-            Diagnostic(self.loaded.path, p.line, p.column, code, message, severity, fixable, data or {}))
-
-    def unknown_key(self, key: str, known: tuple[str, ...], *path: Any, severity: str = "warning",
-                    otherwise: str = " (it is kept, but skill-creator ignores it)") -> None:
-        near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-        hint = f" (did you mean '{near[0]}'?)" if near else otherwise
-        self.add("EV101", f"unknown key '{key}'{hint}", *path, key=True, severity=severity,
-                 fixable=bool(near), data={"suggestion": near[0]} if near else None)
-
-    def wrong_type(self, what: str, expected: str, value: Any, *path: Any) -> None:
-        self.add("EV102", f"'{what}' must be {expected}, not a {type_name(value)}", *path)
-
-    def duplicates(self) -> None:
-        for dup in self.loaded.duplicates:
-            self.result.diagnostics.append(Diagnostic(
-                self.loaded.path, dup.second.line, dup.second.column, "EV114",
-                f"duplicate key '{dup.key}' (first at line {dup.first.line}; the later value wins): remove one"))
+# The reader builds the IR as plain data (``ReadResult.add_raw``): no pydantic on validate's path.
 
 
 def read(path: str) -> ReadResult:
     result = ReadResult()
-    try:
-        loaded = load_file(path, kind="json")
-    except LoadError as exc:
-        result.diagnostics.append(exc.to_diagnostic())
+    rep = open_document(path, result, kind="json")
+    if rep is None:
         return result
-    result.documents[path] = loaded
-    rep = Reporter(loaded, result)
-    rep.duplicates()
-    data = loaded.data
-    evalset = ir.EvalSet(format=NAME, source=path, span=ir.Span(file=path, line=1, column=1))
+    data = rep.loaded.data
+    evalset: dict[str, Any] = {"format": NAME, "source": path, "span": span_at(path), "cases": [], "extra": {},
+                               "hints": {}}
+    result.add_raw(evalset)
     if not isinstance(data, dict):
         rep.add("EV102", f"an evals.json must hold a mapping with 'skill_name' and 'evals', not a {type_name(data)}")
-        evalset.extra["$root"] = data
-        result.sets.append(evalset)
+        evalset["extra"]["$root"] = data
         return result
 
     order = list(data)
     if order != [k for k in TOP_KEYS if k in data] + [k for k in order if k not in TOP_KEYS]:
-        evalset.hints["key_order"] = order
+        evalset["hints"]["key_order"] = order
 
     skill = data.get("skill_name")
     if "skill_name" not in data:
         rep.add("EV103", "missing required key 'skill_name' (the name in the skill's frontmatter)")
     elif isinstance(skill, str):
-        evalset.skill = ir.SkillInfo(name=skill, span=rep.span("skill_name"))
+        evalset["skill"] = {"name": skill, "span": rep.span("skill_name")}
     else:
         rep.wrong_type("skill_name", "a string", skill, "skill_name")
-        evalset.extra["skill_name"] = skill
+        evalset["extra"]["skill_name"] = skill
     skill_name = skill if isinstance(skill, str) else None
 
     for key in order:
         if key not in TOP_KEYS:
             rep.unknown_key(key, TOP_KEYS, key)
-            evalset.extra[key] = data[key]
+            evalset["extra"][key] = data[key]
 
     evals = data.get("evals")
     if "evals" not in data:
         rep.add("EV103", "missing required key 'evals' (a list of evals)")
     elif not isinstance(evals, list):
         rep.wrong_type("evals", "a list", evals, "evals")
-        evalset.extra["evals"] = evals
+        evalset["extra"]["evals"] = evals
     else:
         for i, item in enumerate(evals):
-            evalset.cases.append(_read_eval(rep, item, i, skill_name))
-        _check_ids(rep, evalset.cases, evals)
-
-    result.sets.append(evalset)
+            evalset["cases"].append(_read_eval(rep, item, i, skill_name))
+        _check_ids(rep, evalset["cases"])
     return result
 
 
-def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.Case:
+def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> dict:
     at = ("evals", i)
+    case: dict[str, Any] = {"name": str(i + 1), "span": rep.span(*at), "checks": [], "extra": {}, "hints": {}}
     if not isinstance(item, dict):
         rep.add("EV102", f"an eval must be a mapping with 'id' and 'prompt', not a {type_name(item)}", *at)
-        return ir.Case(name=str(i + 1), span=rep.span(*at), extra={"$value": item})
-    case = ir.Case(name=str(i + 1), span=rep.span(*at))
+        case["extra"]["$value"] = item
+        return case
+    extra, hints, checks = case["extra"], case["hints"], case["checks"]
     order = list(item)
 
     # id and name
     if "id" not in item:
         rep.add("EV103", "missing required key 'id' (a unique integer)", *at)
-        case.hints["id"] = None
+        hints["id"] = None
     else:
         ident = item["id"]
         if isinstance(ident, int) and not isinstance(ident, bool):
-            case.hints["id"] = ident
-            case.name = str(ident)
+            hints["id"] = ident
+            case["name"] = str(ident)
         else:
             rep.wrong_type("id", "an integer", ident, *at, "id")
-            case.extra["id"] = ident
+            extra["id"] = ident
             if isinstance(ident, str) and ident:
-                case.name = ident
+                case["name"] = ident
     if "name" in item:
         name = item["name"]
         if isinstance(name, str) and name.strip():
-            case.name = name
+            case["name"] = name
             if "id" in item and name == str(item["id"]):
-                case.hints["name_key"] = True
+                hints["name_key"] = True
         else:
             if isinstance(name, str):
                 rep.add("EV102", "'name' is blank: give the eval a name, or remove the key", *at, "name")
             else:
                 rep.wrong_type("name", "a string", name, *at, "name")
-            case.extra["name"] = name
+            extra["name"] = name
 
     # prompt
     if "prompt" not in item:
         rep.add("EV103", "missing required key 'prompt' (the task to run)", *at)
     elif isinstance(item["prompt"], str):
-        case.input = item["prompt"]
+        case["input"] = item["prompt"]
         if not item["prompt"].strip():
             rep.add("EV103", "'prompt' is blank: write the task to run", *at, "prompt")
     else:
         rep.wrong_type("prompt", "a string", item["prompt"], *at, "prompt")
-        case.extra["prompt"] = item["prompt"]
+        extra["prompt"] = item["prompt"]
 
     if "expected_output" in item:
         value = item["expected_output"]
         if isinstance(value, str):
-            case.expected_output = value
+            case["expected_output"] = value
         else:
             rep.wrong_type("expected_output", "a string", value, *at, "expected_output")
-            case.extra["expected_output"] = value
+            extra["expected_output"] = value
 
     if "files" in item:
         files = item["files"]
         if isinstance(files, list) and all(isinstance(f, str) for f in files):
-            case.input_files = list(files)
+            case["input_files"] = list(files)
         elif isinstance(files, list):
             bad = next(j for j, f in enumerate(files) if not isinstance(f, str))
             rep.wrong_type("files", "a list of paths (strings)", files[bad], *at, "files", bad)
-            case.extra["files"] = files
+            extra["files"] = files
         else:
             rep.wrong_type("files", "a list of paths", files, *at, "files")
-            case.extra["files"] = files
+            extra["files"] = files
 
     if "should_trigger" in item:
         value = item["should_trigger"]
         if isinstance(value, bool):
-            case.checks.append(ir.SkillTrigger(skill=skill_name, should_trigger=value,
-                                               span=rep.span(*at, "should_trigger")))
+            checks.append({"kind": "skill-trigger", "skill": skill_name, "should_trigger": value,
+                           "span": rep.span(*at, "should_trigger")})
         else:
             rep.wrong_type("should_trigger", "a boolean", value, *at, "should_trigger")
-            case.extra["should_trigger"] = value
+            extra["should_trigger"] = value
 
     spellings = [k for k in ("expectations", "assertions") if k in item]
     if len(spellings) == 2:
@@ -220,32 +183,31 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.C
     for key in spellings:
         value = item[key]
         if key == "assertions" and len(spellings) == 2:
-            case.extra[key] = value
+            extra[key] = value
             continue
         if key == "assertions":
-            case.hints["expectations_key"] = "assertions"
+            hints["expectations_key"] = "assertions"
         if isinstance(value, list) and all(isinstance(s, str) for s in value):
             if value:
-                case.checks.append(ir.Rubrics(criteria=list(value), span=rep.span(*at, key)))
+                checks.append({"kind": "rubrics", "criteria": list(value), "span": rep.span(*at, key)})
             else:
-                case.hints["empty_expectations"] = True
+                hints["empty_expectations"] = True
         else:
             if isinstance(value, list):
                 bad = next(j for j, s in enumerate(value) if not isinstance(s, str))
                 rep.wrong_type(key, "a list of sentences (strings)", value[bad], *at, key, bad)
             else:
                 rep.wrong_type(key, "a list of sentences", value, *at, key)
-            case.extra[key] = value
-            case.hints.pop("expectations_key", None)
+            extra[key] = value
+            hints.pop("expectations_key", None)
 
     for key in order:
         if key not in EVAL_KEYS:
             rep.unknown_key(key, EVAL_KEYS, *at, key)
-            case.extra[key] = item[key]
+            extra[key] = item[key]
 
-    default = _default_order(item)
-    if order != default:
-        case.hints["key_order"] = order
+    if order != _default_order(item):
+        hints["key_order"] = order
     return case
 
 
@@ -253,10 +215,10 @@ def _default_order(item: dict) -> list[str]:
     return [k for k in EVAL_KEYS if k in item] + [k for k in item if k not in EVAL_KEYS]
 
 
-def _check_ids(rep: Reporter, cases: list[ir.Case], evals: list) -> None:
+def _check_ids(rep: Reporter, cases: list[dict]) -> None:
     seen: dict[Any, int] = {}
     for i, case in enumerate(cases):
-        ident = case.hints.get("id")
+        ident = case["hints"].get("id")
         if ident is None:
             continue
         if ident in seen:
@@ -412,6 +374,8 @@ CASE_FIELDS_LOST = ("judge", "files", "fixture", "setup", "bucket", "requires", 
 
 def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[Loss], path: str,
                 index: int = 0) -> dict:
+    from .. import ir
+
     where = _where(case, path)
     item: dict[str, Any] = {}
     if own and "id" in case.extra:
@@ -505,6 +469,8 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
 
 
 def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict:
+    from .. import ir
+
     where = _where(suite, "suite")
     losses.append(Loss(where, f"suite entries ({len(suite.entries)}) merged into one eval: their rows are not scored apart"))
     merged = ir.Case(name=suite.name, input=suite.input, span=suite.span,
@@ -525,4 +491,4 @@ FORMAT = Format(
     default_name="evals.json",
 )
 
-__all__ = ["FORMAT", "detect", "read", "write", "sentence", "Reporter"]
+__all__ = ["FORMAT", "detect", "read", "write", "sentence"]

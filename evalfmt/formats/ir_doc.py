@@ -6,10 +6,15 @@ can be fed back with ``--from ir``.
 
 from __future__ import annotations
 
-from .. import ir
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .. import ir
 
 MARKER = "evalfmt_ir"
 
 
 def document(sets: list[ir.EvalSet], spans: bool = True) -> dict:
+    from .. import ir  # lazily: detecting a .json file must not load pydantic
+
     return {MARKER: ir.IR_VERSION, "sets": [ir.dump(s, spans=spans) for s in sets]}

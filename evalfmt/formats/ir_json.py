@@ -18,16 +18,16 @@ for an unknown one, EV104 for an unknown check kind, EV102 for the rest).
 from __future__ import annotations
 
 import difflib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import ir
-from ..errors import LoadError
-from ..load import load_file, type_name
-from . import Format, ReadResult, WriteResult, first_char, peek_keys
-from .agent_skills import Reporter
+from ..load import type_name
+from . import Format, ReadResult, Reporter, WriteResult, first_char, open_document, peek_keys
+from .ir_doc import MARKER
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .. import ir
 
 NAME = "ir"
-from .ir_doc import MARKER
 
 DEFAULT_NAME = "evalset.ir.json"
 
@@ -39,16 +39,13 @@ def detect(path: str) -> bool:
 def read(path: str) -> ReadResult:
     from pydantic import ValidationError
 
+    from .. import ir  # lazily: this module is imported to detect any .json file
+
     result = ReadResult()
-    try:
-        loaded = load_file(path, kind="json")
-    except LoadError as exc:
-        result.diagnostics.append(exc.to_diagnostic())
+    rep = open_document(path, result, kind="json")
+    if rep is None:
         return result
-    result.documents[path] = loaded
-    rep = Reporter(loaded, result)
-    rep.duplicates()
-    data = loaded.data
+    data = rep.loaded.data
     if not isinstance(data, dict) or MARKER not in data:
         rep.add("EV103", f"not an evalfmt IR file: the top level must be a mapping with '{MARKER}' and 'sets'")
         return result
@@ -80,6 +77,8 @@ def read(path: str) -> ReadResult:
 
 
 def _report(rep: Reporter, loc: tuple, err: dict, raw: Any) -> None:
+    from .. import ir
+
     # pydantic puts the union member's tag in the location ("checks", 0, "contains", "value"): drop it.
     path: list[Any] = []
     node: Any = rep.loaded.data
@@ -116,6 +115,8 @@ def _report(rep: Reporter, loc: tuple, err: dict, raw: Any) -> None:
 
 def _model_fields(data: Any, path: list) -> list[str]:
     """The field names of the IR model at ``path`` (best effort, for 'did you mean' hints)."""
+    from .. import ir
+
     node = data
     for step in path:
         node = node[step]

@@ -30,10 +30,14 @@ import os
 import re
 from typing import Any
 
-from .. import ir
-from ..errors import Diagnostic, LoadError
-from ..load import load_file, type_name
-from . import Format, Loss, ReadResult, WriteResult, basename, head, loss_at, peek_keys
+from typing import TYPE_CHECKING
+
+from ..load import type_name
+from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, loss_at, open_document, peek_keys,
+               span_at)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .. import ir
 
 NAME = "promptfoo"
 DEFAULT_NAME = "promptfooconfig.yaml"
@@ -75,74 +79,52 @@ def detect(path: str) -> bool:
 # ------------------------------------------------------------------------------------ reading
 
 
-class _R:
-    def __init__(self, result: ReadResult, loaded):
-        self.result = result
-        self.loaded = loaded
-        self.path = loaded.path
-
-    def span(self, *path: Any) -> ir.Span:
-        p = self.loaded.pos(*path)
-        return ir.Span(file=self.path, line=p.line, column=p.column)
-
-    def add(self, code: str, message: str, *path: Any, severity: str = "error", key: bool = False) -> None:
-        p = self.loaded.key_pos(*path) if key else self.loaded.pos(*path)
-        self.result.diagnostics.append(Diagnostic(self.path, p.line, p.column, code, message, severity))
-
-
 def read(path: str) -> ReadResult:
+    """The config as plain IR data (``ReadResult.add_raw``): no pydantic on validate's path."""
     result = ReadResult()
-    try:
-        loaded = load_file(path)
-    except LoadError as exc:
-        result.diagnostics.append(exc.to_diagnostic())
+    r = open_document(path, result)
+    if r is None:
         return result
-    result.documents[path] = loaded
-    r = _R(result, loaded)
-    for dup in loaded.duplicates:
-        result.diagnostics.append(Diagnostic(path, dup.second.line, dup.second.column, "EV114",
-                                             f"duplicate key '{dup.key}' (first at line {dup.first.line}; the later "
-                                             "value wins): remove one"))
-    data = loaded.data
-    evalset = ir.EvalSet(format=NAME, source=path, span=ir.Span(file=path, line=1, column=1))
-    evalset.hints["file_name"] = basename(path)
-    result.sets.append(evalset)
+    data = r.loaded.data
+    evalset: dict[str, Any] = {"format": NAME, "source": path, "span": span_at(path), "cases": [], "checks": [],
+                               "extra": {}, "hints": {"file_name": basename(path)}}
+    result.add_raw(evalset)
+    extra, hints = evalset["extra"], evalset["hints"]
     if isinstance(data, list):
-        evalset.hints["shape"] = "tests"
-        evalset.cases.extend(_read_tests(r, data, (), None, None))
+        hints["shape"] = "tests"
+        evalset["cases"].extend(_read_tests(r, data, (), None, None))
         return result
     if not isinstance(data, dict):
         r.add("EV102", f"a promptfoo config must be a mapping (or a list of tests), not a {type_name(data)}")
-        evalset.extra["$root"] = data
+        extra["$root"] = data
         return result
-    evalset.hints["key_order"] = list(data)
+    hints["key_order"] = list(data)
     template, prompt_var = _template(data.get("prompts"))
     if "description" in data and isinstance(data["description"], str):
-        evalset.description = data["description"]
+        evalset["description"] = data["description"]
     elif "description" in data:
         r.add("EV102", f"'description' must be a string, not a {type_name(data['description'])}", "description")
-        evalset.extra["description"] = data["description"]
+        extra["description"] = data["description"]
     for key, value in data.items():
         if key in ("description", "tests", "defaultTest"):
             continue
-        evalset.extra[key] = value
+        extra[key] = value
     default = data.get("defaultTest")
     if isinstance(default, dict):
         rest = {k: v for k, v in default.items() if k != "assert"}
         if "assert" in default:
             if isinstance(default["assert"], list):
-                evalset.checks = [_read_assertion(r, a, ("defaultTest", "assert", i))
-                                  for i, a in enumerate(default["assert"])]
-                evalset.checks = [c for group in evalset.checks for c in group]
+                evalset["checks"] = [c for i, a in enumerate(default["assert"])
+                                     for c in _read_assertion(r, a, ("defaultTest", "assert", i))]
             else:
                 r.add("EV102", f"'defaultTest.assert' must be a list, not a {type_name(default['assert'])}",
                       "defaultTest", "assert")
                 rest["assert"] = default["assert"]
-        evalset.hints["default_keys"] = list(default)
+        hints["default_keys"] = list(default)
         if rest:
-            evalset.extra["defaultTest"] = rest
+            extra["defaultTest"] = rest
     elif default is not None:
-        evalset.extra["defaultTest"] = default
+        extra["defaultTest"] = default
     tests = data.get("tests")
     if tests is None:
         pass
@@ -154,17 +136,17 @@ def read(path: str) -> ReadResult:
                 layout.append({"ref": entry, "cases": len(cases) if cases is not None else 0,
                                "resolved": cases is not None})
                 for c in cases or []:
-                    c.hints["from_file"] = entry
-                    evalset.cases.append(c)
+                    c["hints"]["from_file"] = entry
+                    evalset["cases"].append(c)
             else:
-                evalset.cases.extend(_read_tests(r, [entry], ("tests",), template, prompt_var, start=i))
+                evalset["cases"].extend(_read_tests(r, [entry], ("tests",), template, prompt_var, start=i))
                 layout.append({"inline": 1})
         if any("ref" in x for x in layout):
-            evalset.hints["tests_layout"] = layout
+            hints["tests_layout"] = layout
     else:
         r.add("EV102", "'tests' must be a list of tests (or file:// references); this one is kept as it is",
               "tests")
-        evalset.extra["tests"] = tests
+        extra["tests"] = tests
     return result
 
 
@@ -180,78 +162,78 @@ def _template(prompts: Any) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _read_ref(r: _R, ref: str, i: int, template, prompt_var) -> list[ir.Case] | None:
-    target = os.path.join(os.path.dirname(r.path), ref[len("file://"):])
+def _read_ref(r: Reporter, ref: str, i: int, template, prompt_var) -> list[dict] | None:
+    target = os.path.join(os.path.dirname(r.loaded.path), ref[len("file://"):])
     if not os.path.isfile(target):
         r.add("EV107", f"tests file '{ref}' does not exist: its tests are not read", "tests", i, severity="warning")
         return None
-    try:
-        loaded = load_file(target)
-    except LoadError as exc:
-        r.result.diagnostics.append(exc.to_diagnostic())
+    sub = open_document(target, r.result)
+    if sub is None:
         return None
-    r.result.documents[target] = loaded
-    if not isinstance(loaded.data, list):
-        sub = _R(r.result, loaded)
-        sub.add("EV102", f"a promptfoo tests file must be a list of tests, not a {type_name(loaded.data)}")
+    if not isinstance(sub.loaded.data, list):
+        sub.add("EV102", f"a promptfoo tests file must be a list of tests, not a {type_name(sub.loaded.data)}")
         return None
-    return _read_tests(_R(r.result, loaded), loaded.data, (), template, prompt_var)
+    return _read_tests(sub, sub.loaded.data, (), template, prompt_var)
 
 
-def _read_tests(r: _R, tests: list, at: tuple, template, prompt_var, start: int = 0) -> list[ir.Case]:
+def _read_tests(r: Reporter, tests: list, at: tuple, template, prompt_var, start: int = 0) -> list[dict]:
     cases = []
     for j, test in enumerate(tests):
         i = start + j
         where = at + (i,)
+        case: dict[str, Any] = {"name": f"test-{i + 1}", "span": r.span(*where), "checks": [], "extra": {},
+                                "hints": {}}
+        cases.append(case)
+        extra, hints = case["extra"], case["hints"]
         if not isinstance(test, dict):
             r.add("EV102", f"a test must be a mapping with vars and assert, not a {type_name(test)}", *where)
-            cases.append(ir.Case(name=f"test-{i + 1}", span=r.span(*where), extra={"$value": test}))
+            extra["$value"] = test
             continue
-        case = ir.Case(name=f"test-{i + 1}", span=r.span(*where))
-        case.hints["key_order"] = list(test)
+        hints["key_order"] = list(test)
         desc = test.get("description")
         if isinstance(desc, str) and desc.strip():
-            case.name = desc
+            case["name"] = desc
         elif "description" in test:
             r.add("EV102", "'description' is blank: describe the test, or remove the key" if isinstance(desc, str)
                   else f"'description' must be a string, not a {type_name(desc)}", *where, "description")
-            case.extra["description"] = desc
+            extra["description"] = desc
         else:
-            case.hints["no_description"] = True
+            hints["no_description"] = True
         vars_ = test.get("vars")
         if isinstance(vars_, dict):
-            case.hints["var_order"] = list(vars_)
+            hints["var_order"] = list(vars_)
             pv = prompt_var
             if pv is None and template is None:
                 pv = "prompt" if "prompt" in vars_ else (next(iter(vars_)) if len(vars_) == 1 else None)
             if pv is not None and isinstance(vars_.get(pv), str):
-                case.input = vars_[pv]
-                case.hints["prompt_var"] = pv
+                case["input"] = vars_[pv]
+                hints["prompt_var"] = pv
                 others = {k: v for k, v in vars_.items() if k != pv}
             else:
                 others = dict(vars_)
                 if template is not None and not _TEMPLATE_ANY.search(template):
-                    case.input = template
+                    case["input"] = template
             if others:
-                case.extra["vars"] = others
+                extra["vars"] = others
         elif "vars" in test:
             r.add("EV102", f"'vars' must be a mapping, not a {type_name(vars_)}", *where, "vars")
-            case.extra["vars"] = vars_
+            extra["vars"] = vars_
         elif template is not None and not _TEMPLATE_ANY.search(template):
-            case.input = template
+            case["input"] = template
         asserts = test.get("assert")
         if isinstance(asserts, list):
             for k, a in enumerate(asserts):
-                case.checks.extend(_read_assertion(r, a, where + ("assert", k)))
+                case["checks"].extend(_read_assertion(r, a, where + ("assert", k)))
         elif "assert" in test:
             r.add("EV102", f"'assert' must be a list of assertions, not a {type_name(asserts)}", *where, "assert")
-            case.extra["assert"] = asserts
-        if isinstance(test.get("metadata"), dict):
-            case.metadata = test["metadata"]
+            extra["assert"] = asserts
+        metadata = test.get("metadata")
+        if isinstance(metadata, dict):
+            case["metadata"] = metadata
         for key, value in test.items():
-            if key not in ("description", "vars", "assert", "metadata") or (key == "metadata" and case.metadata is None):
-                case.extra.setdefault(key, value)
-        cases.append(case)
+            if key not in ("description", "vars", "assert", "metadata") or (key == "metadata" and
+                                                                            not isinstance(metadata, dict)):
+                extra.setdefault(key, value)
     return cases
 
 
@@ -272,7 +254,13 @@ def _glob_literal(pattern: str) -> tuple[str, str] | None:
     return regex, core
 
 
-def _read_assertion(r: _R, a: Any, where: tuple) -> list:
+def _opaque(a: Any, span: dict, typ: str | None = None) -> list[dict]:
+    """An assertion kept as it is (written back unchanged)."""
+    return [{"kind": "opaque", "type": typ, "origin": NAME, "raw": a, "span": span}]
+
+
+def _read_assertion(r: Reporter, a: Any, where: tuple) -> list[dict]:
+    """The IR checks (plain data) for one promptfoo assertion."""
     span = r.span(*where)
     if not isinstance(a, dict) or not isinstance(a.get("type"), str):
         if isinstance(a, dict) and "type" not in a:
@@ -281,7 +269,7 @@ def _read_assertion(r: _R, a: Any, where: tuple) -> list:
             r.add("EV102", f"'type' must be a string, not a {type_name(a.get('type'))}", *where, "type")
         else:
             r.add("EV102", f"an assertion must be a mapping with 'type', not a {type_name(a)}", *where)
-        return [ir.Opaque(origin=NAME, raw=a, span=span)]
+        return _opaque(a, span)
     typ = a["type"]
     negate = typ.startswith("not-")
     base = typ[4:] if negate else typ
@@ -289,25 +277,24 @@ def _read_assertion(r: _R, a: Any, where: tuple) -> list:
     extra = {k: v for k, v in a.items() if k not in VALUE_KEYS}
     weight = a.get("weight")
     if weight is not None and not (isinstance(weight, (int, float)) and not isinstance(weight, bool)):
-        return [ir.Opaque(type=typ, origin=NAME, raw=a, span=span)]
-    common = {"span": span, "weight": weight, "extra": extra, "hints": {"key_order": list(a)}}
+        return _opaque(a, span, typ)
+    common: dict[str, Any] = {"span": span, "weight": weight, "extra": extra, "hints": {"key_order": list(a)}}
     if negate:
         common["negate"] = True
     if base in TO_KIND:
         kind = TO_KIND[base]
-        model = ir.CHECK_MODELS[kind]
         if kind in ("contains-any", "contains-all", "icontains-any", "icontains-all"):
             if isinstance(value, list) and all(isinstance(v, str) for v in value):
-                return [model(values=list(value), **common)]
-        elif kind in ("is-json",):
+                return [{"kind": kind, "values": list(value), **common}]
+        elif kind == "is-json":
             if "value" not in a:
-                return [model(**common)]
+                return [{"kind": kind, **common}]
         elif kind == "equals":
             if "value" in a:
-                return [model(value=value, **common)]
+                return [{"kind": kind, "value": value, **common}]
         elif isinstance(value, str):
-            return [model(value=value, **common)]
-        return [ir.Opaque(type=typ, origin=NAME, raw=a, span=span)]
+            return [{"kind": kind, "value": value, **common}]
+        return _opaque(a, span, typ)
     if base == "skill-used":
         names = [value] if isinstance(value, str) else value
         if isinstance(value, dict) and set(value) == {"name"} and isinstance(value["name"], str):
@@ -320,30 +307,28 @@ def _read_assertion(r: _R, a: Any, where: tuple) -> list:
                 hints = dict(common["hints"]) if k == 0 else {"group_part": True}
                 if k == 0 and isinstance(value, list):
                     hints["group"] = len(names)
-                checks.append(ir.SkillTrigger(skill=n.strip(), should_trigger=False if negate else None, span=span,
-                                              hints=hints, weight=weight))
+                checks.append({"kind": "skill-trigger", "skill": n.strip(),
+                               "should_trigger": False if negate else None, "span": span, "hints": hints,
+                               "weight": weight})
             return checks
-        return [ir.Opaque(type=typ, origin=NAME, raw=a, span=span)]
+        return _opaque(a, span, typ)
     if base == "trajectory:step-count" and isinstance(value, dict) and value.get("type") == "command" \
             and isinstance(value.get("pattern"), str) and set(value) <= {"type", "pattern", "min", "max"}:
         lit = _glob_literal(value["pattern"])
         bounds = (value.get("min"), value.get("max"))
-        if lit is not None and not extra and weight is None:
-            regex, _ = lit
-            if bounds == (1, None) and not negate:
-                return [ir.CommandMatching(pattern=regex, span=span, hints={"key_order": list(a)})]
-            if bounds == (None, 0) and not negate:
-                return [ir.NoCommandMatching(pattern=regex, span=span, hints={"key_order": list(a)})]
-        return [ir.Opaque(type=typ, origin=NAME, raw=a, span=span)]
+        if lit is not None and not extra and weight is None and not negate and bounds in ((1, None), (None, 0)):
+            kind = "command_matching" if bounds == (1, None) else "no_command_matching"
+            return [{"kind": kind, "pattern": lit[0], "span": span, "hints": {"key_order": list(a)}}]
+        return _opaque(a, span, typ)
     if base == "llm-rubric" and isinstance(value, str) and not negate:
-        return [ir.Rubrics(criteria=[value], **common)]
+        return [{"kind": "rubrics", "criteria": [value], **common}]
     if base in ("latency", "cost") and not negate and "value" not in a and \
             isinstance(a.get("threshold"), (int, float)) and not isinstance(a.get("threshold"), bool):
         extra.pop("threshold")
         if base == "latency":
-            return [ir.Latency(threshold=a["threshold"], **common)]
-        return [ir.Cost(budget=a["threshold"], **common)]
-    return [ir.Opaque(type=typ, origin=NAME, raw=a, span=span)]
+            return [{"kind": "latency", "threshold": a["threshold"], **common}]
+        return [{"kind": "cost", "budget": a["threshold"], **common}]
+    return _opaque(a, span, typ)
 
 
 # ------------------------------------------------------------------------------------ writing
@@ -496,6 +481,8 @@ LOST_CASE_FIELDS = (
 
 
 def _test(case: ir.Case, own: bool, losses: list[Loss], where: str, prompt_var: str) -> Any:
+    from .. import ir
+
     if own and "$value" in case.extra:
         return case.extra["$value"]
     t: dict[str, Any] = {}
@@ -636,6 +623,8 @@ def _tests(evalset: ir.EvalSet, cases: list, own: bool, losses: list[Loss], prom
 
 def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[ir.Case]:
     """Trigger prompts as tests: ``skill-used`` for should-trigger prompts, ``not-skill-used`` for the rest."""
+    from .. import ir
+
     trig = evalset.triggers
     skill = trig.skill or (evalset.skill.name if evalset.skill else None)
     if not skill:
@@ -664,6 +653,8 @@ def _set_losses(evalset: ir.EvalSet, losses: list[Loss], where: str) -> None:
 
 
 def _suite_cases(suite: ir.Suite, losses: list[Loss]) -> list[ir.Case]:
+    from .. import ir
+
     losses.append(loss_at(suite.span, "suite", f"suite: its {len(suite.entries)} entries become separate tests, "
                                                "each running its own session"))
     out = []

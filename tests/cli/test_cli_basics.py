@@ -124,3 +124,28 @@ def test_validating_a_terum_file_does_not_import_pydantic(tmp_path):
             f"validate([{path!r}]); print('pydantic' in sys.modules, 'evalfmt.ir' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False False"
+
+
+LIGHT_FORMATS = [
+    ("agentv", "EVAL.yaml", "tests:\n  - id: a\n    input: hi\n    criteria: c\n"),
+    ("agent-skills", "evals.json", '{"skill_name": "s", "evals": [{"id": 1, "prompt": "p", "expectations": ["e"]}]}\n'),
+    ("skill-creator-triggers", "trigger-evals.json",
+     '[{"query": "q", "should_trigger": true}, {"query": "r", "should_trigger": false}]\n'),
+    ("promptfoo", "promptfooconfig.yaml", "prompts: ['{{prompt}}']\ntests:\n  - vars: {prompt: hi}\n"
+                                          "    assert: [{type: contains, value: x}]\n"),
+]
+
+
+@pytest.mark.parametrize("fmt,name,text", LIGHT_FORMATS, ids=[f[0] for f in LIGHT_FORMATS])
+def test_validate_and_lint_of_one_file_do_not_import_pydantic(tmp_path, fmt, name, text):
+    """pre-commit runs validate and lint on every commit: readers hand over plain IR data, and
+    detecting a .json file does not load the IR either."""
+    path = tmp_path / name
+    path.write_text(text)
+    code = ("import sys\nfrom evalfmt.cli import main\nfrom evalfmt.formats import detect\n"
+            "print(detect(sys.argv[1]).name)\n"
+            "for args in (['validate', sys.argv[1]], ['lint', '--isolated', '--quiet', sys.argv[1]]):\n"
+            "    try:\n        main(args)\n    except SystemExit as exc:\n        print('exit', exc.code)\n"
+            "print(sorted(m for m in ('pydantic', 'evalfmt.ir') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [fmt, "exit 0", "exit 0", "[]"]
