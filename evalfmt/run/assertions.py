@@ -15,31 +15,9 @@ from .. import js
 from .. import ecmaregex
 from .session import Session
 
-_WS = " \t\n\r\v\f\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-
-
-def js_trim(s: str) -> str:
-    """``String.prototype.trim``: ECMAScript whitespace and line terminators."""
-    return s.strip(_WS)
-
-
-def js_lower(s: str) -> str:
-    return s.lower()
-
-
 def text_of(v: Any) -> str:
-    """``String(v)`` for a YAML value."""
-    if isinstance(v, str):
-        return v
-    if v is None:
-        return "null"
-    if v is True or v is False:
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return js.number_string(v)
-    if isinstance(v, int):
-        return str(v)
-    return js.stringify(v)
+    """A YAML value as a string: ``String(v)`` for a scalar, ``JSON.stringify`` for a list or mapping."""
+    return js.stringify(v) if isinstance(v, (list, dict)) else js.string(v)
 
 
 def score(check: ir.CheckBase, session: Session) -> tuple[bool, str] | None:
@@ -50,22 +28,22 @@ def score(check: ir.CheckBase, session: Session) -> tuple[bool, str] | None:
     if isinstance(check, ir.Contains):
         ok, what = check.value in out, f'contains "{check.value}"'
     elif isinstance(check, ir.Icontains):
-        ok, what = js_lower(check.value) in js_lower(out), f'contains "{check.value}" (case-insensitive)'
+        ok, what = check.value.lower() in out.lower(), f'contains "{check.value}" (case-insensitive)'
     elif isinstance(check, (ir.ContainsAny, ir.ContainsAll, ir.IcontainsAny, ir.IcontainsAll)):
         fold = kind.startswith("i")
-        hay = js_lower(out) if fold else out
-        hits = [v for v in check.values if (js_lower(v) if fold else v) in hay]
+        hay = out.lower() if fold else out
+        hits = [v for v in check.values if (v.lower() if fold else v) in hay]
         if kind.endswith("any"):
             ok, what = bool(hits), "contains any of " + ", ".join(f'"{v}"' for v in check.values)
         else:
             ok, what = len(hits) == len(check.values), "contains all of " + ", ".join(f'"{v}"' for v in check.values)
     elif isinstance(check, ir.StartsWith):
-        ok, what = js_trim(out).startswith(js_trim(check.value)), f'starts with "{check.value}"'
+        ok, what = js.trim(out).startswith(js.trim(check.value)), f'starts with "{check.value}"'
     elif isinstance(check, ir.EndsWith):
-        ok, what = js_trim(out).endswith(js_trim(check.value)), f'ends with "{check.value}"'
+        ok, what = js.trim(out).endswith(js.trim(check.value)), f'ends with "{check.value}"'
     elif isinstance(check, ir.Equals):
         value = text_of(check.value)
-        ok, what = js_trim(out) == js_trim(value), f'equals "{value}"'
+        ok, what = js.trim(out) == js.trim(value), f'equals "{value}"'
     elif isinstance(check, ir.Regex):
         flags = check.flags or ""
         ok, what = ecmaregex.test(check.value, out, flags), f"matches /{check.value}/{flags}"

@@ -17,6 +17,7 @@ from typing import Iterable
 
 from .. import ir
 from .. import ecmaregex
+from .. import js
 from . import assertions, detect, sandboxfs, shell
 from .session import Session
 
@@ -187,26 +188,12 @@ def _opaque(check: ir.Opaque, ctx: Context) -> tuple[bool | None, str]:
         return False, f"unknown check kind '{check.type}'"
     # A known kind with a missing or non-string argument: the engine coerces it with String().
     raw = check.raw
-    arg = raw.get(check.type) if isinstance(raw, dict) else _UNDEFINED
-    text = _js_coerce(arg)
+    text = js.string(raw.get(check.type, js.UNDEFINED) if isinstance(raw, dict) else js.UNDEFINED)
     field_name = {"transcript_mentions": "text", "transcript_omits": "text", "command_matching": "pattern",
                   "no_command_matching": "pattern", "file_exists": "path", "file_absent": "path",
                   "command_succeeds": "command"}[check.type]
     model = ir.CHECK_MODELS[check.type](**{field_name: text})
     return _score(model, ctx)  # type: ignore[arg-type]
-
-
-_UNDEFINED = object()
-
-
-def _js_coerce(v: object) -> str:
-    if v is _UNDEFINED:
-        return "undefined"
-    if isinstance(v, dict):
-        return "[object Object]"
-    if isinstance(v, list):
-        return ",".join("" if x is None else _js_coerce(x) for x in v)
-    return assertions.text_of(v)
 
 
 def _cut(s: str, n: int = 120) -> str:

@@ -16,8 +16,9 @@ More are added by entry points in the group ``evalfmt.detectors`` (the object is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
+from .. import js
 from .session import Session, ToolCall
 
 DEFAULT = "first-call"
@@ -36,25 +37,12 @@ class Detector(Protocol):
     def detect(self, session: Session, skill: str) -> Detection: ...
 
 
-def _js_str(v: Any) -> str:
-    """``String(v ?? '')`` for the values a tool input holds."""
-    if v is None:
-        return ""
-    if isinstance(v, str):
-        return v
-    if v is True or v is False:
-        return "true" if v else "false"
-    from ..js import number_string as number
-
-    if isinstance(v, (int, float)):
-        return number(float(v)) if isinstance(v, float) else str(v)
-    if isinstance(v, list):
-        return ",".join(_js_str(x) for x in v)
-    return "[object Object]"
-
-
 def _input(call: ToolCall, key: str) -> str:
-    return _js_str(call.input.get(key)) if isinstance(call.input, dict) else ""
+    """``String(input[key] ?? '')``."""
+    if not isinstance(call.input, dict):
+        return ""
+    value = call.input.get(key)
+    return "" if value is None else js.string(value)
 
 
 class FirstCall:
