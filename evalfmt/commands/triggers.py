@@ -69,6 +69,20 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
     if selections is None:
         raise click.UsageError("give --selections FILE (or --selector command --selector-command TEMPLATE, or --catalog)")
     from ..run.triggers import read_selections, score_triggers
+
+    evalset, name = _trigger_set(path, from_, skill)
+    result = score_triggers(evalset.triggers, read_selections(selections), name)
+    if fmt == "json":
+        echo_json(result.to_json())
+    else:
+        for line in result.lines():
+            click.echo(line)
+    return 1 if result.misses or result.false_fires else 0
+
+
+def _trigger_set(path: str, from_: str | None, skill: str | None):
+    """The one trigger set under ``path`` and the skill whose selection counts (None when unnamed)."""
+    from ..errors import EvalfmtError
     from .score import read_sets
 
     sets = [s for s in read_sets(path, from_) if s.triggers is not None and s.triggers.prompts]
@@ -77,14 +91,7 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
     if len(sets) > 1:
         raise EvalfmtError(f"{path} holds {len(sets)} trigger sets; give one skill folder or triggers file")
     evalset = sets[0]
-    name = skill or evalset.triggers.skill or (evalset.skill.name if evalset.skill else None)
-    result = score_triggers(evalset.triggers, read_selections(selections), name)
-    if fmt == "json":
-        echo_json(result.to_json())
-    else:
-        for line in result.lines():
-            click.echo(line)
-    return 1 if result.misses or result.false_fires else 0
+    return evalset, skill or evalset.triggers.skill or (evalset.skill.name if evalset.skill else None)
 
 
 def _select(path: str, from_: str | None, skill: str | None, fmt: str, selector_name: str,
@@ -97,15 +104,8 @@ def _select(path: str, from_: str | None, skill: str | None, fmt: str, selector_
     from ..errors import EvalfmtError
     from ..run import selectors
     from ..run.triggers import catalog, score_triggers
-    from .score import read_sets
 
-    sets = [s for s in read_sets(path, from_) if s.triggers is not None and s.triggers.prompts]
-    if not sets:
-        raise EvalfmtError(f"{path}: no trigger prompts found")
-    if len(sets) > 1:
-        raise EvalfmtError(f"{path} holds {len(sets)} trigger sets; give one skill folder or triggers file")
-    evalset = sets[0]
-    name = skill or evalset.triggers.skill or (evalset.skill.name if evalset.skill else None)
+    evalset, name = _trigger_set(path, from_, skill)
     if not name:
         raise EvalfmtError(f"{path}: the trigger set names no skill (give the skill folder or --skill)")
     root = path if os.path.isfile(os.path.join(path, "SKILL.md")) else skill_root(path)
