@@ -119,7 +119,7 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     jobs_list = ex.plan(units, k, out=out_abs, skill_dir=skill_abs, skill_name=os.path.basename(skill_abs),
                         runner=runner, extra_env=env, model=model, default_timeout_minutes=timeout_minutes,
                         detection=detection, check_timeout=timeout, keep_tail=False, extra_checks=extra,
-                        exclude=(out_abs,))
+                        exclude=(out_abs, *(os.path.join(out_abs, n) for n in ("candidate", "baseline", "receipt.json"))))
     for job in jobs_list:
         job.keep_tail = bool(job.unit.target.judge) and not job.unit.is_suite and judge.configured
     progress = ex.Progress(len(jobs_list), enabled=not quiet)

@@ -395,6 +395,13 @@ def test_two_cases_with_one_folder_name_are_refused(run_cli, tmp_path, name, ext
     assert not out.exists()
 
 
+def test_out_in_the_skill_folder_is_never_staged_with_the_skill(run_cli, notes):
+    code, _, stderr = run(run_cli, notes, notes, "--case", "c-ties")  # --out is the skill folder itself
+    assert (code, stderr) == (0, "")
+    staged = notes / "candidate" / "c-ties" / "sandbox" / ".claude" / "skills" / "notes"
+    assert sorted(os.listdir(staged)) == ["SKILL.md", "scripts"]  # not the baseline's session, run just before
+
+
 def test_out_holding_a_run_needs_force(run_cli, notes, tmp_path):
     out = tmp_path / "out"
     assert run(run_cli, notes, out, "--case", "c-ties")[0] == 0
