@@ -571,6 +571,15 @@ def _yaml_error(exc, text: str, path: str) -> LoadError:
     return LoadError(f"invalid YAML: {msg}", path, line, col)
 
 
+def plain(value: Any) -> Any:
+    """Loaded data (:class:`YMap` / :class:`YSeq`) as plain dicts and lists, without positions."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
 def require_mapping(loaded: Loaded) -> dict:
     """The document as a mapping, or a LoadError saying what it is instead."""
     data = loaded.data

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..load import Loaded, YMap, YSeq
+from ..load import Loaded, YMap, YSeq, plain
 
 MERGE_KEY = "<<"
 
@@ -104,15 +104,6 @@ def _prettify(src: str, message: str, line: int, col: int) -> str:
     if line_str.strip(" "):
         message += f":\n\n{line_str}\n{' ' * ci}^\n"
     return message
-
-
-def plain(value: Any) -> Any:
-    """A loaded tree as plain dicts and lists (no position bookkeeping)."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return value
 
 
 __all__ = ["resolve_merges", "duplicate_key_error", "plain", "YMap", "YSeq"]

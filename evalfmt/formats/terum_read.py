@@ -26,7 +26,7 @@ from typing import Any
 from ..kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
 from ..errors import Diagnostic, LoadError
 from ..js import is_integer as is_js_integer, is_number as is_js_number, string as js_string
-from ..load import Loaded, load_file, type_name
+from ..load import Loaded, load_file, plain, type_name
 from . import ReadResult
 
 CASE_KEYS = ("task", "checks", "judge", "files", "fixture", "setup", "bucket", "requires",
@@ -147,7 +147,7 @@ def parse_check(ctx: _Ctx, item: Any, where: tuple) -> dict:
 
 
 def _opaque(span: dict, kind: str | None, item: Any) -> dict:
-    return {"kind": "opaque", "span": span, "type": kind, "raw": _plain(item), "origin": "terum"}
+    return {"kind": "opaque", "span": span, "type": kind, "raw": plain(item), "origin": "terum"}
 
 
 def regex_problem(pattern: str, flags: str = "") -> str | None:
@@ -181,15 +181,6 @@ def file_path_violation(rel: str) -> str | None:
     return None
 
 
-def _plain(value: Any) -> Any:
-    """Loaded data (YMap/YSeq) as plain dicts and lists, for Opaque.raw and extra."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
 # ------------------------------------------------------------------------------------------ cases
 
 
@@ -208,7 +199,7 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
     for key, value in data.items():
         if key not in known:
             hint = suggest(key, known)
-            extra[key] = _plain(value)
+            extra[key] = plain(value)
             if key == "name" and not suite:
                 msg = "unknown key 'name': a case's name is its file stem; the engine ignores this key"
             else:
@@ -223,7 +214,7 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
     elif not isinstance(task, str):
         ctx.value("task", code="EV102",
                   message=f"'task' must be a string, not a {type_name(task)} (the engine refuses the {what})")
-        extra["task"] = _plain(task)
+        extra["task"] = plain(task)
     elif not task.strip():
         ctx.value("task", code="EV103", message=f"{what} '{name}' has a blank 'task': write the prompt the agent receives")
         fields["input"] = task
@@ -239,7 +230,7 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
                         message="a suite's top-level 'checks' are parsed and discarded by the engine: "
                                 "move them into the entries of 'cases'", severity="warning")
         else:
-            extra["checks"] = _plain(checks)
+            extra["checks"] = plain(checks)
             ctx.value("checks", code="EV102",
                       message=f"'checks' must be a list, not a {type_name(checks)}; the engine treats it as "
                               "empty, so the case has no checks")
@@ -259,7 +250,7 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
             ctx.value("bucket", code="EV109",
                       message=f"unknown bucket '{bucket}'" + (f" (did you mean '{hint[0]}'?)" if hint else "") +
                               f"; the engine refuses the {what}: use one of {', '.join(BUCKETS)}")
-            extra["bucket"] = _plain(data["bucket"])
+            extra["bucket"] = plain(data["bucket"])
         else:
             fields["bucket"] = bucket
         if suite:
@@ -271,7 +262,7 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
             ctx.value("files", code="EV102",
                       message=f"'files' must be a map of path to contents, not {'empty' if files is None else 'a ' + type_name(files)} "
                               f"(the engine refuses the {what})")
-            extra["files"] = _plain(files)
+            extra["files"] = plain(files)
         else:
             out = {}
             for rel, content in files.items():
@@ -299,13 +290,13 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
         else:
             ctx.value("requires", code="EV102",
                       message=f"'requires' must be a list, not a {type_name(req)}; the engine ignores it")
-            extra["requires"] = _plain(req)
+            extra["requires"] = plain(req)
     if "timeout_minutes" in data:
         t = data["timeout_minutes"]
         if not is_js_number(t):
             ctx.value("timeout_minutes", code="EV102",
                       message=f"'timeout_minutes' must be a number, not a {type_name(t)} (the engine refuses the {what})")
-            extra["timeout_minutes"] = _plain(t)
+            extra["timeout_minutes"] = plain(t)
         elif not (t > 0 and t <= 120) or t != t:
             ctx.value("timeout_minutes", code="EV108",
                       message=f"'timeout_minutes' is {js_string(t)}: it must be greater than 0 and at most 120")
@@ -317,7 +308,7 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
         if not is_js_number(m):
             ctx.value("max_turns", code="EV102",
                       message=f"'max_turns' must be a positive integer, not a {type_name(m)}")
-            extra["max_turns"] = _plain(m)
+            extra["max_turns"] = plain(m)
         elif not is_js_integer(m) or m <= 0:
             ctx.value("max_turns", code="EV108", message=f"'max_turns' is {js_string(m)}: it must be a positive integer")
             extra["max_turns"] = m
@@ -369,7 +360,7 @@ def read_suite_entries(ctx: _Ctx, suite: dict, data: Any, case_stems: set[str]) 
     raw = data["cases"]
     if not isinstance(raw, list):
         ctx.value("cases", code="EV102", message=f"'cases' must be a list of {{name, checks}} entries, not a {type_name(raw)}")
-        suite["extra"]["cases"] = _plain(raw)
+        suite["extra"]["cases"] = plain(raw)
         return
     if not raw:
         ctx.value("cases", code="EV112", message="suite 'suite' needs a non-empty 'cases' list: the engine refuses an empty one")
@@ -379,13 +370,13 @@ def read_suite_entries(ctx: _Ctx, suite: dict, data: Any, case_stems: set[str]) 
         where = ("cases", i)
         if not isinstance(item, dict):
             ctx.value(*where, code="EV112", message=f"suite entry {i + 1} must be a mapping with 'name' and 'checks'")
-            suite["entries"].append({"name": "", "span": ctx.span(*where), "extra": {"_raw": _plain(item)}})
+            suite["entries"].append({"name": "", "span": ctx.span(*where), "extra": {"_raw": plain(item)}})
             continue
         extra: dict[str, Any] = {}
         for key in item:
             if key in SUITE_ENTRY_KEYS:
                 continue
-            extra[key] = _plain(item[key])
+            extra[key] = plain(item[key])
             if key in SUITE_ENTRY_REFUSED:
                 ctx.key(*where, key, code="EV112",
                         message=f"suite 'suite': sub-case must not carry '{key}' (the engine refuses it): "
@@ -398,7 +389,7 @@ def read_suite_entries(ctx: _Ctx, suite: dict, data: Any, case_stems: set[str]) 
             ctx.value(*where, *(("name",) if "name" in item else ()), code="EV112",
                       message="suite entry needs a non-empty 'name' (it names the row in the receipt)")
             if name is not None:
-                extra["name"] = _plain(name)
+                extra["name"] = plain(name)
             name = ""
         elif name in names:
             ctx.value(*where, "name", code="EV112",
@@ -414,7 +405,7 @@ def read_suite_entries(ctx: _Ctx, suite: dict, data: Any, case_stems: set[str]) 
         elif not isinstance(item["checks"], list):
             ctx.value(*where, "checks", code="EV102",
                       message=f"suite entry '{name}': 'checks' must be a list, not a {type_name(item['checks'])}")
-            extra["checks"] = _plain(item["checks"])
+            extra["checks"] = plain(item["checks"])
         else:
             checks = parse_checks(ctx, item["checks"], where + ("checks",))
         suite["entries"].append({"name": name, "checks": checks, "span": ctx.span(*where), "extra": extra})
@@ -427,13 +418,13 @@ def read_triggers_data(ctx: _Ctx, data: Any, skill: str | None) -> dict:
     if not isinstance(data, dict):
         ctx.value(code="EV102", message=f"a triggers file must be a mapping with 'should_trigger' and "
                                         f"'should_not_trigger' lists, this one is a {type_name(data)}")
-        ts["extra"]["_raw"] = _plain(data)
+        ts["extra"]["_raw"] = plain(data)
         return ts
     for key, value in data.items():
         if key in TRIGGER_KEYS:
             continue
         hint = suggest(key, TRIGGER_KEYS)
-        ts["extra"][key] = _plain(value)
+        ts["extra"][key] = plain(value)
         ctx.key(key, code="EV101", message=f"unknown key '{key}'" + (f" (did you mean '{hint}'?)" if hint else "") +
                 "; the engine reads only 'should_trigger' and 'should_not_trigger'", suggestion=hint,
                 fix=bool(hint) and hint not in data)
@@ -446,7 +437,7 @@ def read_triggers_data(ctx: _Ctx, data: Any, skill: str | None) -> dict:
             continue
         if not isinstance(value, list):
             ctx.value(key, code="EV102", message=f"'{key}' must be a list of prompts, not a {type_name(value)}")
-            ts["extra"][key] = _plain(value)
+            ts["extra"][key] = plain(value)
             continue
         for i, item in enumerate(value):
             if isinstance(item, (dict, list)):

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from .. import ir, yamlrt
+from ..kinds import TERUM_ARG_FIELD as ARG_FIELD
 from . import Loss, WriteResult, loss_at
 
 NEGATED = {
@@ -24,9 +25,6 @@ NEGATED = {
     "command_matching": "no_command_matching", "no_command_matching": "command_matching",
     "file_exists": "file_absent", "file_absent": "file_exists",
 }
-ARG_FIELD = {"transcript_mentions": "text", "transcript_omits": "text", "command_matching": "pattern",
-             "no_command_matching": "pattern", "file_exists": "path", "file_absent": "path",
-             "command_succeeds": "command"}
 CASE_ORDER = ("task", "bucket", "requires", "fixture", "files", "setup", "timeout_minutes", "max_turns",
               "checks", "judge")
 
