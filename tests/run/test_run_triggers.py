@@ -48,9 +48,11 @@ def test_triggers_cli_text_and_json(run_cli, tmp_path):
     assert out == ("triggers: recall=0.67 precision=0.67 (tp=2 fn=1 fp=1 tn=1)\n"
                    "MISS: what changed\nFALSE-FIRE: write a commit message\n")
     rc, out, err = run_cli("triggers", str(skill / "evals" / "triggers.yaml"), "--selections", str(sel), "--format", "json")
+    assert (rc, err) == (1, "")
     data = json.loads(out)
     assert list(data) == ["skill", "tp", "fp", "fn", "tn", "recall", "precision", "misses", "false_fires"]
-    assert data["skill"] == "notes" and data["misses"] == ["what changed"]
+    assert data == {"skill": "notes", "tp": 2, "fp": 1, "fn": 1, "tn": 1, "recall": 2 / 3, "precision": 2 / 3,
+                    "misses": ["what changed"], "false_fires": ["write a commit message"]}
 
 
 def test_triggers_all_right_exits_0(run_cli, tmp_path):
