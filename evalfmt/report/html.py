@@ -350,10 +350,10 @@ def _row(w, r: Row) -> None:
     w(f"<tr class=\"{cls}\" data-outcome=\"{e(r.outcome)}\" data-scored=\"{'true' if r.scored else 'false'}\">"
       f"<td><bdi>{e(r.case)}</bdi>{suite}</td><td class=\"num\">{r.repetition}</td><td>{e(r.opponent)}</td>"
       f"<td><span class=\"o o-{outcome}\">{label}</span></td><td>{reason}</td>"
-      f"<td>{_cell(r.candidate)}</td><td>{_cell(r.other, r.opponent)}</td></tr>\n")
+      f"<td>{_cell(r.candidate)}</td><td>{_cell(r.other)}</td></tr>\n")
 
 
-def _cell(cell, name: str = "") -> str:
+def _cell(cell) -> str:
     if cell.dead:
         why = f": <bdi>{e(cell.error)}</bdi>" if cell.error else ""
         return f"<span class=\"bad\">dead arm</span>{why}"

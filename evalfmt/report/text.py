@@ -41,10 +41,6 @@ def pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.2f}"
 
 
-def ratio(num: int | None, den: int | None) -> str:
-    return "" if num is None or den is None else f"{num}/{den}"
-
-
 def turns(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.1f}"
 
@@ -57,13 +53,3 @@ def dollars(x: float | None) -> str:
     if x is None:
         return "n/a"
     return f"${x:.3f}" if 0 < abs(x) < 0.1 else f"${x:.2f}"
-
-
-def signed_pct(x: float | None) -> str:
-    """A net lift as terum prints it (``+44%``), rounded as JavaScript's ``toFixed`` rounds."""
-    if x is None:
-        return "n/a"
-    from ..run.verdict import to_fixed
-
-    lift = 100 * x
-    return ("+" if lift >= 0 else "") + to_fixed(lift, 0) + "%"
