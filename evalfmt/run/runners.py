@@ -316,22 +316,28 @@ BUILTIN: dict[str, Factory] = {"command": make_command, "replay": make_replay}
 
 def factories() -> dict[str, Factory]:
     """Every runner factory: the built-ins, then entry points of ``evalfmt.runners``."""
-    out: dict[str, Factory] = dict(BUILTIN)
+    return plugin_factories("evalfmt.runners", BUILTIN, "runner")
+
+
+def plugin_factories(group: str, builtin: dict, kind: str) -> dict:
+    """``builtin``, then the factories of the entry points of ``group`` (the built-ins win a name).
+    A plugin that fails to load becomes a factory that raises, so it is reported when asked for."""
     from importlib.metadata import entry_points
 
-    for ep in sorted(entry_points(group="evalfmt.runners"), key=lambda e: e.name):
+    out = dict(builtin)
+    for ep in sorted(entry_points(group=group), key=lambda e: e.name):
         if ep.name in out:
             continue
         try:
             out[ep.name] = ep.load()
         except Exception as exc:  # noqa: BLE001 - a broken plugin is reported when it is asked for
-            out[ep.name] = _broken(ep.name, exc)
+            out[ep.name] = _broken(kind, ep.name, exc)
     return out
 
 
-def _broken(name: str, exc: Exception) -> Factory:
-    def factory(options: RunnerOptions) -> Runner:
-        raise EvalfmtError(f"runner '{name}' failed to load: {type(exc).__name__}: {exc}")
+def _broken(kind: str, name: str, exc: Exception) -> Callable:
+    def factory(options: Any) -> Any:
+        raise EvalfmtError(f"{kind} '{name}' failed to load: {type(exc).__name__}: {exc}")
 
     return factory
 

@@ -157,19 +157,8 @@ BUILTIN: dict[str, Factory] = {"command": make_command}
 
 
 def factories() -> dict[str, Factory]:
-    out: dict[str, Factory] = dict(BUILTIN)
-    from importlib.metadata import entry_points
-
-    for ep in sorted(entry_points(group="evalfmt.selectors"), key=lambda e: e.name):
-        if ep.name in out:
-            continue
-        try:
-            out[ep.name] = ep.load()
-        except Exception as exc:  # noqa: BLE001
-            def broken(options, _n=ep.name, _e=exc):
-                raise EvalfmtError(f"selector '{_n}' failed to load: {type(_e).__name__}: {_e}")
-            out[ep.name] = broken
-    return out
+    """Every selector factory: the built-ins, then entry points of ``evalfmt.selectors``."""
+    return runners_mod.plugin_factories("evalfmt.selectors", BUILTIN, "selector")
 
 
 def make(name: str, options: SelectorOptions) -> Selector:

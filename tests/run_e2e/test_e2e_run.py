@@ -499,6 +499,28 @@ def test_runner_plugin_from_an_entry_point(run_cli, tmp_path, monkeypatch):
     assert stdout.splitlines()[0] == "arm vs baseline: win (checks) — baseline failed transcript_mentions:from candidate"
 
 
+@pytest.mark.parametrize("command, group, kind", [("run", "evalfmt.runners", "runner"),
+                                                  ("triggers", "evalfmt.selectors", "selector")])
+def test_a_plugin_that_fails_to_load_is_named_when_asked_for(run_cli, tmp_path, monkeypatch, command, group, kind):
+    skill = make_skill(tmp_path / "lib", "notes", {"c-ties": CASES["c-ties"]}, triggers="should_trigger: [go]\n")
+    import importlib.metadata as md
+
+    real = md.entry_points
+
+    def fake(**kw):
+        if kw.get("group") == group:
+            return [md.EntryPoint("broken", "evalfmt_no_such_module_9:make", group)]
+        return real(**kw)
+
+    monkeypatch.setattr(md, "entry_points", fake)
+    option = "--runner" if command == "run" else "--selector"
+    extra = ("--out", str(tmp_path / "out")) if command == "run" else ()
+    code, stdout, stderr = run_cli(command, str(skill), option, "broken", *extra)
+    assert (code, stdout) == (2, "")
+    assert stderr == (f"evalfmt: {kind} 'broken' failed to load: ModuleNotFoundError: "
+                      "No module named 'evalfmt_no_such_module_9'\n")
+
+
 @pytest.mark.skipif(__import__("shutil").which("git") is None, reason="git is not installed")
 def test_recorded_release_notes_sessions_replay_to_the_live_rows(run_cli, tmp_path):
     from conftest import FIXTURES, ROOT
