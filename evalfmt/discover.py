@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from . import formats
 from .errors import EvalfmtError
+from .formats.terum_read import has_assets, read_or_reported, skill_root  # skill_root: also used from here
 
 #: Folders never searched: version control, dependencies, caches, and build outputs.
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".cache", ".tox",
@@ -22,28 +23,6 @@ SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache_
 class Unit:
     format: str
     path: str
-
-
-def is_skill_dir(path: str) -> bool:
-    return os.path.isfile(os.path.join(path, "SKILL.md"))
-
-
-def skill_root(path: str) -> str | None:
-    """The terum skill folder a path belongs to: a folder with SKILL.md or with an ``evals/`` folder,
-    or the parent of an ``evals/`` folder. None for anything else."""
-    p = os.path.normpath(path)
-    if os.path.isdir(p):
-        if os.path.basename(p) == "evals":
-            return os.path.dirname(p) or "."
-        if is_skill_dir(p) or os.path.isdir(os.path.join(p, "evals")):
-            return p
-        return None
-    # a file under <skill>/evals/...
-    segs = p.replace("\\", "/").split("/")
-    if "evals" in segs[:-1]:
-        i = len(segs) - 1 - segs[::-1].index("evals", 1)
-        return "/".join(segs[:i]) or "."
-    return None
 
 
 def discover(path: str, force: str | None = None) -> list[Unit]:
@@ -96,26 +75,9 @@ def _terum_unit(folder: str) -> Unit | None:
     evals = os.path.join(folder, "evals")
     if os.path.basename(folder) == "evals":
         return None  # handled from the parent
-    if os.path.isdir(evals) and _has_terum_assets(evals):
+    if os.path.isdir(evals) and has_assets(evals):
         return Unit("terum", folder)
     return None
-
-
-TERUM_NAMES = ("suite.yaml", "suite.yml", "triggers.yaml", "triggers.yml", "trigger.yaml", "trigger.yml",
-               "Suite.yaml", "Triggers.yaml")
-
-
-def _has_terum_assets(evals: str) -> bool:
-    try:
-        names = os.listdir(evals)
-    except OSError:
-        return False
-    if any(n in TERUM_NAMES for n in names):
-        return True
-    for sub in ("cases", "case", "Cases"):
-        if os.path.isdir(os.path.join(evals, sub)):
-            return True
-    return False
 
 
 def _covered_by_terum(path: str, seen_terum: set[str]) -> bool:
@@ -123,10 +85,4 @@ def _covered_by_terum(path: str, seen_terum: set[str]) -> bool:
     root = skill_root(path)
     if root is None or os.path.normpath(root) not in seen_terum:
         return False
-    rel = os.path.relpath(path, root).replace("\\", "/")
-    segs = rel.split("/")
-    if segs[0] != "evals":
-        return False
-    if len(segs) == 2 and segs[1] in TERUM_NAMES:
-        return True
-    return len(segs) == 3 and segs[1] in ("cases", "case", "Cases")
+    return read_or_reported(os.path.relpath(path, root))

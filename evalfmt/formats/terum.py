@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 
-from ..discover import skill_root
 from . import Format, ReadResult, parts
 from .terum_read import (
     MISPLACED_TOP,
@@ -21,6 +20,7 @@ from .terum_read import (
     read_suite_file,
     read_triggers_file,
     skill_info,
+    skill_root,
 )
 
 TERUM_FILES = ("suite.yaml", "triggers.yaml")

@@ -57,6 +57,49 @@ MISPLACED_TOP = {
 }
 CASE_DIR_VARIANTS = ("case", "Cases", "Case", "CASES", "tests", "test")
 EVAL_EXTS = (".yaml", ".yml", ".json")
+#: What marks an ``evals/`` folder as a terum skill's: the files the engine reads, the misspellings it
+#: never reads (EV111), and the cases folder or a misspelling of it.
+ASSET_NAMES = ("suite.yaml", "triggers.yaml") + tuple(MISPLACED_TOP)
+CASE_DIRS = ("cases",) + CASE_DIR_VARIANTS
+
+
+def is_skill_dir(path: str) -> bool:
+    return os.path.isfile(os.path.join(path, "SKILL.md"))
+
+
+def skill_root(path: str) -> str | None:
+    """The terum skill folder a path belongs to: a folder with SKILL.md or with an ``evals/`` folder,
+    or the parent of an ``evals/`` folder. None for anything else."""
+    p = os.path.normpath(path)
+    if os.path.isdir(p):
+        if os.path.basename(p) == "evals":
+            return os.path.dirname(p) or "."
+        if is_skill_dir(p) or os.path.isdir(os.path.join(p, "evals")):
+            return p
+        return None
+    # a file under <skill>/evals/...
+    segs = p.replace("\\", "/").split("/")
+    if "evals" in segs[:-1]:
+        i = len(segs) - 1 - segs[::-1].index("evals", 1)
+        return "/".join(segs[:i]) or "."
+    return None
+
+
+def has_assets(evals: str) -> bool:
+    """True when an ``evals/`` folder holds anything the terum reader reads or reports."""
+    try:
+        names = os.listdir(evals)
+    except OSError:
+        return False
+    return any(n in ASSET_NAMES for n in names) or any(os.path.isdir(os.path.join(evals, d)) for d in CASE_DIRS)
+
+
+def read_or_reported(rel: str) -> bool:
+    """True for a path relative to a skill folder that its terum reader reads or reports (EV111)."""
+    segs = rel.replace("\\", "/").split("/")
+    if segs[0] != "evals":
+        return False
+    return (len(segs) == 2 and segs[1] in ASSET_NAMES) or (len(segs) == 3 and segs[1] in CASE_DIRS)
 
 
 def suggest(key: str, known: tuple[str, ...]) -> str | None:

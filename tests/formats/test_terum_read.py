@@ -50,6 +50,9 @@ def test_discovery_is_exact_and_sorted(tmp_path):
     ("evals/case/x.yaml", "evals/cases/x.yaml"),
     ("evals/cases/x.json", "evals/cases/x.yaml"),
     ("evals/cases/x.YAML", "evals/cases/x.yaml"),
+    ("evals/SUITE.yaml", "evals/suite.yaml"),
+    ("evals/TRIGGERS.yaml", "evals/triggers.yaml"),
+    ("evals/tests/x.yaml", "evals/cases/x.yaml"),
 ])
 def test_files_the_engine_never_loads_are_reported(tmp_path, rel, target):
     root = skill(tmp_path, {rel: "task: hidden\n"})
@@ -58,8 +61,10 @@ def test_files_the_engine_never_loads_are_reported(tmp_path, rel, target):
         f"{rel}:1:1: EV111 never loaded: the engine reads exactly evals/suite.yaml, evals/triggers.yaml and "
         f"evals/cases/*.yaml|*.yml; rename it to {target}"]
     assert found[0].data == {"rename_to": os.path.join(root, target)}
-    # the same finding when the file alone is validated (as pre-commit does)
+    # the same finding when the file alone is validated (as pre-commit does), and when the folder
+    # holding the skill is (the misspelled file is all its evals/ holds)
     assert [d.code for d in api.validate([os.path.join(root, rel)])] == ["EV111"]
+    assert [d.code for d in api.validate([str(tmp_path)])] == ["EV111"]
 
 
 def test_case_rules_at_exact_positions(tmp_path):
