@@ -1,8 +1,9 @@
 """Session readers: a small registry of sources, each a content detector and a reader.
 
 A source is a :class:`SessionSource` (``name``, ``detect(probe) -> int``, ``read(path) -> Session``).
-``detect`` gets a :class:`Probe` (the file's first 64 KiB and the JSON objects on its complete lines)
-and returns 0 when the file is not its kind, higher numbers for more certainty; the highest wins.
+``detect`` gets a :class:`Probe` (the file's first 64 KiB, or its first line when that is longer, and
+the JSON objects on its complete lines) and returns 0 when the file is not its kind, higher numbers
+for more certainty; the highest wins.
 Built in: ``claude-code-stream-json`` and ``claude-code-session`` (``claude_code.py``). A new source
 lives in its own module and is added by an entry point in the group ``evalfmt.sessions`` whose object
 is a ``SessionSource``, or at run time with :func:`register`. Nothing here needs editing.
@@ -25,6 +26,8 @@ from .. import js
 from .session import Session
 
 PROBE_BYTES = 65536
+#: how far a first line longer than PROBE_BYTES is read to find its end
+FIRST_LINE_LIMIT = 64 << 20
 
 
 class SessionError(EvalfmtError):
@@ -89,11 +92,18 @@ def probe(path: str) -> Probe:
     try:
         with open(path, "rb") as fh:
             head = fh.read(PROBE_BYTES)
+            whole = len(head) < PROBE_BYTES  # the head is the whole file
+            if not whole and b"\n" not in head:
+                # a first line longer than the head (a session opening with a big pasted prompt):
+                # read it to its end, so that the detectors see at least one record
+                rest = fh.readline(FIRST_LINE_LIMIT)
+                head += rest
+                whole = not rest.endswith(b"\n") and len(rest) < FIRST_LINE_LIMIT
     except OSError as exc:
         raise SessionError(f"{path}: cannot read transcript: {exc.strerror or exc}") from None
     records = []
     lines = head.split(b"\n")
-    if len(head) == PROBE_BYTES:
+    if not whole:
         lines = lines[:-1]  # the last one may be cut
     for line in lines:
         line = line.strip()

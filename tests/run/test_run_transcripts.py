@@ -132,6 +132,18 @@ def test_lines_that_are_json_but_not_objects_are_skipped(tmp_path):
     assert s.bash_commands() == ["ls"]
 
 
+@pytest.mark.parametrize("newline", ["\n", ""])
+def test_a_first_line_longer_than_the_probe_is_still_detected(tmp_path, newline):
+    entries = [{"type": "user", "sessionId": "x", "message": {"role": "user", "content": "log: " + "x" * 100_000}},
+               {"type": "assistant", "sessionId": "x", "message": {"id": "m1", "content": [{"type": "text", "text": "done"}]}}]
+    p = tmp_path / "s.jsonl"
+    p.write_text("\n".join(json.dumps(x) for x in entries) + newline)
+    s = read_session(str(p))
+    assert (s.source, s.final_output, s.records) == (SESSION, "done", 2)
+    p.write_text(json.dumps(entries[0]) + newline)  # the long line is the whole file
+    assert detect(str(p)).name == SESSION
+
+
 def test_unreadable_transcripts(tmp_path):
     with pytest.raises(SessionError, match="no such transcript"):
         read_session(str(tmp_path / "missing.jsonl"))
