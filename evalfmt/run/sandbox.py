@@ -87,6 +87,8 @@ def file_path_violation(rel: str) -> str | None:
     """Why terum refuses an inline ``files`` path (the reader's rule), or None."""
     from ..formats.terum_read import file_path_violation as rule
 
+    if "\x00" in rel:  # no file can have that name (the engine's write throws)
+        return "holds a NUL character"
     return rule(rel)
 
 
@@ -114,7 +116,8 @@ def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
     for rel in files:
         problem = file_path_violation(rel)
         if problem is not None:
-            raise StageError("staging", f"unsafe file path '{rel}': {problem}", ("files", rel))
+            shown = rel.replace("\x00", "\\0")
+            raise StageError("staging", f"unsafe file path '{shown}': {problem}", ("files", rel))
     # 2. the fixture
     if spec.fixture is not None:
         source = os.path.normpath(os.path.join(spec.case_dir, spec.fixture))
@@ -146,7 +149,10 @@ def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
     # 4. setup
     if spec.setup is not None:
         t0 = time.monotonic()
-        res = shell.run_shell(spec.setup, sandbox, setup_timeout, env=env)
+        try:
+            res = shell.run_shell(spec.setup, sandbox, setup_timeout, env=env)
+        except ValueError as exc:  # a NUL in the script cannot be passed to a program
+            raise StageError("setup", f"setup cannot run: {exc}", ("setup",)) from None
         report.setup_seconds = time.monotonic() - t0
         if not res.ok:
             raise StageError("setup", f"setup failed: {res.describe(setup_timeout)}", ("setup",), res.output_tail)

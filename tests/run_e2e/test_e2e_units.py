@@ -83,6 +83,17 @@ def test_unsafe_paths_are_checked_before_anything_is_written(tmp_path):
     assert os.listdir(box) == []
 
 
+def test_a_nul_in_a_files_path_or_in_setup_drops_the_case(tmp_path):
+    box = tmp_path / "box"
+    box.mkdir()
+    with pytest.raises(StageError) as info:
+        sandbox.stage(StageSpec("c", str(tmp_path), files={"a\x00b": "x"}), str(box))
+    assert (info.value.kind, info.value.detail) == ("staging", "unsafe file path 'a\\0b': holds a NUL character")
+    with pytest.raises(StageError) as info:
+        sandbox.stage(StageSpec("c", str(tmp_path), setup="echo \x00"), str(box))
+    assert (info.value.kind, info.value.detail) == ("setup", "setup cannot run: embedded null byte")
+
+
 def test_a_file_is_never_written_through_a_symlink_out_of_the_sandbox(tmp_path):
     box, elsewhere = tmp_path / "box", tmp_path / "elsewhere"
     box.mkdir()
