@@ -22,7 +22,7 @@ from typing import Any
 from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .. import ir
+from .. import ir, js
 from ..errors import Diagnostic, LoadError
 from ..load import read_text
 from . import ReadResult
@@ -101,39 +101,20 @@ class RegexValue:
         return {"$regex": self.source, "$flags": self.flags}
 
 
-class _Undefined:
-    def __repr__(self) -> str:  # pragma: no cover
-        return "undefined"
-
-
-UNDEFINED = _Undefined()
-
-
 def js_string_of(value: Any) -> str:
-    if value is None or value is UNDEFINED:
-        return ""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, float):
-        from ..js import number_string
-
-        return number_string(value)
-    if isinstance(value, list):
-        return ",".join(js_string_of(v) for v in value)
+    """``String(value)`` of a static value (evalfmt.js semantics; a regex as its literal)."""
     if isinstance(value, RegexValue):
         return f"/{value.source}/{value.flags}"
-    if isinstance(value, dict):
-        return "[object Object]"
-    return str(value)
+    if isinstance(value, list):
+        return js.join([v if js.nullish(v) else js_string_of(v) for v in value], ",")
+    return js.string(value)
 
 
 def jsonable(value: Any) -> Any:
     """A static value as JSON data (regexes as ``{"$regex", "$flags"}``, undefined as null)."""
     if isinstance(value, RegexValue):
         return value.to_json()
-    if value is UNDEFINED:
+    if value is js.UNDEFINED:
         return None
     if isinstance(value, list):
         return [jsonable(v) for v in value]
@@ -222,7 +203,7 @@ class Module:
         if kind == "null":
             return None
         if kind == "undefined":
-            return UNDEFINED
+            return js.UNDEFINED
         if kind == "regex":
             raw = str(ch[0])
             cut = raw.rfind("/")
@@ -276,7 +257,7 @@ class Module:
             if name == "join" and isinstance(base, list) and len(args) <= 1:
                 sep = self.value(args[0]) if args else ","
                 if isinstance(sep, str):
-                    return sep.join(js_string_of(v) for v in base)
+                    return js.join([v if js.nullish(v) else js_string_of(v) for v in base], sep)
             if name in ("trim", "toLowerCase", "toUpperCase") and isinstance(base, str) and not args:
                 return {"trim": base.strip(" \t\n\r\f\v\u00a0\ufeff\u2028\u2029"), "toLowerCase": base.lower(),
                         "toUpperCase": base.upper()}[name]
@@ -660,7 +641,7 @@ def _read_prop(ctx: Ctx, case: ir.Case, prop: Tree, entry: dict, seen: set[str])
         else:
             ctx.add("EV102", f"'id' must be a non-empty string, not {_what(value)}", where)
             case.extra["id"] = value
-            case.name = js_string_of(value)
+            case.name = "" if value is None else js_string_of(value)
     elif key == "prompt":
         if isinstance(value, str):
             case.input = value

@@ -326,3 +326,19 @@ def test_deep_nesting_is_a_diagnostic():
             'export default [{ id: "a", prompt: p, assert() {} }];\n')
     result = skillgym_read.read_text_as("suite.ts", text)
     assert [d.format() for d in result.diagnostics] == ["suite.ts:1:1: EV100 nesting is too deep to read statically"]
+
+
+def test_static_values_follow_javascript_string_conversion(tmp_path):
+    """null and undefined print as 'null'/'undefined' in '+' and template literals; only join() empties
+    them (String() semantics come from evalfmt.js)."""
+    path = tmp_path / "suite.ts"
+    path.write_text(
+        'import { assert, type Case } from "skillgym";\n'
+        "const u = undefined;\n"
+        "export default [\n"
+        '  { id: "a", prompt: "x" + null + 1.5, assert() {} },\n'
+        "  { id: \"b\", prompt: `${u}-${null}-${[1, null, u, /r/g]}`, assert() {} },\n"
+        '  { id: "c", prompt: [null, "y", u, 2e21].join("|"), assert() {} },\n'
+        "] satisfies Case[];\n")
+    (evalset,) = skillgym_read.read(str(path)).sets
+    assert [c.input for c in evalset.cases] == ["xnull1.5", "undefined-null-1,,,/r/g", "|y||2e+21"]
