@@ -25,7 +25,8 @@ from ..run.tags import filter_set, parse as parse_tags, tag_option
               help="Recorded trigger selections to score into the receipt's triggers.")
 @click.option("--run-id", metavar="ID", help="The receipt's run_id (default: now, YYYYMMDDTHHMMSSZ).")
 @click.option("--require-pass", is_flag=True, help="Exit 1 unless the verdict is PASS (default: only FAIL exits 1).")
-@click.option("--timeout", type=float, default=120.0, show_default=True, help="Seconds a command_succeeds check may run.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
+              help="Seconds a command_succeeds check may run.")
 @tag_option
 @from_option
 def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, detection: str, judge_name: str,

@@ -52,7 +52,8 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option("--selections", type=click.Path(dir_okay=False), help="Recorded trigger selections to score into the receipt.")
 @click.option("--run-id", metavar="ID", help="The receipt's run_id (default: now, YYYYMMDDTHHMMSSZ).")
 @click.option("--require-pass", is_flag=True, help="Exit 1 unless the verdict is PASS (default: only FAIL exits 1).")
-@click.option("--timeout", type=float, default=120.0, show_default=True, help="Seconds a command_succeeds check may run.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
+              help="Seconds a command_succeeds check may run.")
 @click.option("--force", is_flag=True, help="Replace the sessions and receipt of an earlier run in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @tag_option

@@ -30,7 +30,8 @@ def detection_option(f):
 @click.option("--case", "case_name", metavar="NAME", help="Pick one case or test out of a file that holds several.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @detection_option
-@click.option("--timeout", type=float, default=120.0, show_default=True, help="Seconds a command_succeeds check may run.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
+              help="Seconds a command_succeeds check may run.")
 @tag_option
 @from_option
 def command(case: str, transcript: str, sandbox: str | None, case_name: str | None, fmt: str, detection: str,

@@ -101,3 +101,5 @@ def test_score_errors_are_one_line_exit_2(run_cli, tmp_path):
     t = write_stream(tmp_path / "t.jsonl", texts=["x"])
     rc, out, err = run_cli("score", case, "--transcript", str(t), "--trigger-detection", "last-call")
     assert rc == 2 and err.startswith("evalfmt: unknown trigger detection 'last-call'")
+    rc, out, err = run_cli("score", case, "--transcript", str(t), "--timeout", "-1")
+    assert (rc, out) == (2, "") and err.startswith("evalfmt: Invalid value for '--timeout': -1.0 is not in the range x>0")
