@@ -45,11 +45,11 @@ def discover(path: str, force: str | None = None) -> list[Unit]:
         seen_terum.add(os.path.normpath(root))
         units.append(Unit("terum", root))
         top = root
-    _walk(top, units, seen_terum, top=True)
+    _walk(top, units, seen_terum)
     return units
 
 
-def _walk(folder: str, units: list[Unit], seen_terum: set[str], top: bool) -> None:
+def _walk(folder: str, units: list[Unit], seen_terum: set[str]) -> None:
     terum = _terum_unit(folder)
     if terum is not None and terum.path not in seen_terum:
         seen_terum.add(terum.path)
@@ -62,7 +62,7 @@ def _walk(folder: str, units: list[Unit], seen_terum: set[str], top: bool) -> No
         if entry.is_dir(follow_symlinks=False):
             if entry.name in SKIP_DIRS or (entry.name.startswith(".") and entry.name != ".claude"):
                 continue
-            _walk(entry.path, units, seen_terum, top=False)
+            _walk(entry.path, units, seen_terum)
         elif entry.is_file(follow_symlinks=False):
             if _covered_by_terum(entry.path, seen_terum):
                 continue

@@ -580,15 +580,6 @@ def plain(value: Any) -> Any:
     return value
 
 
-def require_mapping(loaded: Loaded) -> dict:
-    """The document as a mapping, or a LoadError saying what it is instead."""
-    data = loaded.data
-    if isinstance(data, dict):
-        return data
-    what = "empty" if data is None else f"a {type_name(data)}"
-    raise LoadError(f"expected a mapping at the top level, the file is {what}", loaded.path, 1, 1)
-
-
 def type_name(value: Any) -> str:
     """The YAML/JSON name of a value's type, for messages."""
     if value is None:

@@ -3,7 +3,7 @@
 ``dump(data)`` writes plain data as block YAML (multi-line strings as ``|`` blocks, no line folding).
 ``dump(data, existing=text)`` updates the document in ``text`` in place instead: values that did not
 change keep their quoting and style, comments and key order survive, removed keys go, new keys are
-appended. ``lint --fix`` and the YAML format writers use it.
+appended. The YAML format writers use it (``lint --fix`` splices text instead: see lint/fix.py).
 """
 
 from __future__ import annotations
@@ -148,13 +148,3 @@ def dump(data: Any, existing: str | None = None) -> str:
     y.dump(doc, buf)
     return buf.getvalue()
 
-
-def load_rt(text: str) -> Any:
-    """Load YAML text in round-trip mode (for in-place edits such as ``lint --fix``)."""
-    return _yaml().load(text)
-
-
-def dump_rt(doc: Any) -> str:
-    buf = io.StringIO()
-    _yaml().dump(doc, buf)
-    return buf.getvalue()

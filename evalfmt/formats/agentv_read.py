@@ -270,7 +270,7 @@ class Reader:
                     ctx.at_key((key,), "EV501", "'assert' is deprecated: use 'assertions'", "warning",
                                fix={"rename": "assertions"})
                 if isinstance(value, list):
-                    es["checks"] = self.checks(value, (key,), suite_level=True)
+                    es["checks"] = self.checks(value, (key,))
                     if not value:
                         es["hints"]["assertions"] = "empty"
                     self._trigger_conflicts(ctx, es["checks"], None)
@@ -382,9 +382,9 @@ class Reader:
                          f"tests path '{ref}' has the extension '{ext}': agentv reads .yaml, .yml or .jsonl files "
                          "(or a folder of case folders)")
             return
-        self._tests_file(es, full, ctx.pos(*where), {})
+        self._tests_file(es, full, {})
 
-    def _tests_file(self, es: dict, full: str, at: Pos, ids: dict) -> None:
+    def _tests_file(self, es: dict, full: str, ids: dict) -> None:
         ctx = self.ctx
         if full.lower().endswith(".jsonl"):
             self._tests_jsonl(es, full, ids)
@@ -472,12 +472,12 @@ class Reader:
             if not matches:
                 self.ctx.at_value(where, "EV103", f"'{ref}' matches no file; fix the pattern or remove it", "warning")
             for m in matches:
-                self._tests_file(es, m, self.ctx.pos(*where), ids)
+                self._tests_file(es, m, ids)
             return
         if not os.path.isfile(full):
             self.ctx.at_value(where, "EV103", f"'{ref}' does not exist (looked for {full}); fix the path or remove it")
             return
-        self._tests_file(es, full, self.ctx.pos(*where), ids)
+        self._tests_file(es, full, ids)
 
     # ------------------------------------------------------------------------------------- case
 
@@ -741,7 +741,7 @@ class Reader:
 
     # ----------------------------------------------------------------------------------- checks
 
-    def checks(self, items: list, at: tuple, ctx: Ctx | None = None, suite_level: bool = False) -> list[dict]:
+    def checks(self, items: list, at: tuple, ctx: Ctx | None = None) -> list[dict]:
         ctx = ctx or self.ctx
         return [self.check(ctx, item, at + (i,)) for i, item in enumerate(items)]
 

@@ -128,7 +128,7 @@ class _Writer:
             values["assertions"] = [self.check(c, "assertions") for c in es.checks]
         tests = [self.case(c, f"tests[{i}]") for i, c in enumerate(es.cases)]
         if es.suite is not None:
-            tests.append(self.suite(es.suite, [c.name for c in es.cases]))
+            tests.append(self.suite(es.suite))
         if es.triggers is not None:
             tests.extend(self.triggers(es.triggers, {c.name for c in es.cases}))
         inlined = es.hints.get("inlined", [])
@@ -224,7 +224,7 @@ class _Writer:
         meta[TERUM_META] = terum
         return meta
 
-    def suite(self, suite: ir.Suite, taken: list[str]) -> dict:
+    def suite(self, suite: ir.Suite) -> dict:
         entries = []
         for i, entry in enumerate(suite.entries):
             row: dict[str, Any] = {"name": entry.name, "type": "composite",

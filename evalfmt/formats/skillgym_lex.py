@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lark.lexer import Lexer, Token
+from lark.lexer import Token
 
 #: identifiers that get their own terminal (contextual ones are also accepted as names by the grammar)
 KEYWORDS = {
@@ -252,17 +252,6 @@ def tokenize(text: str) -> list[Tok]:
 def to_lark(tok: Tok) -> Token:
     return Token(tok.type, tok.value, start_pos=tok.start, line=tok.line, column=tok.column,
                  end_pos=tok.end, end_line=None, end_column=None)
-
-
-class TokLexer(Lexer):
-    """Adapter: lark asks for tokens of a text; we hand over the already tokenized list."""
-
-    def __init__(self, lexer_conf):  # noqa: D107 - lark's signature
-        pass
-
-    def lex(self, data):  # data is the list of Tok given to parser.parse()
-        for tok in data:
-            yield to_lark(tok)
 
 
 # ------------------------------------------------------------------------------ literal values
