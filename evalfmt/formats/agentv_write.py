@@ -68,8 +68,7 @@ def to_data(evalset: ir.EvalSet) -> tuple[Any, list[Loss]]:
 
 def _num(x: Any) -> Any:
     """Integral floats written as integers (``weight: 2``, not ``2.0``); ``-0.0`` stays a float."""
-    if isinstance(x, float) and x.is_integer() and abs(x) < 2**53 and math.copysign(1.0, x) > 0 or \
-            isinstance(x, float) and x.is_integer() and abs(x) < 2**53 and x != 0:
+    if isinstance(x, float) and x.is_integer() and abs(x) < 2**53 and not (x == 0 and math.copysign(1.0, x) < 0):
         return int(x)
     return x
 
