@@ -52,11 +52,15 @@ def _result(output: str) -> ToolResult:
     return ToolResult(is_error=False, skill_refs=skill_refs(output), preview=output[:PREVIEW_CHARS])
 
 
+#: a report is a recording, not an eval asset: EVALFMT_MAX_BYTES (10 MB by default) does not apply
+REPORT_MAX_BYTES = 1 << 30
+
+
 def read(path: str) -> Session:
     from ..load import LoadError, load_file
 
     try:
-        data = load_file(path, kind="json").data
+        data = load_file(path, kind="json", max_bytes=REPORT_MAX_BYTES).data
     except LoadError as exc:
         raise SessionError(f"{path}: not a skillgym report: {exc.message}") from None
     if not isinstance(data, dict) or not isinstance(data.get("events", []), list):

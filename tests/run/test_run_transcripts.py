@@ -144,6 +144,16 @@ def test_a_first_line_longer_than_the_probe_is_still_detected(tmp_path, newline)
     assert detect(str(p)).name == SESSION
 
 
+def test_a_skillgym_report_is_not_held_to_the_eval_file_size_limit(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVALFMT_MAX_BYTES", "1000")  # the limit for eval assets, not for recordings
+    p = tmp_path / "report.json"
+    p.write_text(json.dumps({"finalOutput": "done", "events": [
+        {"type": "toolCall", "tool": "Bash", "args": {"command": "ls"}},
+        {"type": "toolResult", "tool": "Bash", "output": "x" * 5000}]}))
+    s = read_session(str(p))
+    assert (s.source, s.final_output, s.bash_commands()) == ("skillgym-report", "done", ["ls"])
+
+
 def test_unreadable_transcripts(tmp_path):
     with pytest.raises(SessionError, match="no such transcript"):
         read_session(str(tmp_path / "missing.jsonl"))
