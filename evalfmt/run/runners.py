@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from ..errors import EvalfmtError
-from .shell import kill_group, wait_process
+from .shell import supervise
 
 #: what every arm is told (our wording): nobody can answer questions during the run
 NOTE = ("This is an automated evaluation run and nobody is watching it: no human can answer a question, "
@@ -188,15 +188,8 @@ def run_process(argv: list[str], *, cwd: str, env: dict[str, str], stdout: str, 
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err,
                                 stdin=feed if stdin is not None else subprocess.DEVNULL,
                                 start_new_session=True)
-        try:
-            exited = wait_process(proc, timeout)
-        except BaseException:
-            kill_group(proc)
-            proc.wait()
-            raise
-        kill_group(proc)  # a timed-out agent, or what a finished one left running
-        code = proc.wait()
-    return (code if exited else None), (not exited), time.monotonic() - start
+        code = supervise(proc, timeout)
+    return code, code is None, time.monotonic() - start
 
 
 def describe_exit(code: int | None, timed_out: bool, timeout: float, who: str = "agent") -> str | None:

@@ -49,18 +49,26 @@ def run_shell(command: str, cwd: str, timeout: float = CHECK_TIMEOUT, env: dict[
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(["/bin/sh", "-ce", command], cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True, env=env)
-        try:
-            exited = wait_process(proc, timeout)
-        except BaseException:  # interrupted (e.g. KeyboardInterrupt): never leave it running
-            kill_group(proc)
-            proc.wait()
-            raise
-        kill_group(proc)  # a timed-out command, or what a finished one left running
-        code = proc.wait()
+        code = supervise(proc, timeout)
         size = out.seek(0, os.SEEK_END)
         out.seek(max(0, size - TAIL_BYTES))
         tail = out.read().decode("utf-8", "replace")
-    return ShellResult(code if exited else None, not exited, tail, time.monotonic() - start)
+    return ShellResult(code, code is None, tail, time.monotonic() - start)
+
+
+def supervise(proc: subprocess.Popen, timeout: float) -> int | None:
+    """Wait at most ``timeout`` seconds for ``proc`` (started with ``start_new_session``), then kill
+    its process group: a timed-out process, or what a finished one left running. Returns the exit
+    code, None when it timed out. On any exception (Ctrl-C included) the group is killed first."""
+    try:
+        exited = wait_process(proc, timeout)
+    except BaseException:
+        kill_group(proc)
+        proc.wait()
+        raise
+    kill_group(proc)
+    code = proc.wait()
+    return code if exited else None
 
 
 def wait_process(proc: subprocess.Popen, timeout: float) -> bool:
