@@ -204,7 +204,8 @@ def load_file(path: str) -> Config | None:
     except tomllib.TOMLDecodeError as exc:
         raise EvalfmtError(f"{path}: invalid TOML: {exc}") from None
     if os.path.basename(path) == "pyproject.toml":
-        table = data.get("tool", {}).get("evalfmt")
+        tool = data.get("tool")
+        table = tool.get("evalfmt") if isinstance(tool, dict) else None
         if table is None:
             return None
     else:
@@ -212,6 +213,39 @@ def load_file(path: str) -> Config | None:
     if not isinstance(table, dict):
         raise EvalfmtError(f"{path}: the evalfmt settings must be a table")
     return from_table(table, path)
+
+
+def check_rule_options(cfg: Config, rules: dict[str, Any]) -> None:
+    """Refuse a ``[rules.CODE]`` table that names no rule, an option the rule does not have, or a
+    value of another type than the option's default (the rule would crash or silently ignore it)."""
+    where = cfg.path or "configuration"
+    for code, opts in cfg.rule_options.items():
+        rule = rules.get(code)
+        if rule is None:
+            raise EvalfmtError(f"{where}: [rules.{code}]: no rule has this code (see 'evalfmt rules')")
+        for key, value in opts.items():
+            if key not in rule.options:
+                known = ", ".join(rule.options) or "none"
+                raise EvalfmtError(f"{where}: [rules.{code}]: unknown option '{key}' (options of {code}: {known})")
+            expected = _expected_type(rule.options[key], value)
+            if expected is not None:
+                raise EvalfmtError(f"{where}: [rules.{code}] {key} must be {expected}, not {value!r}")
+
+
+def _expected_type(default: Any, value: Any) -> str | None:
+    """What ``value`` should be, judged by the option's default; None when it fits."""
+    if isinstance(default, bool):
+        return None if isinstance(value, bool) else "true or false"
+    if isinstance(default, int):
+        return None if isinstance(value, int) and not isinstance(value, bool) else "an integer"
+    if isinstance(default, float):
+        return None if isinstance(value, (int, float)) and not isinstance(value, bool) else "a number"
+    if isinstance(default, list):
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        return None if ok else "a list of strings"
+    if default is None or isinstance(default, str):
+        return None if isinstance(value, str) else "a string"
+    return None  # a plugin's option of another kind: the plugin checks it
 
 
 def find(start: str) -> Config:

@@ -275,6 +275,8 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
                 continue
             seen.add(sig)
             bucket[1].append(w)
+    for cfg, _works in groups.values():
+        config_mod.check_rule_options(cfg, reg.rules)
     total = LintResult()
     for cfg, works in groups.values():
         if jobs > 1 and len(works) > 1:

@@ -63,6 +63,9 @@ def test_evalfmt_toml_wins_over_pyproject_and_pyproject_without_table_is_skipped
     (repo / "sample" / "pyproject.toml").write_text("[project]\nname = 'skill'\n")
     cfgmod.clear_cache()
     assert codes(lint(run_cli, repo)[1]) == [EV204]
+    (repo / "sample" / "pyproject.toml").write_text("tool = 3\n")  # a 'tool' that is not a table
+    cfgmod.clear_cache()
+    assert codes(lint(run_cli, repo)[1]) == [EV204]
 
 
 def test_specificity_and_command_line_wins(run_cli, tmp_path):
@@ -119,6 +122,14 @@ def test_explicit_config_file(run_cli, tmp_path):
     ("select = ['ev2x']\n", "'ev2x' is not a rule code or prefix"),
     ("[severity]\nEV204 = 'fatal'\n", "severity of EV204 must be one of error, warning, info"),
     ("select = 3\n", "expected a list of rule codes"),
+    ("[rules.EV204]\nmin-length = 'x'\n", "[rules.EV204] min-length must be an integer, not 'x'"),
+    ("[rules.EV305]\nthreshold = 'high'\n", "[rules.EV305] threshold must be a number, not 'high'"),
+    ("[rules.EV505]\nlayouts = 'seed'\n", "[rules.EV505] layouts must be a list of strings, not 'seed'"),
+    ("[rules.HYG4]\nallow-executable = 'yes'\n", "[rules.HYG4] allow-executable must be true or false, not 'yes'"),
+    ("[rules.HYG5]\npolicy-license = 3\n", "[rules.HYG5] policy-license must be a string, not 3"),
+    ("[rules.EV204]\nminlength = 3\n", "[rules.EV204]: unknown option 'minlength' (options of EV204: min-length, "
+                                       "extra-words)"),
+    ("[rules.EV998]\nx = 1\n", "[rules.EV998]: no rule has this code (see 'evalfmt rules')"),
 ])
 def test_bad_config_is_a_one_line_error(run_cli, tmp_path, text, message):
     repo = materialize(tmp_path, SPEC)

@@ -7,6 +7,7 @@ import textwrap
 
 import pytest
 
+from evalfmt.lint import config as cfgmod
 from evalfmt.lint import registry as regmod
 from lintkit import materialize
 
@@ -97,6 +98,13 @@ def test_nothing_in_the_linted_repository_is_imported(run_cli, tmp_path):
         "evalfmt_rules.py": trap, "rules/__init__.py": trap, "conftest.py": trap,
     }})
     (repo / "evalfmt_plugin.py").write_text(trap)
-    (repo / "evalfmt.toml").write_text("select = ['ALL']\n[rules.EV999]\nmodule = 'evalfmt_plugin'\n")
+    (repo / "evalfmt.toml").write_text("select = ['ALL']\n")
     code, out, err = run_cli("lint", "sample", cwd=str(repo))
+    assert (code, err) == (0, "") and out.endswith("in 5 files\n")  # the files were linted ...
+    assert not marker.exists()  # ... and nothing of them ran
+    # a config that names a module is refused, not followed
+    (repo / "evalfmt.toml").write_text("select = ['ALL']\n[rules.EV999]\nmodule = 'evalfmt_plugin'\n")
+    cfgmod.clear_cache()
+    assert run_cli("lint", "sample", cwd=str(repo)) == (
+        2, "", f"evalfmt: {repo / 'evalfmt.toml'}: [rules.EV999]: no rule has this code (see 'evalfmt rules')\n")
     assert not marker.exists()
