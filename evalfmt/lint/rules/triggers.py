@@ -168,10 +168,15 @@ class EmptyTrigger(Rule):
         path = _file(ts)
         for p in ts.prompts:
             raw, found = _raw_item(ctx, p)
-            text = p.text
-            if found and isinstance(raw, dict):
-                raw = raw.get("query", raw.get("prompt", text))
-            if (found and raw is None) or not text.strip():
+            if not found:
+                empty = not p.text.strip()
+            else:
+                if isinstance(raw, dict) and ("query" in raw or "prompt" in raw):  # a skill-creator item
+                    raw = raw.get("query", raw.get("prompt"))
+                # a value of another type (a number, a list, an item that is not a mapping) is the
+                # reader's EV102, not an empty prompt
+                empty = raw is None or (isinstance(raw, str) and not raw.strip())
+            if empty:
                 ctx.report(self, _file(ts, p), _pos(p), f"empty prompt in {_side(p)}: write the request, or remove "
                                                         "the entry")
         loaded = ctx.doc(path)
