@@ -222,7 +222,8 @@ def _check_ids(rep: Reporter, cases: list[dict]) -> None:
         if ident is None:
             continue
         if ident in seen:
-            rep.add("EV115", f"duplicate eval id {ident} (also eval {seen[ident] + 1}): give each eval its own id",
+            rep.add("EV115", f"duplicate eval id {ident} (eval number {seen[ident] + 1} of the list has it too): "
+                    "give each eval its own id",
                     "evals", i, "id")
         else:
             seen[ident] = i

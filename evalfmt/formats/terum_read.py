@@ -443,11 +443,12 @@ def read_suite_entries(ctx: _Ctx, suite: dict, data: Any, case_stems: set[str]) 
         if name:
             names.setdefault(name, i)
         checks: list[dict] = []
+        entry = f"suite entry '{name}'" if name else f"suite entry {i + 1}"
         if "checks" not in item:
-            ctx.value(*where, code="EV103", message=f"suite entry '{name}' needs a 'checks' list")
+            ctx.value(*where, code="EV103", message=f"{entry} needs a 'checks' list")
         elif not isinstance(item["checks"], list):
             ctx.value(*where, "checks", code="EV102",
-                      message=f"suite entry '{name}': 'checks' must be a list, not a {type_name(item['checks'])}")
+                      message=f"{entry}: 'checks' must be a list, not a {type_name(item['checks'])}")
             extra["checks"] = plain(item["checks"])
         else:
             checks = parse_checks(ctx, item["checks"], where + ("checks",))

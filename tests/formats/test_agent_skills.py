@@ -127,7 +127,8 @@ def test_malformed_diagnostics(tmp_path):
         "evals.json:6:16: EV103 'prompt' is blank: write the task to run [error]",
         "evals.json:6:40: EV101 both 'expectations' and 'assertions' given: merge them into 'expectations' [error]",
         "evals.json:7:5: EV102 an eval must be a mapping with 'id' and 'prompt', not a string [error]",
-        "evals.json:9:12: EV115 duplicate eval id 9 (also eval 5): give each eval its own id [error]",
+        "evals.json:9:12: EV115 duplicate eval id 9 (eval number 5 of the list has it too): give each eval its own "
+        "id [error]",
     ]
     (evalset,) = result.sets
     assert evalset.extra == {"skill_name": 3, "version": 2}

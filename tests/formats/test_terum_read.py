@@ -176,6 +176,7 @@ def test_suite_rules(tmp_path):
                 weight: 2
                 checks: []
               - just a string
+              - {}
             """})
     assert diags(root) == [
         "evals/suite.yaml:2:1: EV113 a suite's top-level 'checks' are parsed and discarded by the engine: move them into the entries of 'cases'",
@@ -188,6 +189,8 @@ def test_suite_rules(tmp_path):
         "evals/suite.yaml:18:13: EV102 suite entry 'bad-checks': 'checks' must be a list, not a string",
         "evals/suite.yaml:20:5: EV112 suite entry field 'weight' is not allowed: an entry has only 'name' and 'checks'",
         "evals/suite.yaml:22:5: EV112 suite entry 9 must be a mapping with 'name' and 'checks'",
+        "evals/suite.yaml:23:5: EV103 suite entry 10 needs a 'checks' list",
+        "evals/suite.yaml:23:5: EV112 suite entry needs a non-empty 'name' (it names the row in the receipt)",
     ]
 
 
