@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema
 
 from . import ir
 from .formats import agentv_read as av
@@ -133,7 +133,9 @@ class Message(_Open):
     content: Union[str, list[ContentPart], dict[str, Any], None] = None
 
 
-AgentvInput = Union[str, list[Message]]
+#: agentv's shorthand: an object without ``role`` is the content of one user message
+ContentObject = Annotated[dict[str, Any], WithJsonSchema({"type": "object", "not": {"required": ["role"]}})]
+AgentvInput = Union[str, list[Message], Message, ContentObject]
 
 
 def _assertion_rules(schema: dict) -> None:
@@ -176,8 +178,10 @@ AssertionItem = Union[str, Assertion]
 
 
 class AgentvTest(_Open):
-    id: Union[str, int] = Field(description="Names the test in results (required).")
-    input: AgentvInput = Field(None, description="A string, or messages [{role, content}].")
+    id: NonBlank = Field(description="Names the test in results (required; agentv skips a test whose id is not "
+                                     "a string).")
+    input: AgentvInput = Field(description="The prompt (required): a string, messages [{role, content}], one "
+                                           "message, or the content of one user message.")
     criteria: str = Field(None, description="What a good answer does (graded by an LLM).")
     expected_output: Any = Field(None)
     input_files: list[str] = Field(None)
@@ -197,7 +201,7 @@ class AgentvEval(_Open):
     name: str = Field(None)
     description: str = Field(None)
     tags: list[str] = Field(None)
-    input: AgentvInput = Field(None, description="Prepended to every test's input.")
+    input: AgentvInput = Field(None, description="Prepended to every test's input (same shapes as a test's).")
     assertions: list[AssertionItem] = Field(None, description="Applied to every test.")
     tests: Union[list[AgentvTest], str] = Field(None, description="The tests, or a path to a .yaml/.jsonl file or folder.")
     eval_cases: Union[list[AgentvTest], str] = Field(None, description="Deprecated: use tests.",

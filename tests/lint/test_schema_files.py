@@ -107,11 +107,25 @@ REFUSED = [
     ("terum-triggers.schema.json", "should_trigger: x\n", "'x' is not of type 'array'"),
     ("agentv-eval.schema.json", "name: x\n", "is not valid under any of the given schemas"),
     ("agentv-eval.schema.json", "tests:\n  - input: hi\n", "'id' is a required property"),
+    ("agentv-eval.schema.json", "tests:\n  - id: 1\n    input: hi\n", "1 is not of type 'string'"),
+    ("agentv-eval.schema.json", "tests:\n  - id: ' '\n    input: hi\n", "does not match"),
+    ("agentv-eval.schema.json", "tests:\n  - id: a\n    criteria: c\n", "'input' is a required property"),
+    ("agentv-eval.schema.json", "tests:\n  - id: a\n    input: {role: robot, content: hi}\n",
+     "is not valid under any of the given schemas"),
     ("agentv-eval.schema.json", "tests:\n  - id: a\n    assertions: [{type: contains}]\n", "'value' is a required property"),
     ("agentv-eval.schema.json", "tests:\n  - id: a\n    assertions: [{value: x}]\n", "is not valid under any of the given schemas"),
     ("agent-skills-evals.schema.json", '{"skill_name": "x", "evals": [{"id": "1", "prompt": "p"}]}', "'1' is not of type 'integer'"),
     ("skill-creator-triggers.schema.json", '[{"query": "q"}]', "'should_trigger' is a required property"),
 ]
+
+
+def test_input_shapes_the_reader_accepts_the_schema_accepts(tmp_path):
+    path = tmp_path / "EVAL.yaml"
+    path.write_text("tests:\n  - {id: a, input: hi, criteria: c}\n  - {id: b, input: {text: hello}, criteria: c}\n"
+                    "  - {id: c, input: {role: user, content: hi}, criteria: c}\n"
+                    "  - {id: d, input: [{role: user, content: [{type: text, value: hi}]}], criteria: c}\n")
+    assert [d.format() for d in formats.get("agentv").read(str(path)).diagnostics] == []
+    assert errors("agentv-eval.schema.json", load_file(str(path)).data) == []
 
 
 @pytest.mark.parametrize("name,text,message", REFUSED, ids=[f"{r[0]}:{i}" for i, r in enumerate(REFUSED)])
