@@ -20,7 +20,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..errors import Diagnostic, LoadError
+from ..errors import Diagnostic, EvalfmtError, LoadError
 from .context import line_starts
 
 _PLAIN_SAFE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
@@ -211,8 +211,11 @@ def apply(p: FixPlan) -> list[str]:
     for src, dst in p.renames:
         if os.path.exists(dst):
             continue
-        os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
-        os.rename(src, dst)
+        try:
+            os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
+            os.rename(src, dst)
+        except OSError as exc:
+            raise EvalfmtError(f"cannot move {src} to {dst}: {exc.strerror or exc}; move it by hand") from None
         changed.append(dst)
     return changed
 

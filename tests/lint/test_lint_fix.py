@@ -98,6 +98,14 @@ def test_undiscovered_files_are_renamed_byte_for_byte(run_cli, tmp_path):
     assert (evals / "triggers.yaml").read_bytes() == trig and not (evals / "Triggers.yaml").exists()
 
 
+def test_a_rename_that_cannot_be_done_is_a_one_line_error(run_cli, tmp_path):
+    repo = materialize(tmp_path, {"files": {"evals/case/a.yaml": "task: x\n", "evals/cases": "not a folder\n"}})
+    assert run_cli("lint", "--isolated", "--select", "EV111", "--fix", "sample", cwd=str(repo)) == (
+        2, "", "evalfmt: cannot move sample/evals/case/a.yaml to sample/evals/cases/a.yaml: File exists; "
+               "move it by hand\n")
+    assert (repo / "sample" / "evals" / "case" / "a.yaml").read_text() == "task: x\n"
+
+
 def test_fix_of_a_file_given_by_path_follows_the_rename(run_cli, tmp_path):
     """pre-commit passes file names: a renamed file is re-linted under its new name."""
     repo = materialize(tmp_path, {"files": {"evals/trigger.yaml": "should_trigger: [Write notes.]\nshould_not_trigger: [Commit.]\n"}})
