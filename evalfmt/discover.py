@@ -26,11 +26,15 @@ class Unit:
 
 
 def discover(path: str, force: str | None = None) -> list[Unit]:
-    """The units under ``path``. ``force`` names a format to use for every file found."""
+    """The units under ``path``. ``force`` names the format that reads ``path``: a file, or for
+    ``terum`` a skill or evals/ folder (the other formats read single files)."""
     if not os.path.exists(path):
         raise EvalfmtError(f"{path}: no such file or directory")
     if force is not None:
         formats.get(force)  # unknown name -> error
+        if force != "terum" and os.path.isdir(path):
+            raise EvalfmtError(f"{path}: is a folder, and --from {force} reads one file: give the file, or leave "
+                               "out --from to search the folder")
         return [Unit(force, path)]
     if os.path.isfile(path):
         fmt = formats.detect(path)

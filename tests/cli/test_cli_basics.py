@@ -45,6 +45,14 @@ def test_unrecognised_file(run_cli, tmp_path):
     assert run_cli("validate", str(p)) == (2, "", f"evalfmt: {p}: not an eval file evalfmt recognises (use --from FORMAT)\n")
 
 
+def test_from_a_single_file_format_with_a_folder_is_a_usage_error(run_cli, tmp_path):
+    (tmp_path / "EVAL.yaml").write_text("tests:\n  - id: a\n    input: x\n    criteria: c\n")
+    assert run_cli("validate", "--from", "agentv", str(tmp_path)) == (
+        2, "", f"evalfmt: {tmp_path}: is a folder, and --from agentv reads one file: give the file, or leave out "
+               "--from to search the folder\n")
+    assert run_cli("validate", "--from", "agentv", str(tmp_path / "EVAL.yaml")) == (0, "", "")
+
+
 BAD_INPUTS = [
     ("alias bomb", b'a: &a ["x","x","x","x","x","x","x","x","x","x"]\n'
      + b"".join(b"%c: &%c [" % (98 + i, 98 + i) + b",".join([b"*%c" % (97 + i)] * 10) + b"]\n" for i in range(7)),
