@@ -182,12 +182,19 @@ class Tokenizer:
             return prev.type == "NAME" and prev.value in _REGEX_KEYWORDS
         return True
 
+    def _check_escape(self, j: int) -> None:
+        """A ``\\x`` or ``\\u`` escape at ``j`` must be complete (JavaScript refuses the file otherwise)."""
+        bad = _bad_escape(self.text, j)
+        if bad is not None:
+            raise self.error(f"invalid escape '{bad}': write \\xHH, \\uHHHH or \\u{{H...}} with hex digits", at=j)
+
     def _scan_string(self, quote: str) -> int:
         text = self.text
         j = self.i + 1
         while j < len(text):
             ch = text[j]
             if ch == "\\":
+                self._check_escape(j)
                 j += 2
                 continue
             if ch == quote:
@@ -203,6 +210,7 @@ class Tokenizer:
         while j < len(text):
             ch = text[j]
             if ch == "\\":
+                self._check_escape(j)
                 j += 2
                 continue
             if ch == "`":
@@ -255,6 +263,26 @@ def to_lark(tok: Tok) -> Token:
 
 
 # ------------------------------------------------------------------------------ literal values
+
+
+_HEX = re.compile(r"[0-9A-Fa-f]+")
+
+
+def _bad_escape(text: str, j: int) -> str | None:
+    """The text of an incomplete ``\\x`` / ``\\u`` escape starting at ``text[j]`` (a backslash), else None."""
+    kind = text[j + 1:j + 2]
+    if kind not in ("x", "u"):
+        return None
+    if kind == "u" and text.startswith("{", j + 2):
+        m = _HEX.match(text, j + 3)
+        end = m.end() if m else j + 3
+        if m and text.startswith("}", end) and int(m.group(0), 16) <= 0x10FFFF:
+            return None
+        return text[j:end + 1 if text.startswith("}", end) else end]
+    want = 2 if kind == "x" else 4
+    m = _HEX.match(text, j + 2)
+    digits = m.group(0)[:want] if m else ""
+    return None if len(digits) == want else text[j:j + 2] + digits
 
 
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}

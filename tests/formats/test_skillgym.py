@@ -165,6 +165,13 @@ def test_syntax_error_is_ev100_with_position():
      "1:65: EV100 unterminated template literal: close it with `"),
     ("export default [{ id: 'a', prompt: /x/, assert() {} }];\n",
      "1:36: EV102 'prompt' must be a string, not a regular expression"),
+    # escapes JavaScript refuses (they used to end the read with a ValueError)
+    ("export default [{ id: 'a', prompt: 'a\\upgrade', assert() {} }];\n",
+     "1:38: EV100 invalid escape '\\u': write \\xHH, \\uHHHH or \\u{H...} with hex digits"),
+    ("export default [{ id: 'a', prompt: `\\x4`, assert() {} }];\n",
+     "1:37: EV100 invalid escape '\\x4': write \\xHH, \\uHHHH or \\u{H...} with hex digits"),
+    ("export default [{ id: 'a', prompt: \"\\u{110000}\", assert() {} }];\n",
+     "1:37: EV100 invalid escape '\\u{110000}': write \\xHH, \\uHHHH or \\u{H...} with hex digits"),
 ])
 def test_outside_the_subset(tmp_path, source, message):
     path = tmp_path / "suite.ts"
