@@ -15,8 +15,8 @@ def test_missing_path_and_unrecognised_file(run_cli, tmp_path):
     assert run_cli("lint", missing) == (2, "", f"evalfmt: {missing}: no such file or directory\n")
     other = tmp_path / "notes.txt"
     other.write_text("hello")
-    code, out, err = run_cli("lint", str(other))
-    assert (code, out) == (2, "") and "not an eval file evalfmt recognises" in err
+    assert run_cli("lint", str(other)) == (
+        2, "", f"evalfmt: {other}: not an eval file evalfmt recognises (use --from FORMAT)\n")
     code, out, err = run_cli("lint", "--isolated", "--skip-unrecognized", str(other))
     assert (code, out, err) == (0, "0 errors, 0 warnings in 0 files\n", "")
 
@@ -28,9 +28,9 @@ def test_usage_error(run_cli):
 
 def test_skill_md_path_lints_the_folder(run_cli, tmp_path):
     repo = materialize(tmp_path, {"files": {"SKILL.md": "---\nname: other\ndescription: x\n---\n"}})
-    code, out, err = run_cli("lint", "--isolated", "sample/SKILL.md", cwd=str(repo))
-    assert (code, err) == (1, "")
-    assert out.startswith("sample/SKILL.md:2:7: HYG1 SKILL.md name 'other' does not equal the folder name 'sample'")
+    assert run_cli("lint", "--isolated", "sample/SKILL.md", cwd=str(repo)) == (
+        1, "sample/SKILL.md:2:7: HYG1 SKILL.md name 'other' does not equal the folder name 'sample': make them the "
+           "same\n1 error, 0 warnings in 1 file\n", "")
 
 
 def test_one_eval_file_gets_its_own_hygiene_only(run_cli, tmp_path):
@@ -40,6 +40,7 @@ def test_one_eval_file_gets_its_own_hygiene_only(run_cli, tmp_path):
         "evals/cases/a.yaml": "task: Commit for sam@acme.io.\nchecks: [{command_matching: git commit}, {file_absent: X}]\n",
         "evals/cases/b.yaml": "task: Commit for bob@acme.io.\nchecks: [{command_matching: git commit}, {file_absent: X}]\n"}})
     code, out, err = run_cli("lint", "--isolated", "--quiet", "sample/evals/cases/a.yaml", cwd=str(repo))
+    assert (code, err) == (1, "")
     assert out.splitlines() == ["sample/evals/cases/a.yaml:1:18: HYG3 e-mail address sam@acme.io is not the skill "
                                 "author's (this skill declares no metadata.author address, so no address is exempt): "
                                 "use a reserved domain such as example.com"]
@@ -104,13 +105,13 @@ def test_skill_folders_found_in_a_tree(run_cli, tmp_path):
     (lib / "c" / "evals" / "cases").mkdir(parents=True)
     (lib / "c" / "evals" / "cases" / "x.yaml").write_text("task: t\nchecks: [{file_absent: X}]\n")
     code, out, err = run_cli("lint", "--isolated", "--quiet", "--select", "HYG1", "lib", cwd=str(tmp_path))
+    assert (code, err) == (1, "")
     assert out == "lib/b/SKILL.md:2:7: HYG1 SKILL.md name 'bee' does not equal the folder name 'b': make them the same\n"
-    code, out, err = run_cli("lint", "--isolated", "--quiet", "--select", "HYG", "lib/c/evals", cwd=str(tmp_path))
-    assert (code, out) == (0, "")
+    assert run_cli("lint", "--isolated", "--quiet", "--select", "HYG", "lib/c/evals", cwd=str(tmp_path)) == (0, "", "")
 
 
 def test_empty_triggers_file(run_cli, tmp_path):
     repo = materialize(tmp_path, {"files": {"evals/triggers.yaml": "# prompts come later\n"}})
-    code, out, err = run_cli("lint", "--isolated", "--quiet", "--select", "EV3", "sample", cwd=str(repo))
-    assert out == ("sample/evals/triggers.yaml:1:1: EV303 the triggers file holds no prompt: add should_trigger "
-                   "and should_not_trigger prompts\n")
+    assert run_cli("lint", "--isolated", "--quiet", "--select", "EV3", "sample", cwd=str(repo)) == (
+        0, "sample/evals/triggers.yaml:1:1: EV303 the triggers file holds no prompt: add should_trigger and "
+           "should_not_trigger prompts\n", "")

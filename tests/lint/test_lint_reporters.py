@@ -35,12 +35,10 @@ def test_golden(run_cli, repo, fmt):
 
 
 def test_github_is_chosen_on_actions(run_cli, repo):
-    code, out, err = run_cli("lint", "--isolated", "sample", cwd=str(repo), env={"GITHUB_ACTIONS": "true"})
-    assert code == 1
-    assert out == (GOLDEN / "report.github.txt").read_text("utf-8")
-    code, out, err = run_cli("lint", "--isolated", "--format", "text", "sample", cwd=str(repo),
-                             env={"GITHUB_ACTIONS": "true"})
-    assert out == (GOLDEN / "report.txt").read_text("utf-8")
+    assert run_cli("lint", "--isolated", "sample", cwd=str(repo), env={"GITHUB_ACTIONS": "true"}) == (
+        1, (GOLDEN / "report.github.txt").read_text("utf-8"), "")
+    assert run_cli("lint", "--isolated", "--format", "text", "sample", cwd=str(repo),
+                   env={"GITHUB_ACTIONS": "true"}) == (1, (GOLDEN / "report.txt").read_text("utf-8"), "")
 
 
 def _sarif_schema() -> dict:
@@ -83,6 +81,7 @@ def test_sarif_of_a_clean_run_validates(run_cli, tmp_path):
 
 def test_json_shape(run_cli, repo):
     code, out, err = run_cli("lint", "--isolated", "--format", "json", "sample", cwd=str(repo))
+    assert (code, err) == (1, "")
     data = json.loads(out)
     assert list(data) == ["diagnostics", "summary"]
     assert all(list(d) == ["path", "line", "column", "code", "severity", "message"] for d in data["diagnostics"])
@@ -91,7 +90,6 @@ def test_json_shape(run_cli, repo):
 
 def test_strict_fails_on_warnings(run_cli, tmp_path):
     repo = materialize(tmp_path, {"files": {"evals/triggers.yaml": "should_trigger:\n  - Write the notes for v2.\n"}})
-    assert run_cli("lint", "--isolated", "sample", cwd=str(repo))[0] == 0
-    code, out, _ = run_cli("lint", "--isolated", "--strict", "sample", cwd=str(repo))
-    assert code == 1
-    assert out.endswith("0 errors, 1 warning in 2 files\n")
+    code, out, err = run_cli("lint", "--isolated", "sample", cwd=str(repo))
+    assert (code, err) == (0, "") and out.endswith("\n0 errors, 1 warning in 2 files\n")
+    assert run_cli("lint", "--isolated", "--strict", "sample", cwd=str(repo)) == (1, out, "")  # only the exit code differs
