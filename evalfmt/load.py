@@ -139,10 +139,15 @@ class Loaded:
 
 
 def max_bytes_default() -> int:
-    raw = os.environ.get("EVALFMT_MAX_BYTES")
-    if raw and raw.isdigit():
-        return int(raw)
-    return DEFAULT_MAX_BYTES
+    """The size limit: ``EVALFMT_MAX_BYTES`` (a number of bytes) when set, else 10 MB."""
+    raw = os.environ.get("EVALFMT_MAX_BYTES", "").strip()
+    if not raw:
+        return DEFAULT_MAX_BYTES
+    if not raw.isdigit():
+        from .errors import EvalfmtError
+
+        raise EvalfmtError(f"EVALFMT_MAX_BYTES must be a number of bytes (like 20000000), not '{raw}'")
+    return int(raw)
 
 
 def _fmt_size(n: int) -> str:

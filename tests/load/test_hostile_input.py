@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evalfmt.errors import LoadError
+from evalfmt.errors import EvalfmtError, LoadError
 from evalfmt.load import MAX_ALIAS_NODES, MAX_DEPTH, load_bytes, load_file, load_text
 
 
@@ -88,6 +88,11 @@ def test_limit_from_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("EVALFMT_MAX_BYTES", "100")
     with pytest.raises(LoadError, match="larger than the limit of 100 bytes"):
         load_file(str(p))
+    # a value that is not a number of bytes is refused, not silently replaced by the default
+    monkeypatch.setenv("EVALFMT_MAX_BYTES", "20MB")
+    with pytest.raises(EvalfmtError) as info:
+        load_file(str(p))
+    assert str(info.value) == "EVALFMT_MAX_BYTES must be a number of bytes (like 20000000), not '20MB'"
 
 
 @pytest.mark.parametrize("text,expected", [
