@@ -384,20 +384,27 @@ class Reader:
             return
         self._tests_file(es, full, {})
 
+    def _open(self, path: str) -> tuple[Ctx, Any] | None:
+        """Load another YAML file of tests (recorded, duplicate keys reported): its Ctx and its data
+        with merge keys applied; None when it does not load (EV100 recorded)."""
+        try:
+            loaded = load_file(path, kind="yaml")
+        except LoadError as exc:
+            self.result.diagnostics.append(exc.to_diagnostic())
+            return None
+        self.result.documents[path] = loaded
+        sub = Ctx(loaded, self.result.diagnostics)
+        _duplicates(sub)
+        return sub, resolve_merges(loaded.data)
+
     def _tests_file(self, es: dict, full: str, ids: dict) -> None:
-        ctx = self.ctx
         if full.lower().endswith(".jsonl"):
             self._tests_jsonl(es, full, ids)
             return
-        try:
-            loaded = load_file(full, kind="yaml")
-        except LoadError as exc:
-            self.result.diagnostics.append(exc.to_diagnostic())
+        opened = self._open(full)
+        if opened is None:
             return
-        self.result.documents[full] = loaded
-        sub = Ctx(loaded, self.result.diagnostics)
-        _duplicates(sub)
-        data = resolve_merges(loaded.data)
+        sub, data = opened
         if data is None:
             return  # agentv: an empty file is skipped with a warning
         if not isinstance(data, list):
@@ -450,15 +457,10 @@ class Reader:
                     break
             if case_file is None:
                 continue  # agentv skips it with a warning
-            try:
-                loaded = load_file(case_file, kind="yaml")
-            except LoadError as exc:
-                self.result.diagnostics.append(exc.to_diagnostic())
+            opened = self._open(case_file)
+            if opened is None:
                 continue
-            self.result.documents[case_file] = loaded
-            sub = Ctx(loaded, self.result.diagnostics)
-            _duplicates(sub)
-            data = resolve_merges(loaded.data)
+            sub, data = opened
             if not isinstance(data, dict):
                 sub.add(Pos(1, 1), "EV102", f"a case file must hold a mapping, not a {type_name(data)}")
                 continue
