@@ -659,7 +659,7 @@ class Reader:
     def _trigger_conflicts(self, ctx: Ctx, checks: list, test: str | None) -> None:
         """EV103 for a skill-trigger without a skill (the router's line too), EV503 for a test that asks
         one skill both to trigger and not to."""
-        from ..route import conflict_message, missing_skill_message
+        from ..skill_triggers import conflict_message, missing_skill_message
 
         seen: dict[str, bool] = {}
         for check in checks:
