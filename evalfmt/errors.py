@@ -53,6 +53,18 @@ class Diagnostic:
         }
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def counts_line(errors: int, warnings: int, infos: int, files: int) -> str:
+    """``N errors, M warnings in K files`` (``, I info`` when there are any), as validate and lint print it."""
+    parts = [plural(errors, "error"), plural(warnings, "warning")]
+    if infos:
+        parts.append(f"{infos} info")
+    return f"{', '.join(parts)} in {plural(files, 'file')}"
+
+
 class EvalfmtError(Exception):
     """A failure that ends a command with exit code 2 and one line on stderr."""
 

@@ -7,7 +7,10 @@ from typing import Any, Iterable
 
 import click
 
-FORMAT_NAMES = ["ir", "terum", "agentv", "agent-skills", "skill-creator-triggers", "skillgym", "promptfoo"]
+from ..errors import counts_line
+from ..formats import FORMAT_MODULES
+
+FORMAT_NAMES = list(FORMAT_MODULES)
 
 
 def from_option(f):
@@ -25,13 +28,8 @@ def err(message: str) -> None:
     click.echo(f"evalfmt: {message}", err=True)
 
 
-def summary_line(diags: Iterable, files: int | None = None) -> str:
+def summary_line(diags: Iterable) -> str:
+    """The counts line under a list of findings (files = the files that have one)."""
     diags = list(diags)
-    errors = sum(1 for d in diags if d.severity == "error")
-    warnings = sum(1 for d in diags if d.severity == "warning")
-    infos = sum(1 for d in diags if d.severity == "info")
-    n_files = len({d.path for d in diags}) if files is None else files
-    parts = [f"{errors} error{'s' if errors != 1 else ''}", f"{warnings} warning{'s' if warnings != 1 else ''}"]
-    if infos:
-        parts.append(f"{infos} info")
-    return f"{', '.join(parts)} in {n_files} file{'s' if n_files != 1 else ''}"
+    return counts_line(*(sum(1 for d in diags if d.severity == s) for s in ("error", "warning", "info")),
+                       len({d.path for d in diags}))

@@ -18,7 +18,6 @@ def command(path: str, fmt: str, no_spans: bool, from_: str | None) -> int:
     suite entries and trigger prompts. Structural errors are printed on stderr (exit 1 when there
     are any, as `validate` does)."""
     from ..api import read, sort_diagnostics
-    from ..ir import dump
 
     result = read(path, from_)
     diags = sort_diagnostics(result.diagnostics)

@@ -7,25 +7,21 @@ import os
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from ..errors import counts_line
+
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import LintResult
     from .registry import Registry
 
 FORMATS = ("text", "json", "sarif", "github")
+
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 def summary(result: "LintResult", fixed: int = 0) -> str:
-    parts = [_plural(result.errors, "error"), _plural(result.warnings, "warning")]
-    if result.infos:
-        parts.append(f"{result.infos} info")
-    line = f"{', '.join(parts)} in {_plural(result.files, 'file')}"
+    line = counts_line(result.errors, result.warnings, result.infos, result.files)
     extra = []
     if fixed:
         extra.append(f"{fixed} fixed")
