@@ -82,11 +82,15 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
     if several and out is None:
         raise EvalfmtError(f"{src} holds {len(result.sets)} eval sets; give -o DIR to write them all")
     for i, evalset in enumerate(result.sets):
-        existing = _existing_for(target, evalset, out, several, i)
-        written = target.write(evalset, existing=existing)
+        written = target.write(evalset)
+        places = {rel: _place(out, rel, target, several, evalset, i, main=n == 0)
+                  for n, rel in enumerate(written.files)}
+        existing = _existing(places) if out is not None else {}
+        if existing:  # write again over the current text, so YAML keeps its comments and key order
+            written = target.write(evalset, existing=existing)
         conv.losses.extend(written.losses)
-        for n, (rel, text) in enumerate(written.files.items()):
-            conv.files[_place(out, rel, target, several, evalset, i, main=n == 0)] = text
+        for rel, text in written.files.items():
+            conv.files[places.get(rel) or _place(out, rel, target, several, evalset, i, main=False)] = text
     return conv
 
 
@@ -108,29 +112,15 @@ def _place(out: str | None, rel: str, target, several: bool, evalset, index: int
     return os.path.join(out, rel)
 
 
-def _existing_for(target, evalset, out, several, index) -> dict[str, str]:
-    """Current text of the files a writer may overwrite (so YAML keeps comments and key order)."""
-    if out is None:
-        return {}
+def _existing(places: dict[str, str]) -> dict[str, str]:
+    """The current text of each output file that already exists (writer's name -> text)."""
     existing: dict[str, str] = {}
-    base = os.path.join(out, _subdir(evalset, index)) if several else out
-    if os.path.isfile(base):
+    for rel, path in places.items():
         try:
-            with open(base, encoding="utf-8") as fh:
-                existing[target.default_name or os.path.basename(base)] = fh.read()
+            with open(path, encoding="utf-8") as fh:
+                existing[rel] = fh.read()
         except (OSError, UnicodeDecodeError):
-            pass
-        return existing
-    if os.path.isdir(base):
-        for root, _dirs, files in os.walk(base):
-            for name in files:
-                if name.endswith((".yaml", ".yml", ".json", ".ts")):
-                    full = os.path.join(root, name)
-                    try:
-                        with open(full, encoding="utf-8") as fh:
-                            existing[os.path.relpath(full, base).replace(os.sep, "/")] = fh.read()
-                    except (OSError, UnicodeDecodeError):
-                        continue
+            continue
     return existing
 
 

@@ -87,3 +87,16 @@ def test_conversion_through_the_cli_writes_over_existing_files(tmp_path, run_cli
         assert fh.read() == "# keep me\ntask: A\nchecks: [{transcript_mentions: X}]\n"
     code, out, err = run_cli("convert", src, "--to", "terum", "-o", dest)
     assert (code, err) == (0, "evalfmt: wrote 0 files (1 unchanged)\n")
+
+
+def test_convert_to_one_file_over_an_existing_file_keeps_its_comments(tmp_path, run_cli):
+    src = str(tmp_path / "src" / "demo")
+    write_skill(src, {"evals/cases/a.yaml": "task: A\nchecks: [{transcript_omits: X}]\n"})
+    out = tmp_path / "EVAL.yaml"
+    assert run_cli("convert", src, "--to", "agentv", "-o", str(out))[0] == 0
+    out.write_text("# kept: why these tests exist\n" + out.read_text())
+    write_skill(src, {"evals/cases/a.yaml": "task: B\nchecks: [{transcript_omits: X}]\n"})
+    code, _, err = run_cli("convert", src, "--to", "agentv", "-o", str(out))
+    assert (code, err.splitlines()[-1]) == (0, "evalfmt: wrote 1 file")
+    text = out.read_text()
+    assert text.startswith("# kept: why these tests exist\n") and "input: B" in text and "input: A" not in text
