@@ -106,9 +106,7 @@ _UNSAFE = re.compile(r"[/\\\x00]")
 
 
 def _stem(name: str, used: set[str], index: int) -> str:
-    stem = _UNSAFE.sub("-", name).strip()
-    if stem in ("", ".", "..") or stem.startswith("."):
-        stem = f"case-{index + 1}" if stem in ("", ".", "..") else stem.lstrip(".") or f"case-{index + 1}"
+    stem = _UNSAFE.sub("-", name).strip().lstrip(".") or f"case-{index + 1}"
     base, n = stem, 2
     while stem in used:
         stem = f"{base}-{n}"
