@@ -163,9 +163,16 @@ class Ctx:
                                      fixable=bool(data.get("fix")), data=data))
 
     def at_value(self, path: tuple, code: str, message: str, severity: str = "error", **data) -> None:
+        if data.get("fix"):  # what --fix replaces: it refuses when the file holds something else there
+            node = self.loaded.data
+            for step in path:
+                node = node[step]
+            data["old"] = node
         self.add(self.pos(*path), code, message, severity, **data)
 
     def at_key(self, path: tuple, code: str, message: str, severity: str = "error", **data) -> None:
+        if data.get("fix"):
+            data["old"] = path[-1]
         self.add(self.kpos(*path), code, message, severity, **data)
 
 

@@ -129,6 +129,8 @@ class _Ctx:
         self.at(self.loaded.pos(*path), code, message, severity, **data)
 
     def key(self, *path, code: str, message: str, severity: str = "error", **data) -> None:
+        if data.get("fix"):  # what --fix replaces: it refuses when the file holds something else there
+            data["old"] = path[-1]
         self.at(self.loaded.key_pos(*path), code, message, severity, **data)
 
     def span(self, *path) -> dict:

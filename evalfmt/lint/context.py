@@ -30,7 +30,17 @@ def shown(text: str, limit: int = 80) -> str:
     return one if len(one) <= limit else one[: limit - 1] + "…"
 
 
-def line_starts(text: str) -> list[int]:
+#: What the YAML parser (libyaml, YAML 1.1) counts as a line break: CRLF as one, a lone CR, LF, NEL,
+#: U+2028 and U+2029. A position the loader reports is a line of this count.
+_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_RARE_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
+
+
+def line_starts(text: str, yaml: bool = False) -> list[int]:
+    """Offsets where each line begins: lines end at LF, or (``yaml``) wherever the YAML parser ends
+    one (see ``_YAML_BREAK``), so that a (line, column) from the YAML loader maps to its offset."""
+    if yaml and any(b in text for b in _RARE_BREAKS):
+        return [0] + [m.end() for m in _YAML_BREAK.finditer(text)]
     starts = [0]
     find = text.find
     i = find("\n")
@@ -336,7 +346,7 @@ class Context:
         text = loaded.text
         starts = self._starts.get(path)
         if starts is None:
-            starts = self._starts[path] = line_starts(text)
+            starts = self._starts[path] = line_starts(text, yaml=loaded.kind == "yaml")
         if not (1 <= value_pos.line <= len(starts)):
             return value_pos
         start = starts[value_pos.line - 1] + value_pos.column - 1

@@ -3,8 +3,10 @@
 - a key rename (EV101 with an unambiguous suggestion, EV501 ``{"rename": new}``) or a scalar value
   replacement (EV501 ``{"replace": new}``) is a splice of that one token at the diagnostic's position:
   every other byte of the file stays as it was (comments, key order, quoting, indentation, line
-  endings). The token keeps its quote style. The edited text is loaded again before it is written; an
-  edit that would not load is dropped;
+  endings). The token keeps its quote style. The position is counted the way the loader counts it
+  (in YAML, a lone CR, NEL, U+2028 and U+2029 end a line too), and the token found there must be the
+  very key or value the loader read at that position: anything else is refused, never guessed. The
+  edited text is loaded again before it is written; an edit that would not load is dropped;
 - a file rename (EV111 ``{"rename_to": path}``) moves the file, content byte for byte, and never
   over an existing file.
 
@@ -21,9 +23,12 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import Diagnostic, EvalfmtError, LoadError
+from ..load import Loaded, YMap, YSeq
 from .context import line_starts
 
 _PLAIN_SAFE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
+#: Characters that end a line for the YAML parser (a token never spans one).
+_BREAKS = "\r\n\x85\u2028\u2029"
 
 
 @dataclass
@@ -68,7 +73,7 @@ def token_span(text: str, offset: int, kind: str) -> tuple[int, int, str] | None
     if c == '"':
         i = offset + 1
         while i < len(text) and text[i] != '"':
-            if text[i] == "\n":
+            if text[i] in _BREAKS:
                 return None
             i += 2 if text[i] == "\\" else 1
         return (offset, i + 1, '"') if i < len(text) else None
@@ -80,16 +85,16 @@ def token_span(text: str, offset: int, kind: str) -> tuple[int, int, str] | None
                     i += 2
                     continue
                 return offset, i + 1, "'"
-            if text[i] == "\n":
+            if text[i] in _BREAKS:
                 return None
             i += 1
         return None
-    if c in "|>[{&*!%@`#\n":
+    if c in "|>[{&*!%@`#" or c in _BREAKS:
         return None
     i = offset
     while i < len(text):
         ch = text[i]
-        if ch in "\r\n" or ch in ",]}":
+        if ch in _BREAKS or ch in ",]}":
             break
         if ch == ":" and (i + 1 >= len(text) or text[i + 1] in " \t\r\n,]}"):
             break
@@ -115,6 +120,7 @@ def _quote(new: str, quote: str) -> str:
 def plan(diagnostics: list[Diagnostic], texts: dict[str, str]) -> FixPlan:
     """The fixes for the fixable diagnostics (reading files not in ``texts``)."""
     p = FixPlan()
+    read_back: dict[str, tuple | None] = {}
     by_file: dict[str, list[tuple[int, int, str, Diagnostic]]] = {}
     for d in diagnostics:
         if not d.fixable:
@@ -135,7 +141,10 @@ def plan(diagnostics: list[Diagnostic], texts: dict[str, str]) -> FixPlan:
             if text is None:
                 continue
             texts[d.path] = text
-        starts = line_starts(text)
+        read = _read_back(d.path, text, read_back)
+        if read is None:
+            continue
+        starts, keys, values = read
         if not 1 <= d.line <= len(starts):
             continue
         offset = starts[d.line - 1] + d.column - 1
@@ -143,6 +152,9 @@ def plan(diagnostics: list[Diagnostic], texts: dict[str, str]) -> FixPlan:
         if span is None:
             continue
         start, end, quote = span
+        expected = (keys if rep[0] == "key" else values).get((d.line, d.column), _NOTHING)
+        if "old" in d.data and d.data["old"] != expected or not _is_token_of(text[start:end], quote, expected):
+            continue  # not the text the finding is about, or not what the loader read there: refuse
         new = _quote(rep[1], quote)
         if text[start:end] == new:
             continue
@@ -168,14 +180,74 @@ def plan(diagnostics: list[Diagnostic], texts: dict[str, str]) -> FixPlan:
     return p
 
 
-def _loads(path: str, text: str) -> bool:
+_NOTHING = object()
+
+
+def _documents(path: str, text: str) -> list[tuple[Loaded, int]] | None:
+    """The documents of a file and the line each starts on less one (a JSONL file holds one per
+    line); None when it does not load."""
     from ..load import kind_of, load_text
 
     try:
-        load_text(text, path, kind_of(path))
+        if not path.lower().endswith(".jsonl"):
+            return [(load_text(text, path, kind_of(path)), 0)]
+        return [(load_text(line, path, "json"), i) for i, line in enumerate(text.split("\n")) if line.strip()]
+    except LoadError:
+        return None
+
+
+def _loads(path: str, text: str) -> bool:
+    return _documents(path, text) is not None
+
+
+def _read_back(path: str, text: str, cache: dict) -> tuple | None:
+    """(line starts, keys, values) of a file as its loader reads it: ``keys`` maps the (line,
+    column) of every mapping key to the key, ``values`` that of every scalar value to the value."""
+    if path in cache:
+        return cache[path]
+    docs = _documents(path, text)
+    found = None
+    if docs is not None:
+        keys: dict[tuple[int, int], object] = {}
+        values: dict[tuple[int, int], object] = {}
+        for loaded, shift in docs:
+            stack = [loaded.located]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, YMap):
+                    for key, value in node.items():
+                        kl, kc = node.kpos[key]
+                        keys[(kl + shift, kc)] = key
+                        _add_value(values, stack, value, node.vpos[key], shift)
+                elif isinstance(node, YSeq):
+                    for value, pos in zip(node, node.ipos):
+                        _add_value(values, stack, value, pos, shift)
+        found = (line_starts(text, yaml=docs[0][0].kind == "yaml"), keys, values)
+    cache[path] = found
+    return found
+
+
+def _add_value(values: dict, stack: list, value: object, pos: tuple[int, int], shift: int) -> None:
+    if isinstance(value, (YMap, YSeq)):
+        stack.append(value)
+    else:
+        values[(pos[0] + shift, pos[1])] = value
+
+
+def _is_token_of(token: str, quote: str, expected: object) -> bool:
+    """True when the source token ``token`` spells the string ``expected``."""
+    if not isinstance(expected, str):
+        return False
+    if not quote:
+        return token == expected
+    if quote == "'":
+        return token[1:-1].replace("''", "'") == expected
+    from ..load import load_text
+
+    try:
+        return load_text(token, "<token>", "yaml").data == expected
     except LoadError:
         return False
-    return True
 
 
 def _read(path: str) -> str | None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
+
 from lintkit import materialize
 
 CASE = (
@@ -136,3 +138,41 @@ def test_json_key_fix(run_cli, tmp_path):
     code, out, err = run_cli("lint", "--isolated", "--select", "EV101", "--fix", "sample", cwd=str(repo))
     assert (code, out, err) == (0, "0 errors, 0 warnings in 1 file (1 fixed)\n", "")
     assert (repo / "sample/evals/evals.json").read_text() == src.replace('"expectatons"', '"expectations"')
+
+
+# ------------------------------------------------------------ line breaks the YAML parser counts (issue 11.5)
+
+BREAKS = {"LS": "\u2028", "PS": "\u2029", "NEL": "\x85", "CR": "\r", "CRLF": "\r\n"}
+
+
+@pytest.mark.parametrize("where", ["string", "comment"])
+@pytest.mark.parametrize("name", list(BREAKS))
+def test_fix_counts_the_line_breaks_the_yaml_parser_counts(run_cli, tmp_path, name, where):
+    """libyaml ends a line at a lone CR, NEL, U+2028 and U+2029 too: the splice must land on the
+    mistyped key, not on the key as many lines below as the file holds such breaks."""
+    br = BREAKS[name]
+    head = f"task: 'Write the notes.{br}  Then stop.'\n" if where == "string" else f"task: Write the notes. # a{br}\n"
+    case = head + "setup: git init -q\nchekcs:\n  - file_absent: NOTES.orig\n"
+    repo = materialize(tmp_path, {"files": {"evals/cases/a.yaml": case.encode("utf-8")}})
+    code, out, err = run_cli("lint", "--isolated", "--select", "EV101", "--fix", "sample", cwd=str(repo))
+    assert (code, out, err) == (0, "0 errors, 0 warnings in 1 file (1 fixed)\n", "")
+    assert (repo / "sample/evals/cases/a.yaml").read_bytes() == case.replace("chekcs:", "checks:").encode("utf-8")
+
+
+def test_fix_refuses_a_token_that_is_not_the_one_the_finding_is_about(tmp_path):
+    """A finding whose position holds another key (a stale or miscounted position) is not fixed."""
+    from evalfmt.errors import Diagnostic
+    from evalfmt.lint import fix
+
+    text = "task: Write the notes.\nsetup: git init -q\nchekcs: []\n"
+    path = str(tmp_path / "a.yaml")
+    stale = Diagnostic(path, 2, 1, "EV101", "unknown key 'chekcs'", "warning", fixable=True,
+                       data={"suggestion": "checks", "old": "chekcs"})
+    assert fix.plan([stale], {path: text}).empty
+    # without 'old' (a plugin's finding), the token must still be what the loader read at that spot:
+    # column 3 of line 2 is inside 'setup', where no key starts
+    inside = Diagnostic(path, 2, 3, "EV101", "unknown key", "warning", fixable=True, data={"suggestion": "checks"})
+    assert fix.plan([inside], {path: text}).empty
+    right = Diagnostic(path, 3, 1, "EV101", "unknown key 'chekcs'", "warning", fixable=True,
+                       data={"suggestion": "checks", "old": "chekcs"})
+    assert fix.plan([right], {path: text}).edits == {path: text.replace("chekcs", "checks")}
