@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import ir
 from .. import js
-from .. import ecmaregex
+from .regex_deadline import first_match
 from .session import Session
 
 def text_of(v: Any) -> str:
@@ -22,7 +22,8 @@ def text_of(v: Any) -> str:
 
 def score(check: ir.CheckBase, session: Session) -> tuple[bool, str] | None:
     """``(passed, detail)`` for an assertion this module knows, None otherwise. Raises
-    :class:`ecmaregex.EcmaRegexError` for a bad regex (the caller reports a malformed check)."""
+    :class:`~evalfmt.ecmaregex.EcmaRegexError` for a bad regex (the caller reports a malformed check) and
+    :class:`~evalfmt.run.regex_deadline.RegexTimeout` for one that runs past its budget."""
     out = session.final_output
     kind = check.kind  # type: ignore[attr-defined]
     if isinstance(check, ir.Contains):
@@ -46,7 +47,7 @@ def score(check: ir.CheckBase, session: Session) -> tuple[bool, str] | None:
         ok, what = js.trim(out) == js.trim(value), f'equals "{value}"'
     elif isinstance(check, ir.Regex):
         flags = check.flags or ""
-        ok, what = ecmaregex.test(check.value, out, flags), f"matches /{check.value}/{flags}"
+        ok, what = first_match(check.value, flags, [out]) is not None, f"matches /{check.value}/{flags}"
     elif isinstance(check, ir.IsJson):
         try:
             js.loads(out)

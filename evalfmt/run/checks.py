@@ -2,7 +2,7 @@
 
 terum's seven kinds follow the engine exactly (see docs/scoring.md): transcript checks are
 case-insensitive substring tests on the transcript text; command checks search every Bash command
-with an ECMAScript regex; file checks resolve inside the sandbox; ``command_succeeds`` runs
+with an ECMAScript regex (within a time budget: a catastrophic pattern ends as ``check timed out``); file checks resolve inside the sandbox; ``command_succeeds`` runs
 ``/bin/sh -ce`` in the sandbox for at most 120 s. A malformed check fails (``malformed check: ...``),
 it never raises. agentv's ``skill-trigger`` uses a detector (``detect.py``); its deterministic
 assertions score the final output (``assertions.py``); graders evalfmt cannot run are reported as
@@ -19,6 +19,7 @@ from .. import ir
 from .. import ecmaregex
 from .. import js
 from . import assertions, detect, sandboxfs, shell
+from .regex_deadline import RegexTimeout, first_match
 from .session import Session
 
 NO_SANDBOX = "no sandbox given (pass --sandbox DIR): file and command checks need the sandbox after the session"
@@ -118,6 +119,8 @@ def score_check(check: ir.Check, ctx: Context) -> CheckResult:
         passed, detail = _score(check, ctx)
     except ecmaregex.EcmaRegexError as exc:
         passed, detail = False, f"malformed check: {exc.message}"
+    except RegexTimeout as exc:
+        passed, detail = False, str(exc)
     except (ValueError, OSError) as exc:
         passed, detail = False, f"malformed check: {exc}"
     return CheckResult(label, kind, passed, detail)
@@ -134,9 +137,9 @@ def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
         return (not found), "found in the transcript" if found else "not found in the transcript"
     if isinstance(check, (ir.CommandMatching, ir.NoCommandMatching)):
         flags = check.extra.get("flags")  # a skillgym regex literal's flags (e.g. /pnpm/i)
-        rx = ecmaregex.compile(check.pattern, flags if isinstance(flags, str) else "")
         commands = s.bash_commands()
-        hit = next((c for c in commands if rx.test(c)), None)
+        index = first_match(check.pattern, flags if isinstance(flags, str) else "", commands)
+        hit = None if index is None else commands[index]
         if hit is not None:
             what = f"matched by Bash command: {_cut(hit)}"
         else:

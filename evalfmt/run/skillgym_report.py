@@ -150,7 +150,7 @@ def file_reads(session: Session) -> list[str]:
 def score_file_reads(check, session: Session) -> tuple[bool, str]:
     """skillgym's ``assert.fileReads.includes|notIncludes`` (an opaque check of that type): some / no
     file read matches (a string: a substring; a regex: an ECMAScript search)."""
-    from .. import ecmaregex
+    from .regex_deadline import first_match
 
     matcher = check.extra.get("matcher") if isinstance(check.extra.get("matcher"), dict) else {}
     reads = file_reads(session)
@@ -158,8 +158,8 @@ def score_file_reads(check, session: Session) -> tuple[bool, str]:
         hit = next((r for r in reads if matcher["text"] in r), None)
         what = f'"{matcher["text"]}"'
     elif isinstance(matcher.get("regex"), str):
-        rx = ecmaregex.compile(matcher["regex"], matcher.get("flags") or "")
-        hit = next((r for r in reads if rx.test(r)), None)
+        index = first_match(matcher["regex"], matcher.get("flags") or "", reads)
+        hit = None if index is None else reads[index]
         what = f"/{matcher['regex']}/{matcher.get('flags') or ''}"
     else:
         return False, "malformed check: fileReads without a matcher"
