@@ -86,9 +86,17 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--skills", type=int, default=200)
     ap.add_argument("--large", type=int, default=1000, help="skills in the --jobs comparison (0: skip it)")
+    ap.add_argument("--baseline", metavar="DIR", help="also run the evalfmt of this source tree (e.g. `git archive "
+                    "main | tar -x -C DIR`), interleaved with the others, for a before/after comparison")
     args = ap.parse_args()
     evalfmt = os.path.join(BIN, "evalfmt")
     subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "evalfmt")], check=True, env=ENV)
+    baseline = []
+    if args.baseline:
+        src = os.path.abspath(args.baseline)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(src, "evalfmt")], check=True, env=ENV)
+        baseline = [sys.executable, "-c", f"import sys; sys.path.insert(0, {src!r}); from evalfmt.cli import main; "
+                                          "sys.exit(main())"]
     with tempfile.TemporaryDirectory() as tmp:
         files = generate(tmp, args.skills)
         yamls = [f for f in files if f.endswith(".yaml")]
@@ -103,6 +111,8 @@ def main() -> None:
             "evalfmt lint --isolated --jobs 2 (the folder)": [evalfmt, "lint", "--isolated", "--jobs", "2", tmp],
             "evalfmt validate (the folder)": [evalfmt, "validate", tmp],
         }
+        if baseline:
+            corpus["baseline: evalfmt lint --isolated (the folder)"] = [*baseline, "lint", "--isolated", tmp]
         times = measure(corpus, args.runs)
         print("whole corpus:")
         table(times, "yamllint -d relaxed (the folder)",
@@ -117,6 +127,8 @@ def main() -> None:
             "evalfmt validate (one case file)": [evalfmt, "validate", one],
             "bare libyaml parse (one case file)": [sys.executable, "-c", BARE_PARSE, one],
         }
+        if baseline:
+            single["baseline: evalfmt lint (one case file)"] = [*baseline, "lint", "--isolated", one]
         times = measure(single, args.runs)
         print("one case file, cold process (the pre-commit case):")
         table(times, "check-jsonschema (one case file)",

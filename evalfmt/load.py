@@ -553,7 +553,7 @@ _NoKey = _NoKeyType()
 
 
 def _one_line(s: str) -> str:
-    s = re.sub(r'\s*in "<[^>]*>", (?:line \d+, column \d+|position \d+)', "", s)
+    s = re.sub(r'(?<!\s)\s*in "<[^>]{0,200}>", (?:line \d+, column \d+|position \d+)', "", s)
     return " ".join(s.split())
 
 

@@ -171,7 +171,9 @@ def detect(path: str) -> Format | None:
 # ------------------------------------------------------------------------- detection helpers
 
 _KEY_LINE = re.compile(r'^(?:"([^"\n]+)"|\'([^\'\n]+)\'|([A-Za-z_][\w.-]*))[ \t]*:(?:[ \t]|$)', re.M)
-_JSON_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
+#: every JSON string (a key when the colon group matched): each attempt at a quote consumes a whole
+#: string, or the rest of the text when it is not closed, so no character is scanned twice
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)(?:"(\s*:)?|\\?\Z)', re.S)
 
 
 def head(path: str, size: int = 65536) -> str:
@@ -188,7 +190,7 @@ def peek_keys(path: str) -> set[str]:
     A cheap structural look for detection, not a parse."""
     text = head(path)
     if path.lower().endswith(".json"):
-        return {m.group(1) for m in _JSON_KEY.finditer(text)}
+        return {m.group(1) for m in _JSON_STRING.finditer(text) if m.group(2)}
     return {m.group(1) or m.group(2) or m.group(3) for m in _KEY_LINE.finditer(text)}
 
 

@@ -71,9 +71,10 @@ def detect(path: str) -> bool:
     if ("prompts" in keys or "providers" in keys) and ("tests" in keys or "defaultTest" in keys):
         return True
     # a promptfoo test file: a YAML list of tests with vars / assert
-    body = re.sub(r"(?m)^\s*#.*\n", "", text).lstrip()
-    return body.startswith("-") and bool(re.search(r"(?m)^\s+(vars|assert):", text)) and \
-        bool(re.search(r"(?m)^\s*-\s+(description|vars|assert):", text)) and "should_trigger" not in keys
+    # (line-start patterns take blanks only up to the line's end: \s there would rescan blank runs)
+    body = re.sub(r"(?m)^[^\S\n]*#.*\n", "", text).lstrip()
+    return body.startswith("-") and bool(re.search(r"(?m)^[^\S\n]+(vars|assert):", text)) and \
+        bool(re.search(r"(?m)^[^\S\n]*-\s+(description|vars|assert):", text)) and "should_trigger" not in keys
 
 
 # ------------------------------------------------------------------------------------ reading

@@ -14,7 +14,9 @@ from . import Format, head
 
 SUFFIXES = (".ts", ".mts", ".cts")
 _IMPORT = re.compile(r"""from\s+["']skillgym["']""")
-_DEFAULT = re.compile(r"^\s*export\s+default\b", re.M)
+# ``^\s*export`` would rescan a long blank run from each of its lines; a line's own leading blanks
+# say the same (a blank run before "export" always holds the start of export's line)
+_DEFAULT = re.compile(r"^[^\S\n]*export\s+default\b", re.M)
 
 
 def detect(path: str) -> bool:

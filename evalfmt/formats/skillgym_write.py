@@ -136,12 +136,53 @@ _IMPORT_LINE = re.compile(r"^import\b[^\n]*(?:\n(?![A-Za-z]|\n)[^\n]*)*\n", re.M
 
 
 def _insert_after_imports(text: str, block: str) -> str:
+    """``block`` after the import lines that only blanks, ``//`` comments and imports precede."""
     end = 0
-    for m in _IMPORT_LINE.finditer(text):
-        if text[:m.start()].strip() and not re.fullmatch(r"(?:\s|//[^\n]*|import\b[^;]*;?)*", text[:m.start()], re.S):
+    matches = list(_IMPORT_LINE.finditer(text))
+    ok = _preamble_ends(text, matches[-1].start()) if matches else b""
+    for m in matches:
+        if not ok[m.start()]:
             break
         end = m.end()
     return text[:end] + block + text[end:]
+
+
+def _preamble_ends(text: str, upto: int) -> bytearray:
+    """``ok[p]`` is 1 when ``text[:p]`` is made of blanks, ``//`` comments and ``import ...;``
+    statements only (the language of ``(?:\\s|//[^\\n]*|import\\b[^;]*;?)*``), for every p <= upto.
+    One pass: a comment reaches any point up to its line's end, an import any point up to its
+    ``;`` (that included); the regex itself backtracks exponentially over such splits."""
+    ok = bytearray(upto + 1)
+    ok[0] = 1
+    reach = -1  # every position up to here is reachable through a comment or an import
+    pending: dict[int, int] = {}  # where an interval opens -> where it ends
+    nl = semi = -1
+    for p in range(upto + 1):
+        if p in pending:
+            reach = max(reach, pending.pop(p))
+        if not (ok[p] or p <= reach):
+            continue
+        ok[p] = 1
+        if p == upto:
+            break
+        ch = text[p]
+        if ch.isspace():
+            ok[p + 1] = 1
+        elif text.startswith("//", p):
+            if nl < p:
+                nl = text.find("\n", p)
+                nl = len(text) if nl < 0 else nl
+            pending[p + 2] = max(pending.get(p + 2, -1), nl)
+        elif text.startswith("import", p) and not _word_char(text[p + 6: p + 7]):
+            if semi < p + 6:
+                semi = text.find(";", p + 6)
+            last = len(text) if semi < 0 else semi + 1
+            pending[p + 6] = max(pending.get(p + 6, -1), last)
+    return ok
+
+
+def _word_char(ch: str) -> bool:
+    return bool(ch) and (ch.isalnum() or ch == "_")
 
 
 # --------------------------------------------------------------------------------------- container

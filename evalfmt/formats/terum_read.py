@@ -617,21 +617,19 @@ def skill_info(skill_dir: str) -> dict:
     return info
 
 
-_FRONTMATTER = re.compile(r"^---\s*\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)")
-
-
 def frontmatter(md_path: str) -> Any:
     """The parsed frontmatter of a SKILL.md (None when absent or unreadable)."""
+    from ..frontmatter import find as find_frontmatter
     from ..load import load_text, read_text
 
     try:
         text = read_text(md_path)
     except LoadError:
         return None
-    m = _FRONTMATTER.match(text)
-    if not m:
+    block = find_frontmatter(text)
+    if block is None:
         return None
     try:
-        return load_text(m.group(1), md_path).data
+        return load_text(block.yaml, md_path).data
     except LoadError:
         return None

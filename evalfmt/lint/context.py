@@ -12,11 +12,10 @@ import stat as statmod
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import frontmatter
 from ..errors import Diagnostic, LoadError, Pos
 from ..load import Loaded, YMap, YSeq
 
-#: terum's frontmatter block (the group is the YAML between the first two ``---`` lines).
-FRONTMATTER = re.compile(r"^---\s*\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)")
 #: How much of a file decides whether it is text (terum: no NUL in the first 8 KiB).
 TEXT_PROBE = 8192
 
@@ -149,7 +148,7 @@ class SkillMd:
     path: str
     exists: bool = False
     text: str | None = None
-    match: Any = None  # the FRONTMATTER match
+    match: Any = None  # the frontmatter block (``frontmatter.Block``), terum's rule
     loaded: Loaded | None = None  # the frontmatter YAML, positions relative to the block
     data: Any = None  # the parsed frontmatter (None when absent or invalid)
     error: LoadError | None = None
@@ -168,14 +167,14 @@ class SkillMd:
         md.text = file.text
         if md.text is None:
             return md
-        md.match = FRONTMATTER.match(md.text)
+        md.match = frontmatter.find(md.text)
         if md.match is None:
             return md
-        md.line_offset = md.text.count("\n", 0, md.match.start(1))
+        md.line_offset = md.text.count("\n", 0, md.match.start)
         from ..load import load_text
 
         try:
-            loaded = load_text(md.match.group(1), path)
+            loaded = load_text(md.match.yaml, path)
         except LoadError as exc:
             md.error = exc
             return md
@@ -207,8 +206,8 @@ class SkillMd:
         """Offset in ``text`` where the body starts (after the frontmatter block, terum's rule)."""
         if self.text is None:
             return 0
-        m = re.match(r"^---\s*\r?\n[\s\S]*?\r?\n---\s*(?:\r?\n|$)", self.text)
-        return m.end() if m else 0
+        block = frontmatter.find(self.text, spaced_close=True)
+        return block.after if block else 0
 
 
 def skill_name(folder: str) -> str:
@@ -414,7 +413,7 @@ def _index_positions(root: Any) -> dict[tuple[int, int], tuple]:
 def _block_indent(text: str, starts: list[int], header_line: int) -> int | None:
     """Indentation of a block scalar's content (the first non-blank line after the header)."""
     header = text[starts[header_line - 1]: text.find("\n", starts[header_line - 1])]
-    m = re.search(r"[|>]([1-9])?[+-]?([1-9])?\s*(?:#.*)?$", header)
+    m = re.search(r"[|>]([1-9])?[+-]?([1-9])?\s*(?:#|\Z)", header)  # header: one line
     explicit = None
     if m and (m.group(1) or m.group(2)):
         parent_indent = len(header) - len(header.lstrip(" "))

@@ -126,7 +126,7 @@ class RuleDoc:
     sections: dict[str, str] = field(default_factory=dict)
 
 
-_SECTION = re.compile(r"^(Why|Fails|Passes|Fix|Options|Note):[ \t]*(.*)$")
+_SECTION = re.compile(r"^(Why|Fails|Passes|Fix|Options|Note):[ \t]*+(.*)$")
 
 
 def _cleandoc(doc: str) -> str:

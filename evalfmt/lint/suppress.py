@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from ..errors import Diagnostic
 
 MARK = "evalfmt:"
-_COMMENT = re.compile(
-    r"(?:#|<!--)[ \t]*evalfmt:[ \t]*noqa(?P<file>-file)?(?P<rest>[^\n]*?)[ \t]*(?:-->)?[ \t]*\r?$")
+#: the rest of the line after ``noqa`` goes to :func:`_rest` (as ``(?P<rest>[^\n]*?)[ \t]*(?:-->)?[ \t]*\r?$``
+#: in the pattern, the lazy rest and the blanks around ``-->`` made a line of blanks cubic)
+_COMMENT = re.compile(r"(?:#|<!--)[ \t]*evalfmt:[ \t]*noqa(?P<file>-file)?(?P<rest>[^\n]*)")
 _CODES = re.compile(r"[ \t]*:[ \t]*(?P<codes>[A-Za-z0-9][A-Za-z0-9 \t,]*)$")
 
 
@@ -48,7 +49,7 @@ def scan(path: str, text: str) -> list[Suppression]:
             if not _outside_quotes(line, m.start()):
                 continue
             file_level = bool(m.group("file"))
-            rest = m.group("rest")
+            rest = _rest(m.group("rest"))
             cm = _CODES.match(rest)
             codes = [c.upper() for c in re.split(r"[,\s]+", cm.group("codes")) if c] if cm else []
             s = Suppression(path, i + 1, m.start() + 1, file_level, codes)
@@ -59,6 +60,16 @@ def scan(path: str, text: str) -> list[Suppression]:
                              "of the file")
             out.append(s)
     return out
+
+
+def _rest(rest: str) -> str:
+    """The rest of a suppression comment without its tail: a CR, blanks, a closing ``-->``, blanks."""
+    if rest.endswith("\r"):
+        rest = rest[:-1]
+    rest = rest.rstrip(" \t")
+    if rest.endswith("-->"):
+        rest = rest[:-3].rstrip(" \t")
+    return rest
 
 
 def _first_block_end(lines: list[str]) -> int:

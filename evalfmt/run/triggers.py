@@ -11,10 +11,9 @@ recall = tp / (tp + fn), precision = tp / (tp + fp), each None with a zero denom
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 
-from .. import ir
+from .. import frontmatter, ir
 from ..errors import EvalfmtError
 from .. import js
 
@@ -125,9 +124,6 @@ def score_triggers(triggers: ir.TriggerSet, selections: dict[str, Selection], sk
     return sc
 
 
-_FRONTMATTER = re.compile(r"^\ufeff?---\s*\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)")
-
-
 def skill_meta(skill_dir: str) -> dict:
     """The SKILL.md frontmatter of a skill folder as a dict ({} when absent or unreadable)."""
     try:
@@ -135,13 +131,13 @@ def skill_meta(skill_dir: str) -> dict:
             text = fh.read(200_000)
     except (OSError, UnicodeDecodeError):
         return {}
-    m = _FRONTMATTER.match(text)
-    if not m:
+    block = frontmatter.find(text, bom=True)
+    if block is None:
         return {}
     try:
         from ..load import load_text
 
-        data = load_text(m.group(1), os.path.join(skill_dir, "SKILL.md"), "yaml").data
+        data = load_text(block.yaml, os.path.join(skill_dir, "SKILL.md"), "yaml").data
     except Exception:  # noqa: BLE001 - a broken frontmatter just gives no catalog line
         return {}
     return dict(data) if isinstance(data, dict) else {}

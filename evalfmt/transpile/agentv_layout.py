@@ -82,7 +82,7 @@ def render(obj: dict) -> str:
 
 # ------------------------------------------------------------------------------------- sentences
 
-_CODE_FILE = re.compile(r"([^/]+)\.(ts|js|mts|mjs)\Z", re.S)
+_CODE_FILE = re.compile(r"(?<![^/])([^/]+)\.(ts|js|mts|mjs)\Z", re.S)  # a match starts after the last '/'.
 
 
 def _code_grader_instruction(name: str, description: Any) -> str:

@@ -27,24 +27,68 @@ INVISIBLE = re.compile("[\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060\ufeff]")
 #: JavaScript's \s (what terum's /\S+/gu splits tokens on)
 _JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 TOKEN = re.compile(f"[^{_JS_SPACE}]+")
-_JS_TRIM = re.compile(f"^[{_JS_SPACE}]+|[{_JS_SPACE}]+$")
+#: the same characters one by one, for ``str.strip`` (JavaScript's ``String.prototype.trim``)
+_JS_SPACE_CHARS = "\t\n\v\f\r \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + \
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
 CREDENTIALS = (
     re.compile(r"ghp_[A-Za-z0-9]{20,}"),
     re.compile(r"github_pat_[A-Za-z0-9_]{20,}"),
     re.compile(r"sk-ant-[A-Za-z0-9_-]{10,}"),
     re.compile(r"AKIA[0-9A-Z]{16}"),
-    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----"),
+    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"),  # a match only with an END line after it: see _pem
     re.compile(r"Bearer\s+eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"),
 )
-EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+_PEM_END = re.compile(r"-----END [A-Z ]*PRIVATE KEY-----")
+#: terum's e-mail pattern, /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, is found by :func:`emails`
+#: (as a regex it rescans a long run of address characters from each of them: quadratic)
+_EMAIL_LOCAL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._%+-")
+_EMAIL_DOMAIN = re.compile(r"[A-Za-z0-9.-]*")
+_LETTERS = re.compile(r"[A-Za-z]*")
 RESERVED_SUFFIXES = (".invalid", ".test", ".example", ".local", ".localhost")
-DEP_TOKEN = re.compile(r"[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+")
+#: terum's /[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+/g: a match never ends inside a run of these
+#: characters, so one may only start where a run starts (the look-behind keeps the scan linear)
+DEP_TOKEN = re.compile(r"(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+")
 SIZE_LIMIT = 20_000
 
 
 
 def js_trim(text: str) -> str:
-    return _JS_TRIM.sub("", text)
+    return text.strip(_JS_SPACE_CHARS)
+
+
+def emails(text: str):
+    """(start, end) of each match of terum's e-mail pattern, as ``finditer`` gives them, in linear
+    time: from each ``@``, the local part is the run of address characters before it (not reaching
+    back into the previous match), the domain the longest run that ends in a dot and two letters."""
+    last_end = 0
+    at = text.find("@")
+    while at >= 0:
+        start = at
+        while start > last_end and text[start - 1] in _EMAIL_LOCAL:
+            start -= 1
+        end = None
+        if start < at:
+            run_end = _EMAIL_DOMAIN.match(text, at + 1).end()
+            dot = text.rfind(".", at + 2, run_end)
+            while dot >= 0:  # the engine backtracks from the end of the run to the last fitting dot
+                letters = _LETTERS.match(text, dot + 1).end()
+                if letters - dot - 1 >= 2:
+                    end = letters
+                    break
+                dot = text.rfind(".", at + 2, dot)
+        if end is not None:
+            yield start, end
+            last_end = end
+            at = text.find("@", end)
+        else:
+            at = text.find("@", at + 1)
+
+
+def _pem(text: str) -> re.Match | None:
+    """terum's PEM pattern (BEGIN line, anything, END line): the first BEGIN line with an END line
+    anywhere after it, found with one scan for each (the lazy middle of the regex is quadratic)."""
+    begin = CREDENTIALS[4].search(text)
+    return begin if begin is not None and _PEM_END.search(text, begin.end()) else None
 
 
 # ------------------------------------------------------------------------------- the frontmatter
@@ -270,7 +314,7 @@ def credential_offset(text: str) -> int | None:
     if not _ANY_CREDENTIAL.search(text):
         return None
     for pattern in CREDENTIALS:
-        m = pattern.search(text)
+        m = _pem(text) if pattern is CREDENTIALS[4] else pattern.search(text)
         if m:
             return m.start()
     return None
@@ -282,9 +326,10 @@ def reserved_domain(domain: str) -> bool:
     return domain.endswith(RESERVED_SUFFIXES)
 
 
-def foreign_email(text: str, author: str | None) -> re.Match | None:
-    for m in EMAIL.finditer(text):
-        email = m.group(0)
+def foreign_email(text: str, author: str | None) -> tuple[int, str] | None:
+    """(offset, address) of the first address that is neither reserved nor the author's."""
+    for start, end in emails(text):
+        email = text[start:end]
         at = email.rfind("@")
         local, domain = email[:at], email[at + 1:].lower()
         if reserved_domain(domain):
@@ -293,7 +338,7 @@ def foreign_email(text: str, author: str | None) -> re.Match | None:
             a_at = author.rfind("@")
             if a_at > 0 and local == author[:a_at] and domain == author[a_at + 1:].lower():
                 continue
-        return m
+        return start, email
     return None
 
 
@@ -349,12 +394,12 @@ class Credentials(Rule):
             if not author_read:
                 author = author_email(skill.md, _managed(ctx, skill))
                 author_read = True
-            m = foreign_email(text, author)
-            if m:
+            found = foreign_email(text, author)
+            if found:
                 whose = f"the skill author is {author}" if author else \
                     "this skill declares no metadata.author address, so no address is exempt"
-                ctx.report(self, f.path, offset_to_pos(text, m.start()),
-                           f"e-mail address {m.group(0)} is not the skill author's ({whose}): use a reserved "
+                ctx.report(self, f.path, offset_to_pos(text, found[0]),
+                           f"e-mail address {found[1]} is not the skill author's ({whose}): use a reserved "
                            "domain such as example.com")
 
 
