@@ -214,7 +214,10 @@ def loads(data: bytes | str) -> Any:
         return orjson.loads(data)
     except ValueError:  # JSONDecodeError, or a str holding a lone surrogate (UnicodeEncodeError)
         text = data.decode("utf-8", "surrogatepass") if isinstance(data, (bytes, bytearray)) else data
-        return json.loads(text, parse_constant=_refuse_constant)
+        try:
+            return json.loads(text, parse_constant=_refuse_constant)
+        except RecursionError:  # deeper than orjson's 1024 levels
+            raise ValueError("JSON nested too deeply") from None
 
 
 def stringify(value: Any, indent: int | None = None) -> str:
@@ -233,67 +236,77 @@ def stringify(value: Any, indent: int | None = None) -> str:
 
 
 def _plain(v: Any) -> bool:
-    """True when orjson writes ``v`` exactly as ``JSON.stringify`` does."""
-    if isinstance(v, str) or v is None or v is True or v is False:
-        return True
-    if isinstance(v, int):
-        return -MAX_SAFE <= v <= MAX_SAFE
-    if isinstance(v, dict):
-        for k, x in v.items():
-            if not isinstance(k, str) or (k[:1].isdigit() and _array_index(k) is not None) or not _plain(x):
+    """True when orjson writes ``v`` exactly as ``JSON.stringify`` does (iterative: any depth)."""
+    stack = [v]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str) or v is None or v is True or v is False:
+            continue
+        if isinstance(v, int):
+            if not -MAX_SAFE <= v <= MAX_SAFE:
                 return False
-        return True
-    if isinstance(v, list):
-        return all(_plain(x) for x in v)
-    return False
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if not isinstance(k, str) or (k[:1].isdigit() and _array_index(k) is not None):
+                    return False
+                stack.append(x)
+        elif isinstance(v, list):
+            stack.extend(v)
+        else:
+            return False
+    return True
 
 
 def _emit(value: Any, out: list[str], indent: int | None, level: int) -> None:
-    if value is None or value is UNDEFINED:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
-    elif isinstance(value, str):
-        out.append(quote(value))
-    elif isinstance(value, (int, float)):
-        if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+    """Write ``value`` into ``out``; iterative (a work list of text and (value, level) pairs), so
+    that data nested as deep as a JSON parser allows is written too."""
+    work: list = [(value, level)]
+    while work:
+        item = work.pop()
+        if type(item) is str:
+            out.append(item)
+            continue
+        value, level = item
+        if value is None or value is UNDEFINED:
             out.append("null")
-        else:
-            out.append(number_string(value))
-    elif isinstance(value, list):
-        if not value:
-            out.append("[]")
-            return
-        if indent is None:
-            out.append("[")
-            for i, item in enumerate(value):
-                if i:
-                    out.append(",")
-                _emit(item, out, indent, level + 1)
-            out.append("]")
-            return
-        pad = "\n" + " " * (indent * (level + 1))
-        out.append("[")
-        for i, item in enumerate(value):
-            out.append(("," if i else "") + pad)
-            _emit(item, out, indent, level + 1)
-        out.append("\n" + " " * (indent * level) + "]")
-    elif isinstance(value, dict):
-        keys = [k for k in own_keys(value) if value[k] is not UNDEFINED]
-        if not keys:
-            out.append("{}")
-            return
-        sep = ":" if indent is None else ": "
-        pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
-        out.append("{")
-        for i, key in enumerate(keys):
-            out.append(("," if i else "") + pad)
-            out.append(quote(str(key)) + sep)
-            _emit(value[key], out, indent, level + 1)
-        if indent is not None:
-            out.append("\n" + " " * (indent * level))
-        out.append("}")
-    else:  # pragma: no cover
-        out.append(quote(str(value)))
+        elif value is True:
+            out.append("true")
+        elif value is False:
+            out.append("false")
+        elif isinstance(value, str):
+            out.append(quote(value))
+        elif isinstance(value, (int, float)):
+            if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+                out.append("null")
+            else:
+                out.append(number_string(value))
+        elif isinstance(value, list):
+            if not value:
+                out.append("[]")
+                continue
+            parts: list = ["["]
+            pad = None if indent is None else "\n" + " " * (indent * (level + 1))
+            for i, x in enumerate(value):
+                if pad is None:
+                    if i:
+                        parts.append(",")
+                else:
+                    parts.append(("," if i else "") + pad)
+                parts.append((x, level + 1))
+            parts.append("]" if indent is None else "\n" + " " * (indent * level) + "]")
+            work.extend(reversed(parts))
+        elif isinstance(value, dict):
+            keys = [k for k in own_keys(value) if value[k] is not UNDEFINED]
+            if not keys:
+                out.append("{}")
+                continue
+            sep = ":" if indent is None else ": "
+            pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
+            parts = ["{"]
+            for i, key in enumerate(keys):
+                parts.append(("," if i else "") + pad + quote(str(key)) + sep)
+                parts.append((value[key], level + 1))
+            parts.append("}" if indent is None else "\n" + " " * (indent * level) + "}")
+            work.extend(reversed(parts))
+        else:  # pragma: no cover
+            out.append(quote(str(value)))

@@ -8,9 +8,14 @@ lazily, only when a caller asks for a position.
 YAML is read event by event from the libyaml parser of ruamel.yaml (``ruamel.yaml.clib``), and the
 tree is built here, iteratively, so that hostile input has a bounded cost:
 
-- nesting deeper than ``MAX_DEPTH`` stops the parse at the offending line;
-- aliases that expand to more than ``MAX_ALIAS_NODES`` nodes ("billion laughs") stop it too;
+- nesting deeper than ``MAX_DEPTH`` (100) mappings and sequences stops the parse at the offending
+  line (JSON too): every command (the IR, its JSON output, the writers) works below that depth;
+- aliases that expand to more than ``MAX_ALIAS_NODES`` nodes ("billion laughs") stop it too, and so
+  do aliases whose expansion makes the document larger than ``max_bytes`` (one long string aliased
+  thousands of times);
 - files larger than ``max_bytes`` (default 10 MB, ``EVALFMT_MAX_BYTES``) are refused unread;
+- integers beyond 64 bits become floats, as JSON numbers do (orjson, JavaScript); a number too large
+  for a float is an error with its position;
 - NUL bytes, invalid UTF-8 and tabs used for indentation get their own message and position;
 - duplicate keys are recorded (the later value wins, as in most loaders) for EV114;
 - scalars resolve by the YAML 1.2 core schema (what the JavaScript engines use): ``yes`` stays a
@@ -29,8 +34,12 @@ from typing import Any
 from .errors import LoadError, Pos
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
-MAX_DEPTH = 500
+#: Deeper documents are refused. Python's recursion and orjson's serialization (254 levels) need the
+#: IR, which wraps the data in a few levels more, to stay well below both; no eval file nests this deep.
+MAX_DEPTH = 100
 MAX_ALIAS_NODES = 100_000
+#: The range of integers kept as ``int`` (orjson's); others become floats like JSON numbers.
+_INT_MIN, _INT_END = -(2 ** 63), 2 ** 64
 
 YAML_SUFFIXES = (".yaml", ".yml")
 JSON_SUFFIXES = (".json",)
@@ -213,14 +222,14 @@ def kind_of(path: str) -> str:
 def load_file(path: str, kind: str | None = None, max_bytes: int | None = None) -> Loaded:
     """Load a YAML or JSON file (by extension unless ``kind`` is given)."""
     text = read_text(path, max_bytes)
-    return load_text(text, path, kind or kind_of(path))
+    return load_text(text, path, kind or kind_of(path), max_bytes)
 
 
-def load_text(text: str, path: str = "<string>", kind: str = "yaml") -> Loaded:
+def load_text(text: str, path: str = "<string>", kind: str = "yaml", max_bytes: int | None = None) -> Loaded:
     if kind == "json":
         data = _load_json(text, path)
         return Loaded(path, "json", text, data)
-    data, dups = _load_yaml(text, path)
+    data, dups = _load_yaml(text, path, max_bytes_default() if max_bytes is None else max_bytes)
     return Loaded(path, "yaml", text, data, _located=data, _duplicates=dups)
 
 
@@ -228,7 +237,7 @@ def load_bytes(raw: bytes, path: str = "<bytes>", kind: str = "yaml", max_bytes:
     limit = max_bytes_default() if max_bytes is None else max_bytes
     if len(raw) > limit:
         raise LoadError(f"file is {_fmt_size(len(raw))}, larger than the limit of {_fmt_size(limit)}", path, 1, 1)
-    return load_text(decode(raw, path), path, kind)
+    return load_text(decode(raw, path), path, kind, limit)
 
 
 # ------------------------------------------------------------------------------------------ JSON
@@ -238,14 +247,50 @@ def _load_json(text: str, path: str) -> Any:
     import orjson
 
     try:
-        return orjson.loads(text)
+        data = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         msg = exc.msg
         if "depth" in msg or "recursion" in msg:
-            line, col = _text_pos(text, min(exc.pos, len(text)))
-            raise LoadError("invalid JSON: nesting is too deep", path, line, col) from None
+            raise _too_deep(text, path) from None
         line, col = _text_pos(text, min(exc.pos, len(text)))
         raise LoadError(f"invalid JSON: {msg}", path, line, col) from None
+    if isinstance(data, (dict, list)) and text.count("[") + text.count("{") > MAX_DEPTH and not _shallow(data):
+        raise _too_deep(text, path)
+    return data
+
+
+def _shallow(data: Any) -> bool:
+    """True when no container of ``data`` is nested deeper than ``MAX_DEPTH``."""
+    stack = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return False
+        items = node.values() if isinstance(node, dict) else node
+        stack.extend((v, depth + 1) for v in items if isinstance(v, (dict, list)))
+    return True
+
+
+#: A JSON string (group 1 its text, group 2 the colon after a key) or a bracket. Each attempt at a
+#: quote consumes a whole string, or the rest of the text when it is not closed, so a scan of any
+#: text (valid JSON or not) reads each character once.
+JSON_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)(?:"(\s*:)?|\\?\Z)|[\[\]{}]', re.S)
+
+
+def _too_deep(text: str, path: str) -> LoadError:
+    """The error for a JSON text nested deeper than ``MAX_DEPTH``, at the first bracket too deep."""
+    depth, at = 0, 0
+    for m in JSON_TOKEN.finditer(text):
+        c = text[m.start()]
+        if c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                at = m.start()
+                break
+        elif c in "]}":
+            depth -= 1
+    line, col = _text_pos(text, at)
+    return LoadError(f"nesting is deeper than {MAX_DEPTH} levels", path, line, col)
 
 
 _WS = re.compile(r"[ \t\n\r]*")
@@ -406,7 +451,7 @@ def _tagged(value: str, tag: str, path: str, mark) -> Any:
     raise LoadError(f"invalid YAML: unknown tag {tag!r}", path, mark.line + 1, mark.column + 1)
 
 
-def _load_yaml(text: str, path: str) -> tuple[Any, list[Duplicate]]:
+def _load_yaml(text: str, path: str, max_bytes: int) -> tuple[Any, list[Duplicate]]:
     from _ruamel_yaml import CParser
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml import events as ev
@@ -419,12 +464,16 @@ def _load_yaml(text: str, path: str) -> tuple[Any, list[Duplicate]]:
     parser = CParser(text)
     dups: list[Duplicate] = []
     anchors: dict[str, tuple[Any, int]] = {}
-    # frame: [container, anchor, start_count, is_map, pending_key, key_pos, path]
+    # frame: [container, anchor, start_count, is_map, pending_key, key_pos, path, start_chars]
     stack: list[list] = []
     root: Any = None
     docs = 0
     count = 0
     expanded = 0
+    # characters of scalar text read so far, aliases counted at their full size: what the document
+    # weighs once its aliases are expanded (the file's own size plus what aliases add)
+    chars = 0
+    budget = max_bytes - len(text)
     _no_key = _NoKey
 
     def attach(value: Any, vp: tuple[int, int], mark, is_scalar_key: bool, raw_key: str | None) -> None:
@@ -468,14 +517,17 @@ def _load_yaml(text: str, path: str) -> tuple[Any, list[Duplicate]]:
                 mark = event.start_mark
                 vp = (mark.line + 1, mark.column + 1)
                 raw = event.value
+                chars += len(raw)
                 if event.tag is not None and event.tag != "!":
                     value = _tagged(raw, event.tag, path, mark)
                 elif event.implicit[0]:
                     value = resolve_plain(raw)
                 else:
                     value = raw
+                if type(value) is int and not _INT_MIN <= value < _INT_END:
+                    value = _big_int(value, raw, path, mark)
                 if event.anchor is not None:
-                    anchors[event.anchor] = (value, 1)
+                    anchors[event.anchor] = (value, 1, len(raw))
                 attach(value, vp, mark, True, raw)
             elif et is MapStart or et is SeqStart:
                 count += 1
@@ -488,23 +540,29 @@ def _load_yaml(text: str, path: str) -> tuple[Any, list[Duplicate]]:
                 cont.pos = vp
                 cpath = child_path()
                 attach(cont, vp, mark, False, None)
-                stack.append([cont, event.anchor, count, et is MapStart, _no_key, None, cpath])
+                stack.append([cont, event.anchor, count, et is MapStart, _no_key, None, cpath, chars])
             elif et is MapEnd or et is SeqEnd:
                 frame = stack.pop()
                 if frame[1] is not None:
-                    anchors[frame[1]] = (frame[0], count - frame[2] + 1)
+                    anchors[frame[1]] = (frame[0], count - frame[2] + 1, chars - frame[7])
             elif et is Alias:
                 mark = event.start_mark
                 if event.anchor not in anchors:
                     raise LoadError(f"invalid YAML: unknown alias *{event.anchor}", path, mark.line + 1, mark.column + 1)
-                value, size = anchors[event.anchor]
+                value, size, weight = anchors[event.anchor]
                 expanded += size
                 count += size
+                chars += weight
+                budget -= weight
                 if expanded > MAX_ALIAS_NODES:
                     raise LoadError(
                         f"aliases expand to more than {MAX_ALIAS_NODES} nodes (an alias bomb?)",
                         path, mark.line + 1, mark.column + 1,
                     )
+                if budget < 0:
+                    raise LoadError(
+                        f"aliases expand the document to more than {_fmt_size(max_bytes)} (an alias bomb?); "
+                        "set EVALFMT_MAX_BYTES to raise the limit", path, mark.line + 1, mark.column + 1)
                 is_scalar = not isinstance(value, (dict, list))
                 attach(value, (mark.line + 1, mark.column + 1), mark, is_scalar,
                        (value if isinstance(value, str) else _key_text(value)) if is_scalar else None)
@@ -532,6 +590,16 @@ def _load_yaml(text: str, path: str) -> tuple[Any, list[Duplicate]]:
         except Exception:  # pragma: no cover
             pass
     return root, dups
+
+
+def _big_int(value: int, raw: str, path: str, mark) -> float:
+    """An integer beyond 64 bits as the float JSON.parse and orjson make of it."""
+    try:
+        return float(value)
+    except OverflowError:
+        shown = raw if len(raw) <= 20 else raw[:17] + "..."
+        raise LoadError(f"invalid YAML: the number {shown} is too large (beyond the range of a float)",
+                        path, mark.line + 1, mark.column + 1) from None
 
 
 def _key_text(value: Any) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import Diagnostic, EvalfmtError, LoadError
-from ..load import Loaded, load_file, type_name
+from ..load import JSON_TOKEN, Loaded, load_file, type_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir import EvalSet, Span
@@ -171,9 +171,7 @@ def detect(path: str) -> Format | None:
 # ------------------------------------------------------------------------- detection helpers
 
 _KEY_LINE = re.compile(r'^(?:"([^"\n]+)"|\'([^\'\n]+)\'|([A-Za-z_][\w.-]*))[ \t]*:(?:[ \t]|$)', re.M)
-#: every JSON string (a key when the colon group matched): each attempt at a quote consumes a whole
-#: string, or the rest of the text when it is not closed, so no character is scanned twice
-_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)(?:"(\s*:)?|\\?\Z)', re.S)
+
 
 
 def head(path: str, size: int = 65536) -> str:
@@ -190,7 +188,7 @@ def peek_keys(path: str) -> set[str]:
     A cheap structural look for detection, not a parse."""
     text = head(path)
     if path.lower().endswith(".json"):
-        return {m.group(1) for m in _JSON_STRING.finditer(text) if m.group(2)}
+        return {m.group(1) for m in JSON_TOKEN.finditer(text) if m.group(2)}
     return {m.group(1) or m.group(2) or m.group(3) for m in _KEY_LINE.finditer(text)}
 
 

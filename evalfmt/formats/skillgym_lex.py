@@ -364,6 +364,18 @@ def template_parts(raw: str) -> list[tuple[str, object]]:
 
 
 def number_value(raw: str) -> int | float:
+    """A numeric literal's value; an integer beyond 64 bits is the float (or infinity) JavaScript
+    reads, as evalfmt's JSON and YAML loaders do."""
+    value = _literal_value(raw)
+    if type(value) is int and not -(2 ** 63) <= value < 2 ** 64:
+        try:
+            return float(value)
+        except OverflowError:
+            return float("inf")
+    return value
+
+
+def _literal_value(raw: str) -> int | float:
     s = raw.replace("_", "")
     if s.endswith("n"):
         s = s[:-1]

@@ -383,6 +383,11 @@ def requirement_ok(text: str) -> bool:
 
 
 def _check_fixture(ctx: _Ctx, fixture: str, skill_dir: str, what: str) -> None:
+    if "\0" in fixture:  # no path can hold one (and the os.path functions refuse it)
+        shown = fixture.replace("\0", "\\0")
+        ctx.value("fixture", code="EV107", message=f"fixture '{shown}' holds a NUL character: no directory has "
+                                                    f"that name; the engine drops the {what}")
+        return
     base = os.path.dirname(ctx.path)
     target = os.path.normpath(os.path.join(base, fixture))
     root = os.path.normpath(skill_dir)

@@ -41,9 +41,64 @@ def test_nesting_thousands_of_levels_deep(text, line, col):
     assert str(exc) == f"f.yaml:{line}:{col}: nesting is deeper than {MAX_DEPTH} levels"
 
 
-def test_deep_json_nesting():
-    exc = _err("[" * 5000 + "]" * 5000, kind="json", name="f.json")
-    assert str(exc) == "f.json:1:1026: invalid JSON: nesting is too deep"
+@pytest.mark.parametrize("text,col", [
+    ("[" * 5000 + "]" * 5000, MAX_DEPTH + 1),  # deeper than orjson parses (1024)
+    ("[" * 900 + "]" * 900, MAX_DEPTH + 1),  # orjson parses it; the IR and its output could not use it
+    ('{"a": ' * 101 + "1" + "}" * 101, 6 * MAX_DEPTH + 1),
+    ('["[[[", ' + "[" * 101 + "]" * 101 + "]", 8 + MAX_DEPTH),  # brackets inside strings do not count
+])
+def test_deep_json_nesting(text, col):
+    """JSON has the YAML limit (issue 11.14): 900 levels parsed, then crashed the IR's serialization."""
+    exc = _err(text, kind="json", name="f.json")
+    assert str(exc) == f"f.json:1:{col}: nesting is deeper than {MAX_DEPTH} levels"
+
+
+def test_nesting_at_the_limit_loads():
+    assert MAX_DEPTH == 100
+    for kind in ("yaml", "json"):
+        data = load_text("[" * MAX_DEPTH + "]" * MAX_DEPTH, "f", kind).data
+        for _ in range(MAX_DEPTH - 1):
+            data = data[0]
+        assert data == []
+
+
+def test_a_long_string_aliased_thousands_of_times_is_refused(monkeypatch):
+    """One 1 MB string aliased 2,999 times (a 1 MB file) passed the node limit and then crashed
+    inspect --format json (issue 11.9): the expanded size counts against EVALFMT_MAX_BYTES."""
+    text = "s: &s " + "x" * 1_000_000 + "\nl: [" + ", ".join(["*s"] * 2999) + "]\n"
+    exc = _err(text)
+    assert str(exc) == ("f.yaml:2:41: aliases expand the document to more than 10.0 MB (an alias bomb?); "
+                        "set EVALFMT_MAX_BYTES to raise the limit")
+    monkeypatch.setenv("EVALFMT_MAX_BYTES", "20000000")  # 9 aliases more fit in 20 MB: the 19th crosses it
+    assert str(_err(text)) == ("f.yaml:2:77: aliases expand the document to more than 19.1 MB (an alias bomb?); "
+                               "set EVALFMT_MAX_BYTES to raise the limit")
+    small = "s: &s " + "x" * 1000 + "\nl: [" + ", ".join(["*s"] * 2999) + "]\n"  # 3 MB expanded: fine
+    assert len(load_text(small).data["l"]) == 2999
+
+
+def test_aliases_of_containers_count_their_text():
+    inner = "{a: " + "y" * 100_000 + ", b: [" + "z" * 100_000 + "]}"
+    text = f"base: &b {inner}\nl: [" + ", ".join(["*b"] * 60) + "]\n"
+    assert str(_err(text)).startswith("f.yaml:2:")
+    assert len(load_text(text.replace(", ".join(["*b"] * 60), ", ".join(["*b"] * 40))).data["l"]) == 40
+
+
+@pytest.mark.parametrize("literal,value", [
+    ("18446744073709551615", 2 ** 64 - 1),  # the largest integer JSON output keeps exact
+    ("-9223372036854775808", -(2 ** 63)),
+    ("18446744073709551616", 1.8446744073709552e19),  # beyond: a float, as orjson and JSON.parse read it
+    ("-9223372036854775809", -9.223372036854776e18),
+    ("123456789012345678901234567890", 1.2345678901234568e29),
+    ("!!int 0x1ffffffffffffffff", 3.6893488147419103e19),
+])
+def test_integers_beyond_64_bits_become_floats(literal, value):
+    data = load_text(f"n: {literal}\n").data["n"]
+    assert data == value and type(data) is type(value)
+
+
+def test_an_integer_too_large_for_a_float_is_an_error():
+    assert str(_err("a: 1\nn: " + "9" * 400 + "\n")) == (
+        "f.yaml:2:4: invalid YAML: the number 99999999999999999... is too large (beyond the range of a float)")
 
 
 def test_nul_byte_position():

@@ -28,7 +28,7 @@ from evalfmt.lint.rules import hygiene
 
 #: Shapes the audit cannot prove, and why each is linear anyway.
 ALLOWED = {
-    "evalfmt.formats:_JSON_STRING": (
+    "evalfmt.load:JSON_TOKEN": (
         "every attempt at a quote succeeds: the body stops only at an unescaped quote, a trailing "
         "backslash or the end, and the alternatives after it accept each of those, so the scan "
         "moves past every character once"),
