@@ -149,13 +149,19 @@ class Loaded:
 
 def max_bytes_default() -> int:
     """The size limit: ``EVALFMT_MAX_BYTES`` (a number of bytes) when set, else 10 MB."""
-    raw = os.environ.get("EVALFMT_MAX_BYTES", "").strip()
+    return bytes_setting("EVALFMT_MAX_BYTES", DEFAULT_MAX_BYTES)
+
+
+def bytes_setting(name: str, default: int) -> int:
+    """A size limit from the environment variable ``name`` (a number of bytes), else ``default``;
+    anything else is a one-line error."""
+    raw = os.environ.get(name, "").strip()
     if not raw:
-        return DEFAULT_MAX_BYTES
+        return default
     if not raw.isdigit():
         from .errors import EvalfmtError
 
-        raise EvalfmtError(f"EVALFMT_MAX_BYTES must be a number of bytes (like 20000000), not '{raw}'")
+        raise EvalfmtError(f"{name} must be a number of bytes (like 20000000), not '{raw}'")
     return int(raw)
 
 

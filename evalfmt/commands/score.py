@@ -66,8 +66,12 @@ def command(case: str, transcript: str, sandbox: str | None, case_name: str | No
         echo_json({"cases": [r.to_json() for r in results]})
     else:
         src = f"{transcript} ({session.source}, {session.records} records"
-        if session.skipped_lines:
-            src += f", {session.skipped_lines} non-JSON line{'s' if session.skipped_lines != 1 else ''} skipped"
+        other = session.skipped_lines - session.long_lines
+        if other:
+            src += f", {other} non-JSON line{'s' if other != 1 else ''} skipped"
+        if session.long_lines:
+            src += (f", {session.long_lines} line{'s' if session.long_lines != 1 else ''} longer than the "
+                    "EVALFMT_TRANSCRIPT_MAX_LINE limit skipped")
         click.echo(f"transcript: {src})")
         for r in results:
             scored = r.scored

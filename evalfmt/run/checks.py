@@ -131,7 +131,7 @@ def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
     if isinstance(check, ir.Opaque):
         return _opaque(check, ctx)
     if isinstance(check, (ir.TranscriptMentions, ir.TranscriptOmits)):
-        found = check.text.lower() in s.transcript_lower()
+        found = s.transcript_contains(check.text.lower())
         if isinstance(check, ir.TranscriptMentions):
             return found, "found in the transcript" if found else "not found in the transcript"
         return (not found), "found in the transcript" if found else "not found in the transcript"

@@ -65,7 +65,7 @@ class _Builder:
     def content(self, role: str, content: Any) -> None:
         if not isinstance(content, list):
             return
-        blocks = self.session.blocks
+        add = self.session.add
         for item in content:
             if type(item) is not dict:
                 continue
@@ -73,7 +73,7 @@ class _Builder:
             if t == "text":
                 text = item.get("text")
                 if type(text) is str:
-                    blocks.append(TextBlock(role, text))
+                    add(TextBlock(role, text))
             elif t == "tool_result":
                 self.tool_result(item.get("tool_use_id"), item.get("content"), item.get("is_error"))
             elif t == "tool_use":
@@ -82,7 +82,7 @@ class _Builder:
     def tool_use(self, id_: Any, name: Any, input_: Any) -> None:
         call = ToolCall(id_ if isinstance(id_, str) else None, name if isinstance(name, str) else "",
                         {} if input_ is None else input_)
-        self.session.blocks.append(call)
+        self.session.add(call)
         if call.id is not None:
             self.by_id[call.id] = call
 
@@ -138,7 +138,7 @@ class _Partial:
     def flush(self, builder: _Builder) -> None:
         for _mid, b in self.pending:
             if b.get("type") == "text":
-                builder.session.blocks.append(TextBlock("assistant", "".join(b["_text"])))
+                builder.session.add(TextBlock("assistant", "".join(b["_text"])))
             elif b.get("type") == "tool_use":
                 raw = "".join(b["_json"])
                 try:
@@ -195,6 +195,7 @@ def read_stream(path: str) -> Session:
     partial.flush(builder)
     s.records = counter.records
     s.skipped_lines = counter.skipped
+    s.long_lines = counter.long
     return s
 
 
@@ -228,6 +229,7 @@ def read_session_file(path: str) -> Session:
         builder.content(t, msg.get("content"))
     s.records = counter.records
     s.skipped_lines = counter.skipped
+    s.long_lines = counter.long
     s.num_turns = len(messages) or None
     if first is not None and last is not None:
         s.duration_ms = round((last - first).total_seconds() * 1000)

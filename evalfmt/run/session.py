@@ -7,11 +7,18 @@ build it; checks, detectors, judges and comparisons only read it.
 
 Memory: a session keeps what scoring needs (the agent's text and tool inputs), never a tool's full
 output: a result keeps ``is_error``, the skill folders its output names (``skills/<name>/``, for
-agentv's trigger rule) and a short preview.
+agentv's trigger rule) and a short preview. It stays bounded whatever the recording's size: blocks
+added with :meth:`Session.add` feed a :class:`TranscriptStore`, which keeps terum's transcript text in
+memory up to ``EVALFMT_TRANSCRIPT_MEMORY`` bytes (default 32 MiB) and then moves it to a temporary
+file, where transcript checks search it. From then on the session keeps no text blocks (only their
+number; the final output is kept) and each tool call keeps at most ``KEEP_CHARS`` characters of a
+long input string (a Bash command is kept whole): memory grows with the number of tool calls, by
+about a kilobyte each at most, not with the text.
 """
 
 from __future__ import annotations
 
+import collections
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Union
 
@@ -19,6 +26,14 @@ from .. import js
 
 #: characters of a tool result kept for display
 PREVIEW_CHARS = 300
+#: transcript text kept in memory before it moves to a temporary file (bytes of UTF-8, about)
+DEFAULT_MEMORY = 32 << 20
+#: once the text is on disk: characters of a long tool-input string kept in a tool call
+KEEP_CHARS = 1024
+#: characters at the end of the transcript text kept for :meth:`Session.tail` once it is on disk
+TAIL_CHARS = 65536
+#: characters read at a time when a transcript check searches the text on disk
+CHUNK_CHARS = 4 << 20
 
 
 @dataclass(slots=True)
@@ -83,8 +98,47 @@ class Session:
     skipped_lines: int = 0
     #: JSON records read
     records: int = 0
+    #: lines longer than ``EVALFMT_TRANSCRIPT_MAX_LINE`` bytes, skipped unread
+    long_lines: int = 0
     _lower: str | None = field(default=None, repr=False, compare=False)
     _bash: list[str] | None = field(default=None, repr=False, compare=False)
+    _store: "TranscriptStore | None" = field(default=None, repr=False, compare=False)
+    _last_text: str | None = field(default=None, repr=False, compare=False)
+    _texts_dropped: int = field(default=0, repr=False, compare=False)
+
+    # ---------------------------------------------------------------------------- building
+
+    def add(self, block: Block) -> None:
+        """Append a block, keeping memory bounded (see the module's docstring). Readers use this;
+        appending to ``blocks`` directly works too, without the bound."""
+        if type(block) is TextBlock and block.role == "assistant":
+            self._last_text = block.text
+        if self._store is None:
+            self._store = TranscriptStore()
+        store = self._store
+        if store.spilled:
+            store.write(_piece(block))
+            self._keep(block)
+            return
+        self.blocks.append(block)
+        if store.count(block):  # past the budget: the text moves to disk, the blocks are slimmed
+            store.spill(self.blocks)
+            blocks, self.blocks = self.blocks, []
+            for b in blocks:
+                self._keep(b)
+
+    def _keep(self, block: Block) -> None:
+        """Keep a block of a session whose text is on disk: a tool call slimmed, a text block counted."""
+        if type(block) is TextBlock:
+            self._texts_dropped += 1
+            return
+        _slim(block)
+        self.blocks.append(block)
+
+    @property
+    def on_disk(self) -> bool:
+        """True when the transcript text moved to a temporary file (a very large session)."""
+        return self._store is not None and self._store.spilled
 
     # ------------------------------------------------------------------------------- views
 
@@ -113,6 +167,8 @@ class Session:
         """The agent's final answer: the ``result`` text, else the last assistant text block."""
         if self.result is not None:
             return self.result
+        if self._last_text is not None and self.on_disk:
+            return self._last_text
         for b in reversed(self.blocks):
             if isinstance(b, TextBlock) and b.role == "assistant":
                 return b.text
@@ -120,14 +176,27 @@ class Session:
 
     def transcript_parts(self) -> Iterator[str]:
         """The pieces of terum's transcript text, in order: the result, then every text block and
-        every tool call's input as ``JSON.stringify`` writes it (tool results are not part of it)."""
+        every tool call's input as ``JSON.stringify`` writes it (tool results are not part of it).
+        (For a session whose text is on disk, the pieces are read back from there.)"""
         if self.result is not None:
             yield self.result
+        if self.on_disk:
+            yield self._store.text()  # (the whole text, in memory: checks use transcript_contains)
+            return
         for b in self.blocks:
             if isinstance(b, TextBlock):
                 yield b.text
             else:
                 yield b.input_json()
+
+    def transcript_contains(self, needle: str) -> bool:
+        """True when the lower-cased transcript text contains ``needle`` (lower-cased already)."""
+        if not self.on_disk:
+            return needle in self.transcript_lower()
+        if self.result is not None and needle in self.result.lower():
+            return True
+        head = "" if self.result is None else self.result.lower() + "\n"
+        return self._store.contains(needle, head)
 
     def transcript_text(self) -> str:
         """The transcript text, pieces joined with newlines."""
@@ -140,9 +209,12 @@ class Session:
         return self._lower
 
     def tail(self, chars: int = 6000) -> str:
-        """The last ``chars`` characters of the transcript text (what a judge sees)."""
-        text = self.transcript_text()
-        return text[-chars:] if chars > 0 else ""
+        """The last ``chars`` characters of the transcript text (what a judge sees; at most
+        ``TAIL_CHARS`` for a session whose text is on disk)."""
+        if chars <= 0:
+            return ""
+        text = self._store.tail(self.result) if self.on_disk else self.transcript_text()
+        return text[-chars:]
 
     def efficiency(self) -> dict[str, Any]:
         return {"turns": self.num_turns, "duration_ms": self.duration_ms, "cost_usd": self.cost_usd}
@@ -153,7 +225,7 @@ class Session:
             "source": self.source,
             "records": self.records,
             "skipped_lines": self.skipped_lines,
-            "text_blocks": sum(1 for b in self.blocks if isinstance(b, TextBlock)),
+            "text_blocks": sum(1 for b in self.blocks if isinstance(b, TextBlock)) + self._texts_dropped,
             "tool_calls": sum(1 for b in self.blocks if isinstance(b, ToolCall)),
             "model": self.model,
             "num_turns": self.num_turns,
@@ -161,6 +233,110 @@ class Session:
             "cost_usd": self.cost_usd,
             "is_error": self.is_error,
         }
+
+
+class TranscriptStore:
+    """terum's transcript text (without the result, which comes last in a recording and first in the
+    text), built as blocks are added: in memory until it passes ``EVALFMT_TRANSCRIPT_MEMORY`` bytes,
+    then in an unnamed temporary file, one piece after another, separated by line breaks."""
+
+    def __init__(self) -> None:
+        from ..load import bytes_setting
+
+        self.budget = bytes_setting("EVALFMT_TRANSCRIPT_MEMORY", DEFAULT_MEMORY)
+        self.size = 0
+        self.spilled = False
+        self._file = None
+        self._written = False
+        self._tail: collections.deque[str] = collections.deque()
+        self._tail_size = 0
+        self._tail_cut = False
+
+    def count(self, block: Block) -> bool:
+        """Count a block's piece (about: a tool input's short values are not measured); True when
+        the text passed the budget."""
+        if type(block) is TextBlock:
+            self.size += len(block.text)
+        else:
+            value = block.input
+            if type(value) is dict:
+                for v in value.values():
+                    self.size += len(v) if type(v) is str else 16 if v is None or type(v) in (int, float, bool) \
+                        else len(js.stringify(v))
+            else:
+                self.size += len(js.stringify(value))
+        return self.size > self.budget
+
+    def spill(self, blocks: list[Block]) -> None:
+        import tempfile
+
+        self._file = tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass", newline="")
+        self.spilled = True
+        for b in blocks:
+            self.write(_piece(b))
+
+    def write(self, piece: str) -> None:
+        f = self._file
+        if self._written:
+            f.write("\n")
+        self._written = True
+        f.write(piece)
+        self._tail.append(piece)
+        self._tail_size += len(piece) + 1
+        while self._tail_size - len(self._tail[0]) - 1 >= TAIL_CHARS:
+            self._tail_size -= len(self._tail.popleft()) + 1
+            self._tail_cut = True
+
+    def tail(self, result: str | None) -> str:
+        """The end of the transcript text (at least ``TAIL_CHARS`` characters of it when it is longer)."""
+        pieces = list(self._tail)
+        if result is not None and not self._tail_cut:
+            pieces.insert(0, result)
+        return "\n".join(pieces)
+
+    def _chunks(self) -> Iterator[str]:
+        """The text in pieces of about 4 MiB, each ending at a line break (so that lower-casing a
+        piece is lower-casing that part of the whole)."""
+        f = self._file
+        f.flush()
+        f.seek(0)
+        while True:
+            chunk = f.read(CHUNK_CHARS)
+            if not chunk:
+                return
+            rest = f.readline()
+            yield chunk + rest
+
+    def text(self) -> str:
+        return "".join(self._chunks())
+
+    def contains(self, needle: str, head: str) -> bool:
+        """``needle in (head + text).lower()``, one chunk at a time (a match may span two)."""
+        keep = max(0, len(needle) - 1)
+        carry = head[-keep:] if keep else ""
+        if needle in head:
+            return True
+        for chunk in self._chunks():
+            window = carry + chunk.lower()
+            if needle in window:
+                return True
+            carry = window[-keep:] if keep else ""
+        return False
+
+
+def _piece(block: Block) -> str:
+    return block.text if type(block) is TextBlock else block.input_json()
+
+
+def _slim(block: ToolCall) -> None:
+    """Cut what a tool call keeps once the transcript text is on disk (a Bash command stays whole)."""
+    if type(block.input) is dict:
+        for key, value in list(block.input.items()):
+            if type(value) is str:
+                if len(value) > KEEP_CHARS and not (key == "command" and block.name == "Bash"):
+                    block.input[key] = value[:KEEP_CHARS]
+            elif isinstance(value, (list, dict)) and len(js.stringify(value)) > KEEP_CHARS:
+                block.input[key] = js.stringify(value)[:KEEP_CHARS]
 
 
 _EMPTY: frozenset[str] = frozenset()

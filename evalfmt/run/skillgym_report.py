@@ -94,11 +94,11 @@ def session_of(report: dict, path: str | None = None) -> Session:
             text = event.get("text")
             if isinstance(text, str) and event.get("phase") != "thinking":
                 role = event.get("role") if event.get("role") in ("user", "assistant") else "assistant"
-                s.blocks.append(TextBlock(role, text))
+                s.add(TextBlock(role, text))
         elif kind == "toolCall":
             tool = event.get("tool") if isinstance(event.get("tool"), str) else ""
             call = ToolCall(None, tool, event.get("args", {}))
-            s.blocks.append(call)
+            s.add(call)
             pending.append(call)
             last_bash = call if tool == "Bash" else None
         elif kind == "toolResult":
@@ -115,7 +115,7 @@ def session_of(report: dict, path: str | None = None) -> Session:
             if last_bash is not None and last_bash.arg("command") == command:
                 last_bash = None  # the Bash call just recorded: the same command
                 continue
-            s.blocks.append(ToolCall(None, "Bash", {"command": command}))
+            s.add(ToolCall(None, "Bash", {"command": command}))
             last_bash = None
     if s.records == 0:
         s.records = 1  # an empty report is still a report (the session ran, the agent did nothing)

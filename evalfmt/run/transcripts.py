@@ -166,16 +166,37 @@ def read_session(path: str, source: str | None = None) -> Session:
 class LineCounter:
     skipped: int = 0
     records: int = 0
+    #: lines longer than the line limit (skipped without being read into memory; also in ``skipped``)
+    long: int = 0
+
+
+#: the longest line read (``EVALFMT_TRANSCRIPT_MAX_LINE``, bytes); a longer one is skipped unread
+DEFAULT_MAX_LINE = 8 << 20
 
 
 def json_lines(path: str, counter: LineCounter) -> Iterator[dict]:
     """The JSON objects of a JSON-lines file, one at a time. Blank lines are ignored; any other line
-    that is not a JSON object is counted in ``counter.skipped``."""
+    that is not a JSON object is counted in ``counter.skipped``; a line longer than
+    ``EVALFMT_TRANSCRIPT_MAX_LINE`` bytes (default 8 MiB) is skipped without being held in memory
+    and counted in ``counter.long`` too."""
+    from ..load import bytes_setting
+
+    limit = bytes_setting("EVALFMT_TRANSCRIPT_MAX_LINE", DEFAULT_MAX_LINE)
     fast = orjson.loads
-    records = skipped = 0
+    records = skipped = long = 0
     try:
         with open(path, "rb", buffering=1 << 20) as fh:
-            for line in fh:
+            read = fh.readline
+            while True:
+                line = read(limit + 1)
+                if not line:
+                    break
+                if len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n")):
+                    while line and not line.endswith(b"\n"):  # the rest of the line, a piece at a time
+                        line = read(1 << 20)
+                    long += 1
+                    skipped += 1
+                    continue
                 try:
                     obj = fast(line)
                 except orjson.JSONDecodeError:
@@ -191,4 +212,4 @@ def json_lines(path: str, counter: LineCounter) -> Iterator[dict]:
                 else:
                     skipped += 1
     finally:
-        counter.records, counter.skipped = records, skipped
+        counter.records, counter.skipped, counter.long = records, skipped, long
