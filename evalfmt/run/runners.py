@@ -16,9 +16,9 @@ The ``command`` runner: the ``--agent-command`` template is split into words as 
 would (quotes, backslashes), then ``{task}``, ``{note}``, ``{max_turns}`` and ``{model}`` inside
 each word are replaced by their values, each substitution staying inside its word (a task becomes
 exactly one argument, whatever it holds). No shell is involved. The process runs in a new session
-(its own process group); ``timeout_minutes`` (the case's, else ``--timeout-minutes``, else 120) is
-enforced by killing the whole group, and when the agent exits anything it left running in its group
-is killed too. A non-zero exit or a timeout is a dead arm, as in terum.
+(its own process group) and a jail (``contain.py``); ``timeout_minutes`` (the case's, else
+``--timeout-minutes``, else 120) is enforced by killing the whole group, and when the agent exits
+anything it left running is killed too, even a child that left the group (``setsid``, a double fork). A non-zero exit or a timeout is a dead arm, as in terum.
 
 The ``replay`` runner copies a session recorded elsewhere (``--replay-from ROOT``, the run layout:
 ``ROOT/<arm>/<case>/[<repetition>/]transcript.jsonl``) into the run. A recorded ``sandbox/``
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from ..errors import EvalfmtError
-from .shell import supervise
+from .shell import spawn, supervise
 
 #: what every arm is told (our wording): nobody can answer questions during the run
 NOTE = ("This is an automated evaluation run and nobody is watching it: no human can answer a question, "
@@ -185,10 +185,9 @@ def run_process(argv: list[str], *, cwd: str, env: dict[str, str], stdout: str, 
         if stdin is not None:  # from a file, so a program that never reads it cannot block us
             feed.write(stdin)
             feed.seek(0)
-        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err,
-                                stdin=feed if stdin is not None else subprocess.DEVNULL,
-                                start_new_session=True)
-        code = supervise(proc, timeout)
+        proc, cell = spawn(argv, cwd=cwd, env=env, stdout=out, stderr=err,
+                           stdin=feed if stdin is not None else subprocess.DEVNULL)
+        code = supervise(proc, timeout, cell)
     return code, code is None, time.monotonic() - start
 
 

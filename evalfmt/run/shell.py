@@ -1,8 +1,9 @@
 """Running a shell command in a sandbox: ``/bin/sh -ce CMD`` with a time limit.
 
-The command runs in a new session (its own process group). On timeout the whole group is killed,
-and when the shell exits anything it left running in its group is killed too, so a command that
-starts background children cannot outlive its check (nor ``setup`` its staging). Output goes to a
+The command runs in a new session (its own process group) and in a jail (``contain.py``: a cgroup,
+else evalfmt as a child subreaper). On timeout the whole group is killed, and when the shell exits
+anything it left running is killed too, in its group or not (a child that called ``setsid``), so a
+command that starts background children cannot outlive its check (nor ``setup`` its staging). Output goes to a
 temporary file, never to memory, and only its tail is kept for the check's detail. ``evalfmt run``
 reuses this for ``setup`` (60 s) as terum does; :func:`wait_process` and :func:`kill_group` are
 shared with the agent runners.
@@ -17,6 +18,10 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .contain import Jail
 
 #: terum's limit for command_succeeds, in seconds
 CHECK_TIMEOUT = 120.0
@@ -47,28 +52,50 @@ def run_shell(command: str, cwd: str, timeout: float = CHECK_TIMEOUT, env: dict[
     whatever it left running when it exits."""
     start = time.monotonic()
     with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(["/bin/sh", "-ce", command], cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True, env=env)
-        code = supervise(proc, timeout)
+        proc, cell = spawn(["/bin/sh", "-ce", command], cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
+                           stderr=subprocess.STDOUT, env=env)
+        code = supervise(proc, timeout, cell)
         size = out.seek(0, os.SEEK_END)
         out.seek(max(0, size - TAIL_BYTES))
         tail = out.read().decode("utf-8", "replace")
     return ShellResult(code, code is None, tail, time.monotonic() - start)
 
 
-def supervise(proc: subprocess.Popen, timeout: float) -> int | None:
-    """Wait at most ``timeout`` seconds for ``proc`` (started with ``start_new_session``), then kill
-    its process group: a timed-out process, or what a finished one left running. Returns the exit
-    code, None when it timed out. On any exception (Ctrl-C included) the group is killed first."""
+def spawn(argv: list[str], **popen) -> tuple[subprocess.Popen, Jail]:
+    """Start ``argv`` in a new session and a jail (``popen``: the other ``Popen`` arguments)."""
+    from .contain import jail
+
+    cell = jail()
+    try:
+        proc = subprocess.Popen(argv, start_new_session=True, preexec_fn=cell.preexec(), **popen)
+    except BaseException:
+        cell.close()
+        raise
+    cell.started(proc.pid)
+    return proc, cell
+
+
+def supervise(proc: subprocess.Popen, timeout: float, cell: Jail | None = None) -> int | None:
+    """Wait at most ``timeout`` seconds for ``proc`` (started by :func:`spawn`), then kill its process
+    group and everything left in its jail: a timed-out process, or what a finished one left running.
+    Returns the exit code, None when it timed out. On any exception (Ctrl-C included) everything is
+    killed first."""
     try:
         exited = wait_process(proc, timeout)
     except BaseException:
-        kill_group(proc)
-        proc.wait()
+        _end(proc, cell)
         raise
-    kill_group(proc)
-    code = proc.wait()
+    code = _end(proc, cell)
     return code if exited else None
+
+
+def _end(proc: subprocess.Popen, cell: Jail | None) -> int:
+    try:
+        kill_group(proc)
+        return proc.wait()
+    finally:
+        if cell is not None:
+            cell.close()
 
 
 def wait_process(proc: subprocess.Popen, timeout: float) -> bool:

@@ -1,0 +1,142 @@
+"""No process outlives ``evalfmt run`` (issue 11.11): an agent whose children leave its process group
+(``setsid``, a double fork, a child that keeps forking) has every one of them killed when its session
+ends, with a cgroup where one can be made and with evalfmt as a child subreaper otherwise; so does a
+case's ``setup`` and a ``command_succeeds`` check. evalfmt runs in a fresh process here, as a user runs
+it (a subreaper is a property of the process)."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shlex
+import subprocess
+import sys
+import time
+
+import pytest
+from limitkit import HERE, make_skill, write_stream
+
+from evalfmt.run import contain
+
+AGENT = HERE / "agents" / "daemon_agent.py"
+
+
+def _alive(piddir: pathlib.Path) -> list[int]:
+    """The processes the hostile agent left that are still running (zombies count as gone)."""
+    out = []
+    for f in piddir.iterdir():
+        if f.name.endswith(".tmp"):
+            continue
+        pid = int(f.read_text())
+        try:
+            stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+            cmd = pathlib.Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"daemon_agent" in cmd and stat[stat.rfind(")") + 2] != "Z":
+            out.append(pid)
+    return out
+
+
+def _evalfmt(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "evalfmt", *args], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **env})
+
+
+def _cleanup(piddir: pathlib.Path) -> None:
+    for pid in _alive(piddir):  # a failing test must not leave them running either
+        os.kill(pid, 9)
+
+
+def _mode_available(mode: str) -> None:
+    if mode == "cgroup":
+        cell = contain._CgroupJail.create()
+        if cell is None:
+            pytest.skip("no writable cgroup v2 hierarchy here (the reaper is tested instead)")
+        cell.close()
+    if not os.path.isdir("/proc/self/task"):
+        pytest.skip("process containment beyond the process group needs Linux")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("mode", ["cgroup", "reaper"])
+def test_an_agent_that_daemonizes_leaves_nothing_behind(tmp_path, mode, jobs):
+    _mode_available(mode)
+    piddir = tmp_path / "pids"
+    piddir.mkdir()
+    skill = make_skill(tmp_path / "lib", "notes", {
+        "a": "task: Write the notes.\nchecks:\n  - transcript_mentions: done\n",
+        "b": "task: Write more notes.\nchecks:\n  - transcript_mentions: done\n"})
+    cmd = f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENT))} {{task}}"
+    try:
+        proc = _evalfmt("run", str(skill), "--agent-command", cmd, "--out", str(tmp_path / "out"), "--quiet",
+                        "--jobs", jobs, "--env", f"DAEMON_PIDDIR={piddir}", env={"EVALFMT_CONTAINMENT": mode})
+        assert proc.returncode == 0, proc.stderr
+        daemons = [f for f in piddir.iterdir() if f.name.startswith("daemon-")]
+        assert len(daemons) == 4  # 2 cases x 2 arms: each session really left a daemon running
+        assert _alive(piddir) == []
+    finally:
+        _cleanup(piddir)
+
+
+@pytest.mark.parametrize("mode", ["cgroup", "reaper"])
+def test_setup_and_command_succeeds_that_daemonize_leave_nothing_behind(tmp_path, mode):
+    _mode_available(mode)
+    piddir = tmp_path / "pids"
+    piddir.mkdir()
+    daemonize = f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENT))} x > /dev/null"
+    skill = make_skill(tmp_path / "lib", "notes", {
+        "a": f"task: Write the notes.\nsetup: {daemonize}\nchecks:\n  - command_succeeds: {daemonize}\n"})
+    sandbox = tmp_path / "sandbox"
+    sandbox.mkdir()
+    transcript = write_stream(tmp_path / "t.jsonl", texts=["done"])
+    env = {"EVALFMT_CONTAINMENT": mode, "DAEMON_PIDDIR": str(piddir)}
+    try:
+        proc = _evalfmt("score", str(skill / "evals/cases/a.yaml"), "--transcript", str(transcript),
+                        "--sandbox", str(sandbox), env=env)
+        assert (proc.returncode, proc.stderr) == (0, "")
+        proc = _evalfmt("run", str(skill), "--dry-run", "--out", str(tmp_path / "out"), "--quiet", env=env)
+        assert proc.returncode == 0, proc.stderr
+        assert len([f for f in piddir.iterdir() if f.name.startswith("daemon-")]) == 2  # the check, the setup
+        assert _alive(piddir) == []
+    finally:
+        _cleanup(piddir)
+
+
+def test_the_jail_in_use(monkeypatch):
+    monkeypatch.setenv("EVALFMT_CONTAINMENT", "group")
+    assert contain.jail().kind == "group"
+    monkeypatch.setenv("EVALFMT_CONTAINMENT", "auto")
+    cell = contain.jail()
+    try:
+        assert cell.kind == ("cgroup" if contain._cgroup_dir() and os.access(contain._cgroup_dir(), os.W_OK)
+                             else "reaper" if os.path.isdir("/proc/self/task") else "group")
+    finally:
+        cell.close()
+
+
+def test_a_bad_containment_setting_is_a_one_line_error(run_cli, tmp_path):
+    skill = make_skill(tmp_path / "lib", "notes", {"a": "task: t\nchecks:\n  - command_succeeds: 'true'\n"})
+    sandbox = tmp_path / "sandbox"
+    sandbox.mkdir()
+    transcript = write_stream(tmp_path / "t.jsonl", texts=["done"])
+    assert run_cli("score", str(skill / "evals/cases/a.yaml"), "--transcript", str(transcript), "--sandbox",
+                   str(sandbox), env={"EVALFMT_CONTAINMENT": "jail"}) == (
+        2, "", "evalfmt: EVALFMT_CONTAINMENT must be auto, cgroup, reaper or group, not 'jail'\n")
+
+
+def test_no_cgroup_is_left_behind(tmp_path):
+    base = contain._cgroup_dir()
+    if base is None or not os.access(base, os.W_OK):
+        pytest.skip("no writable cgroup v2 hierarchy here")
+    mine = f"evalfmt-{os.getpid()}-"
+    cell = contain.jail()
+    assert cell.kind == "cgroup" and os.path.isdir(cell.path)
+    proc = subprocess.Popen(["sleep", "60"], preexec_fn=cell.preexec(), start_new_session=True)
+    cell.started(proc.pid)
+    assert cell.entered
+    os.killpg(proc.pid, 9)
+    proc.wait()
+    cell.close()
+    time.sleep(0.05)
+    assert [n for n in os.listdir(base) if n.startswith(mine)] == []
