@@ -942,7 +942,8 @@ def _convert(value: Any, typ: str) -> tuple[bool, Any]:
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
         return ok, float(value) if ok else value
     if typ == "strlist":
-        return isinstance(value, list) and all(isinstance(v, str) for v in value), value and list(value)
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        return ok, list(value) if ok else value  # (the value is used only when ok)
     if typ == "list":
         return isinstance(value, list), plain(value)
     if typ == "any":

@@ -459,8 +459,11 @@ def module_patterns(package: str = "evalfmt") -> list[Builtin]:
     anchored = collections.Counter(re.findall(r"(?<!\w)([A-Za-z_]\w*)\.(?:match|fullmatch)\(", sources))
     out: list[Builtin] = []
     seen: set[int] = set()
-    for mod in modules:
+    for mod in modules:  # a pattern imported into other modules is listed under the module that assigns it
+        source = pathlib.Path(mod.__file__).read_text(encoding="utf-8")
         for name, value in sorted(vars(mod).items()):
+            if not re.search(rf"^{re.escape(name)}\s*(?::[^=\n]*)?=", source, re.M):
+                continue  # not assigned here (imported)
             in_container = isinstance(value, (tuple, list, dict))
             items = list(value.values()) if isinstance(value, dict) else list(value) if in_container else [value]
             for i, item in enumerate(items):
