@@ -244,12 +244,14 @@ def probe(requirement: str, env: dict[str, str] | None = None, timeout: float = 
                 requirement[len("python3:"):]]
     else:
         argv = ["/bin/sh", "-c", 'command -v -- "$1"', "probe", requirement]
-    try:
-        proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, env=env, timeout=timeout)
-    except (OSError, subprocess.TimeoutExpired):
+    from .shell import spawn, supervise
+
+    try:  # contained like every command (an imported module could start processes of its own)
+        proc, cell = spawn(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           env=env)
+    except OSError:
         return False
-    return proc.returncode == 0
+    return supervise(proc, timeout, cell) == 0
 
 
 def missing_requirements(requires: list[str] | None, env: dict[str, str] | None = None,
