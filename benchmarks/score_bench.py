@@ -2,7 +2,10 @@
 only parses each line with orjson. Each measurement runs in its own process (peak RSS of the whole
 process, from getrusage), repeated; medians are reported side by side.
 
-    .venv/bin/python benchmarks/score_bench.py [--mb 100] [--runs 5] [--keep FILE]
+    .venv/bin/python benchmarks/score_bench.py [--mb 100] [--runs 5] [--keep FILE] [--baseline DIR]
+
+``--baseline DIR`` also runs the scorer of another source tree (e.g. ``git archive main | tar -x -C
+DIR``), interleaved with the others, for a before/after comparison.
 
 "work time" is the time inside the process after its imports (the bare loop imports only orjson;
 the scorer imports evalfmt's IR, i.e. pydantic, a fixed ~0.1 s whatever the transcript's size);
@@ -113,8 +116,8 @@ def worker_bare(path: str) -> float:
     return time.perf_counter() - start
 
 
-def worker_score(path: str) -> float:
-    sys.path.insert(0, ROOT)
+def worker_score(path: str, src: str = ROOT) -> float:
+    sys.path.insert(0, src)
     from evalfmt import ir
     from evalfmt.run.checks import score_case
     from evalfmt.run.transcripts import read_session
@@ -132,10 +135,10 @@ def worker_score(path: str) -> float:
     return time.perf_counter() - start
 
 
-def measure(mode: str, path: str) -> tuple[float, float, float]:
+def measure(mode: str, path: str, src: str = ROOT) -> tuple[float, float, float]:
     """(process wall seconds, work seconds after imports, peak RSS in MiB) of one worker process."""
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", mode, path],
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", mode, path, src],
                          capture_output=True, text=True, check=True).stdout
     elapsed = time.perf_counter() - start
     work, rss = out.split()
@@ -147,11 +150,12 @@ def main() -> None:
     ap.add_argument("--mb", type=float, default=100.0)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--keep", help="write the transcript here (and reuse it when it exists)")
-    ap.add_argument("--worker", nargs=2, metavar=("MODE", "FILE"), help=argparse.SUPPRESS)
+    ap.add_argument("--baseline", metavar="DIR", help="also run the scorer of this source tree")
+    ap.add_argument("--worker", nargs=3, metavar=("MODE", "FILE", "SRC"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        mode, path = args.worker
-        work = {"bare": worker_bare, "score": worker_score}[mode](path)
+        mode, path, src = args.worker
+        work = worker_bare(path) if mode == "bare" else worker_score(path, src)
         print(work, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)  # KiB -> MiB on Linux
         return
     tmpdir = None
@@ -164,9 +168,12 @@ def main() -> None:
         generate(path, args.mb)
     size_mb = os.path.getsize(path) / 1024 / 1024
     results: dict[str, list[tuple[float, float, float]]] = {"bare": [], "score": []}
+    if args.baseline:
+        results["baseline"] = []
     for _ in range(args.runs):
-        for mode in ("bare", "score"):  # interleaved, so drift hits both alike
-            results[mode].append(measure(mode, path))
+        for mode in results:  # interleaved, so drift hits all alike
+            src = os.path.abspath(args.baseline) if mode == "baseline" else ROOT
+            results[mode].append(measure("bare" if mode == "bare" else "score", path, src))
     med = {m: [statistics.median(x[i] for x in r) for i in range(3)] for m, r in results.items()}
     b, c = med["bare"], med["score"]
     print(f"transcript: {size_mb:.1f} MiB, {args.runs} runs each, medians")
@@ -175,6 +182,10 @@ def main() -> None:
     print(f"| work time, after imports (s) | {b[1]:.3f} | {c[1]:.3f} | {c[1] / b[1]:.2f}x |")
     print(f"| process wall time (s) | {b[0]:.3f} | {c[0]:.3f} | {c[0] / b[0]:.2f}x |")
     print(f"| peak RSS, whole process (MiB) | {b[2]:.0f} | {c[2]:.0f} | {c[2] / b[2]:.2f}x |")
+    if args.baseline:
+        a = med["baseline"]
+        print(f"baseline ({args.baseline}): work {a[1]:.3f} s ({a[1] / b[1]:.2f}x the bare loop), process "
+              f"{a[0]:.3f} s, peak RSS {a[2]:.0f} MiB")
     if tmpdir:
         os.remove(path)
         os.rmdir(tmpdir)

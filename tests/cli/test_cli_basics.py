@@ -57,7 +57,7 @@ BAD_INPUTS = [
     ("alias bomb", b'a: &a ["x","x","x","x","x","x","x","x","x","x"]\n'
      + b"".join(b"%c: &%c [" % (98 + i, 98 + i) + b",".join([b"*%c" % (97 + i)] * 10) + b"]\n" for i in range(7)),
      "5:29: EV100 aliases expand to more than 100000 nodes (an alias bomb?)"),
-    ("deep nesting", b"task: " + b"[" * 5000 + b"]" * 5000 + b"\n", "1:506: EV100 nesting is deeper than 500 levels"),
+    ("deep nesting", b"task: " + b"[" * 5000 + b"]" * 5000 + b"\n", "1:106: EV100 nesting is deeper than 100 levels"),
     ("NUL byte", b"task: a\x00b\n", "1:8: EV100 NUL byte in file (binary data is not an eval file)"),
     ("invalid UTF-8", b"task: \xc3\x28\n", "1:7: EV100 invalid UTF-8 (byte 0xc3)"),
     ("not a mapping", b"- task: x\n", "1:1: EV102 a case file must be a mapping of fields, this one is a list"),
