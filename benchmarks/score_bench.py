@@ -7,6 +7,10 @@ process, from getrusage), repeated; medians are reported side by side.
 ``--baseline DIR`` also runs the scorer of another source tree (e.g. ``git archive main | tar -x -C
 DIR``), interleaved with the others, for a before/after comparison.
 
+``--shape text`` generates instead the worst case for memory (issue 11.10): a transcript made almost
+only of what a session keeps, per turn an assistant text block of ~10 KB and a Write tool call whose
+content is another ~10 KB, then a short tool result (use it with ``--mb 300``).
+
 "work time" is the time inside the process after its imports (the bare loop imports only orjson;
 the scorer imports evalfmt's IR, i.e. pydantic, a fixed ~0.1 s whatever the transcript's size);
 "process wall time" includes interpreter start-up and imports.
@@ -47,17 +51,28 @@ def sentence(rng: random.Random, n: int) -> str:
     return " ".join(out)
 
 
+class _Lines:
+    """Writes JSON lines (and raw text) into a file, counting the characters written."""
+
+    def __init__(self, fh) -> None:
+        self.fh = fh
+        self.size = 0
+
+    def raw(self, text: str) -> None:
+        self.fh.write(text)
+        self.size += len(text)
+
+    def put(self, obj) -> None:
+        self.raw(json.dumps(obj, separators=(",", ":")) + "\n")
+
+
 def generate(path: str, megabytes: float, seed: int = 7) -> int:
     rng = random.Random(seed)
     target = int(megabytes * 1024 * 1024)
-    size = 0
     turn = 0
     with open(path, "w", encoding="utf-8") as fh:
-        def put(obj) -> None:
-            nonlocal size
-            line = json.dumps(obj, separators=(",", ":")) + "\n"
-            fh.write(line)
-            size += len(line)
+        lines = _Lines(fh)
+        put = lines.put
 
         put({"type": "system", "subtype": "init", "session_id": "bench", "model": "claude-sonnet-4-5",
              "tools": ["Bash", "Read", "Write", "Edit", "Skill"], "skills": ["release-notes"]})
@@ -66,7 +81,7 @@ def generate(path: str, megabytes: float, seed: int = 7) -> int:
         put({"type": "user", "session_id": "bench", "message": {"content": [
             {"type": "tool_result", "tool_use_id": "t0", "content": "Launching skill: release-notes"}]}})
         usage = {"input_tokens": 1200, "output_tokens": 300, "cache_read_input_tokens": 40000}
-        while size < target:
+        while lines.size < target:
             turn += 1
             mid, tid = f"m{turn}", f"t{turn}"
             put({"type": "assistant", "session_id": "bench", "message": {"id": mid, "model": "claude-sonnet-4-5", "usage": usage,
@@ -94,11 +109,32 @@ def generate(path: str, megabytes: float, seed: int = 7) -> int:
             put({"type": "user", "session_id": "bench", "message": {"content": [
                 {"type": "tool_result", "tool_use_id": tid, "content": content, "is_error": rng.random() < 0.05}]}})
             if turn % 200 == 0:
-                fh.write("npm WARN a line that is not JSON\n")
-                size += 34
+                lines.raw("npm WARN a line that is not JSON\n")
         put({"type": "result", "subtype": "success", "is_error": False, "result": "Release notes drafted: " + sentence(rng, 300),
              "num_turns": turn, "duration_ms": 123456, "total_cost_usd": 1.23})
-    return size
+    return lines.size
+
+
+def generate_text(path: str, megabytes: float, seed: int = 7) -> int:
+    """The ``--shape text`` transcript (see the module docstring)."""
+    rng = random.Random(seed)
+    texts = [sentence(rng, 10_000) for _ in range(16)]
+    target = int(megabytes * 1024 * 1024)
+    turn = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        lines = _Lines(fh)
+        put = lines.put
+        put({"type": "system", "subtype": "init", "session_id": "bench", "model": "m", "skills": ["release-notes"]})
+        while lines.size < target:
+            turn += 1
+            put({"type": "assistant", "message": {"id": f"m{turn}", "content": [
+                {"type": "text", "text": texts[turn % 16]},
+                {"type": "tool_use", "id": f"t{turn}", "name": "Write",
+                 "input": {"file_path": f"/repo/docs/{turn}.md", "content": texts[(turn + 7) % 16]}}]}})
+            put({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": f"t{turn}",
+                                                           "content": "File written"}]}})
+        put({"type": "result", "subtype": "success", "is_error": False, "result": "done", "num_turns": turn})
+    return lines.size
 
 
 def worker_bare(path: str) -> float:
@@ -151,6 +187,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--keep", help="write the transcript here (and reuse it when it exists)")
     ap.add_argument("--baseline", metavar="DIR", help="also run the scorer of this source tree")
+    ap.add_argument("--shape", choices=["mixed", "text"], default="mixed",
+                    help="mixed: the default transcript; text: almost only agent text and tool inputs")
     ap.add_argument("--worker", nargs=3, metavar=("MODE", "FILE", "SRC"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -165,7 +203,7 @@ def main() -> None:
         tmpdir = tempfile.mkdtemp(prefix="evalfmt-bench-")
         path = os.path.join(tmpdir, "transcript.jsonl")
     if not os.path.exists(path):
-        generate(path, args.mb)
+        (generate_text if args.shape == "text" else generate)(path, args.mb)
     size_mb = os.path.getsize(path) / 1024 / 1024
     results: dict[str, list[tuple[float, float, float]]] = {"bare": [], "score": []}
     if args.baseline:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from fuzzkit import FUZZ, HOSTILE_SCALARS, Scratch, dump, load_seed, mutated, spliced
 from hypothesis import given
 from hypothesis import strategies as st
@@ -91,46 +92,11 @@ def _reader_test(reader: str, doc) -> None:
         s.close()
 
 
+@pytest.mark.parametrize("reader", sorted(READERS))
 @FUZZ
-@given(document("terum"))
-def test_fuzz_reader_terum(doc):
-    _reader_test("terum", doc)
-
-
-@FUZZ
-@given(document("agentv"))
-def test_fuzz_reader_agentv(doc):
-    _reader_test("agentv", doc)
-
-
-@FUZZ
-@given(document("agent-skills"))
-def test_fuzz_reader_agent_skills(doc):
-    _reader_test("agent-skills", doc)
-
-
-@FUZZ
-@given(document("skill-creator-triggers"))
-def test_fuzz_reader_skill_creator_triggers(doc):
-    _reader_test("skill-creator-triggers", doc)
-
-
-@FUZZ
-@given(document("skillgym"))
-def test_fuzz_reader_skillgym(doc):
-    _reader_test("skillgym", doc)
-
-
-@FUZZ
-@given(document("promptfoo"))
-def test_fuzz_reader_promptfoo(doc):
-    _reader_test("promptfoo", doc)
-
-
-@FUZZ
-@given(document("ir"))
-def test_fuzz_reader_ir(doc):
-    _reader_test("ir", doc)
+@given(data=st.data())
+def test_fuzz_reader(reader, data):
+    _reader_test(reader, data.draw(document(reader)))
 
 
 # ------------------------------------------------------------------------------ per command family

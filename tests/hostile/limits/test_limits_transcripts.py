@@ -3,7 +3,7 @@ settable: a line longer than ``EVALFMT_TRANSCRIPT_MAX_LINE`` (8 MiB) is skipped 
 into memory and counted; past ``EVALFMT_TRANSCRIPT_MEMORY`` (32 MiB) of agent text and tool input,
 the transcript text moves to a temporary file, text blocks are no longer kept and tool calls keep
 short inputs. Scoring gives the same results either way; the memory figures (a 300 MB transcript of
-agent text took 960 MB, now ~110 MB) are measured by ``benchmarks/transcript_memory.py``."""
+agent text took 937 MiB, now ~106 MiB) are measured by ``benchmarks/score_bench.py --shape text``."""
 
 from __future__ import annotations
 
