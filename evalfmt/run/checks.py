@@ -101,6 +101,7 @@ def score_case(case: ir.Case | ir.SuiteEntry, session: Session, sandbox: str | N
     """Score a case's checks (after ``extra_checks``, e.g. agentv's file-level assertions)."""
     ctx = Context(session, sandbox, detection, timeout)
     checks = list(extra_checks) + list(case.checks)
+    session.prefetch(_needles(checks))
     return CaseResult(case.name, [score_check(c, ctx) for c in checks],
                       expected_fail=bool(getattr(case, "expected_fail", None)))
 
@@ -109,7 +110,13 @@ def score_suite(suite: ir.Suite, session: Session, sandbox: str | None = None,
                 detection: str = detect.DEFAULT, timeout: float = shell.CHECK_TIMEOUT) -> list[CaseResult]:
     """Every suite entry against the suite's one session (the suite's own checks are discarded, as
     the engine does)."""
+    session.prefetch(_needles(c for e in suite.entries for c in e.checks))  # one pass for all the rows
     return [score_case(e, session, sandbox, detection, timeout=timeout) for e in suite.entries]
+
+
+def _needles(checks: Iterable[ir.Check]) -> list[str]:
+    """What the transcript checks among ``checks`` look for (lower-cased)."""
+    return [c.text.lower() for c in checks if isinstance(c, (ir.TranscriptMentions, ir.TranscriptOmits))]
 
 
 def score_check(check: ir.Check, ctx: Context) -> CheckResult:

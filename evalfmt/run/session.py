@@ -22,6 +22,8 @@ import collections
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Union
 
+import orjson
+
 from .. import js
 
 #: characters of a tool result kept for display
@@ -111,17 +113,20 @@ class Session:
     def add(self, block: Block) -> None:
         """Append a block, keeping memory bounded (see the module's docstring). Readers use this;
         appending to ``blocks`` directly works too, without the bound."""
-        if type(block) is TextBlock and block.role == "assistant":
-            self._last_text = block.text
-        if self._store is None:
-            self._store = TranscriptStore()
         store = self._store
+        if store is None:
+            store = self._store = TranscriptStore()
         if store.spilled:
+            if type(block) is TextBlock and block.role == "assistant":
+                self._last_text = block.text
             store.write(_piece(block))
             self._keep(block)
             return
         self.blocks.append(block)
-        if store.count(block):  # past the budget: the text moves to disk, the blocks are slimmed
+        store.size += len(block.text) if type(block) is TextBlock else _weight(block.input)
+        if store.size > store.budget:  # past the budget: the text moves to disk, the blocks are slimmed
+            self._last_text = next((b.text for b in reversed(self.blocks)
+                                    if type(b) is TextBlock and b.role == "assistant"), None)
             store.spill(self.blocks)
             blocks, self.blocks = self.blocks, []
             for b in blocks:
@@ -193,10 +198,15 @@ class Session:
         """True when the lower-cased transcript text contains ``needle`` (lower-cased already)."""
         if not self.on_disk:
             return needle in self.transcript_lower()
-        if self.result is not None and needle in self.result.lower():
-            return True
-        head = "" if self.result is None else self.result.lower() + "\n"
-        return self._store.contains(needle, head)
+        self.prefetch([needle])
+        return self._store.found[needle]
+
+    def prefetch(self, needles: list[str]) -> None:
+        """Look for all of ``needles`` at once (one pass over a transcript text on disk; nothing to
+        do for one in memory). :meth:`transcript_contains` then answers from what was found."""
+        if self.on_disk:
+            head = "" if self.result is None else self.result.lower() + "\n"
+            self._store.search(needles, head)
 
     def transcript_text(self) -> str:
         """The transcript text, pieces joined with newlines."""
@@ -251,21 +261,8 @@ class TranscriptStore:
         self._tail: collections.deque[str] = collections.deque()
         self._tail_size = 0
         self._tail_cut = False
-
-    def count(self, block: Block) -> bool:
-        """Count a block's piece (about: a tool input's short values are not measured); True when
-        the text passed the budget."""
-        if type(block) is TextBlock:
-            self.size += len(block.text)
-        else:
-            value = block.input
-            if type(value) is dict:
-                for v in value.values():
-                    self.size += len(v) if type(v) is str else 16 if v is None or type(v) in (int, float, bool) \
-                        else len(js.stringify(v))
-            else:
-                self.size += len(js.stringify(value))
-        return self.size > self.budget
+        #: transcript checks already answered (needle -> found), for a text on disk
+        self.found: dict[str, bool] = {}
 
     def spill(self, blocks: list[Block]) -> None:
         import tempfile
@@ -310,18 +307,34 @@ class TranscriptStore:
     def text(self) -> str:
         return "".join(self._chunks())
 
-    def contains(self, needle: str, head: str) -> bool:
-        """``needle in (head + text).lower()``, one chunk at a time (a match may span two)."""
-        keep = max(0, len(needle) - 1)
-        carry = head[-keep:] if keep else ""
-        if needle in head:
-            return True
-        for chunk in self._chunks():
-            window = carry + chunk.lower()
-            if needle in window:
-                return True
-            carry = window[-keep:] if keep else ""
-        return False
+    def search(self, needles: list[str], head: str) -> None:
+        """Fill ``found[needle]`` (``needle in (head + text).lower()``) for the needles not known yet,
+        in one pass over the text, a chunk at a time (a match may span two chunks)."""
+        todo = {n for n in needles if n not in self.found}
+        for n in [n for n in todo if n in head]:
+            self.found[n] = True
+            todo.discard(n)
+        if todo:
+            keep = max(len(n) for n in todo) - 1
+            carry = head[-keep:] if keep > 0 else ""
+            for chunk in self._chunks():
+                window = carry + chunk.lower()
+                for n in [n for n in todo if n in window]:
+                    self.found[n] = True
+                    todo.discard(n)
+                if not todo:
+                    break
+                carry = window[-keep:] if keep > 0 else ""
+        for n in todo:
+            self.found[n] = False
+
+
+def _weight(value: Any) -> int:
+    """About how many characters a tool input adds to the transcript text."""
+    try:
+        return len(orjson.dumps(value))
+    except (TypeError, orjson.JSONEncodeError):  # big integers, lone surrogates, non-string keys
+        return len(js.stringify(value))
 
 
 def _piece(block: Block) -> str:
