@@ -60,6 +60,8 @@ class Conversion:
     files: dict[str, str] = field(default_factory=dict)  # output path -> text
     losses: list[Loss] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: ``where: why`` for each eval set the target format could not hold at all (nothing written for it)
+    skipped: list[str] = field(default_factory=list)
 
 
 def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -> Conversion:
@@ -83,6 +85,10 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
         raise EvalfmtError(f"{src} holds {len(result.sets)} eval sets; give -o DIR to write them all")
     for i, evalset in enumerate(result.sets):
         written = target.write(evalset)
+        if not written.files:
+            conv.losses.extend(written.losses)
+            conv.skipped.append(f"{evalset.source or _subdir(evalset, i)}: {written.nothing or 'nothing to write'}")
+            continue
         places = {rel: _place(out, rel, target, several, evalset, i, main=n == 0)
                   for n, rel in enumerate(written.files)}
         existing = _existing(places) if out is not None else {}

@@ -21,7 +21,8 @@ import re
 from typing import Any
 
 from .. import ir
-from ..formats import Loss, WriteResult, loss_at
+from ..formats import Loss, WriteResult
+from .losses import Rule, Table, check_feature
 from .agentv_read import (
     KIND_FIELDS,
     TERUM_FIELDS,
@@ -35,6 +36,27 @@ from .agentv_read import (
 
 FILE_NAME = "EVAL.yaml"
 COMMON = ("name", "weight", "required", "min_score", "negate")
+
+TABLE = Table("agentv", {
+    **{f"case.{fld}": Rule(f"kept as metadata.terum.{fld}; agentv does not act on it", kept=f"metadata.terum.{fld}")
+       for fld in ("files", "fixture", "setup", "requires", "timeout_minutes", "max_turns")},
+    **{f"check.{k}": Rule("kept as a custom assertion type (transcript-mentions, ...); agentv runs it only with a "
+                          "grader in .agentv/assertions/", kept="custom assertion type")
+       for k in ("transcript", "command", "workspace")},
+    "set.tests_file": Rule("written inline", kept="inline tests"),
+    "set.skill": Rule("lost unless a skill-trigger assertion names it", when="no skill-trigger names the skill"),
+    "case.tags": Rule("lost: agentv has no tags for a test"),
+    "case.timeout_ms": Rule("lost: agentv has no timeout for a test"),
+    "case.expected_fail": Rule("lost: agentv has no expected failure"),
+    "case.unscored": Rule("agentv skips a test with no criteria, expected_output or assertions"),
+    "suite": Rule("kept as one test (metadata.terum.suite) whose rows are composite assertions, scored against "
+                  "that test's session", kept="metadata.terum.suite"),
+    "triggers/no_skill": Rule("the skill-trigger assertions name no skill", when="the trigger set names no skill"),
+    "triggers/empty": Rule("no test holds an empty trigger set", when="the trigger set has no prompts"),
+    "triggers.extra": Rule("lost"),
+    "check.opaque": Rule("written as a custom assertion holding the original value, which agentv cannot run",
+                         when="the check is not agentv's own"),
+})
 
 #: What agentv does not do with a terum field it can only carry as metadata.
 TERUM_LOSS = {
@@ -106,8 +128,8 @@ class _Writer:
     def __init__(self):
         self.losses: list[Loss] = []
 
-    def lose(self, node: ir.Node | None, path: str, what: str) -> None:
-        self.losses.append(loss_at(node.span if node is not None else None, path, what))
+    def lose(self, feature: str, node: ir.Node | None, path: str, what: str) -> None:
+        self.losses.append(TABLE.loss(feature, node.span if node is not None else None, path, what))
 
     # ------------------------------------------------------------------------------- top level
 
@@ -136,12 +158,26 @@ class _Writer:
         else:
             values["tests"] = tests
             for ref in inlined:
-                self.lose(es, "tests", f"tests read from '{ref}' are written inline")
+                self.lose("set.tests_file", es, "tests", f"tests read from '{ref}' are written inline")
         for k, v in es.extra.items():
             values[k] = v
+        self.skill_name(es)
         present = list(values)
         canon = canonical_order(TOP_ORDER, present, extras_before="input")
         return _int_keys(_ordered(values, es.hints.get("keys"), canon)), self.losses
+
+    def skill_name(self, es: ir.EvalSet) -> None:
+        """A skill name the source file wrote (evals.json ``skill_name``) survives only in the
+        skill-trigger assertions that name it."""
+        skill = es.skill
+        if skill is None or skill.span is None or es.name == skill.name:
+            return
+        named = any(isinstance(c, ir.SkillTrigger) and c.skill == skill.name
+                    for case in es.cases for c in case.checks) or any(
+            isinstance(c, ir.SkillTrigger) and c.skill == skill.name for c in es.checks)
+        if not named:
+            self.lose("set.skill", skill, "skill_name", f"skill name '{skill.name}' (agentv has no key for the skill a "
+                                                        "file tests; only skill-trigger assertions name one)")
 
     # ------------------------------------------------------------------------------------ input
 
@@ -199,9 +235,9 @@ class _Writer:
             values[k] = v
         for fld in ("tags", "timeout_ms", "expected_fail"):
             if getattr(case, fld) is not None:
-                self.lose(case, f"{where}.{fld}", f"agentv has no '{fld}' for a test")
+                self.lose(f"case.{fld}", case, f"{where}.{fld}", f"agentv has no '{fld}' for a test")
         if not (case.checks or case.judge or case.expected_output is not None or "turns" in case.extra):
-            self.lose(case, where, f"agentv skips test '{case.name}': it has no criteria, expected_output or "
+            self.lose("case.unscored", case, where, f"agentv skips test '{case.name}': it has no criteria, expected_output or "
                                    "assertions")
         present = list(values)
         return _ordered(values, case.hints.get("keys"), canonical_order(TEST_ORDER, present))
@@ -214,7 +250,7 @@ class _Writer:
                 continue
             terum[fld] = _num(value) if fld == "timeout_minutes" else value
             if fld in TERUM_LOSS:
-                self.lose(case, f"{where}.{fld}", TERUM_LOSS[fld])
+                self.lose(f"case.{fld}", case, f"{where}.{fld}", TERUM_LOSS[fld])
         if marker:
             terum.update(marker)
         if not terum:
@@ -240,7 +276,7 @@ class _Writer:
         values["metadata"] = self.metadata(suite, "suite", {"suite": True})
         for k, v in suite.extra.items():
             values[k] = v
-        self.lose(suite, "suite", "agentv scores each test in its own session: the suite's rows are written as "
+        self.lose("suite", suite, "suite", "agentv scores each test in its own session: the suite's rows are written as "
                                   "composite assertions of one test, scored against that test's session")
         return values
 
@@ -248,10 +284,10 @@ class _Writer:
         out = []
         counts = {True: 0, False: 0}
         if ts.skill is None and ts.prompts:
-            self.lose(ts, "triggers", "the trigger set names no skill: its skill-trigger assertions have no "
+            self.lose("triggers/no_skill", ts, "triggers", "the trigger set names no skill: its skill-trigger assertions have no "
                                       "'skill'")
         if not ts.prompts:
-            self.lose(ts, "triggers", "the trigger set has no prompts: agentv has no test to hold it")
+            self.lose("triggers/empty", ts, "triggers", "the trigger set has no prompts: agentv has no test to hold it")
         for p in ts.prompts:
             counts[p.should_trigger] += 1
             base = "should-trigger" if p.should_trigger else "should-not-trigger"
@@ -265,10 +301,10 @@ class _Writer:
             test = {"id": name, "input": p.text, "assertions": [assertion],
                     "metadata": {TERUM_META: {"trigger": True}}}
             if p.extra:
-                self.lose(p, "triggers", f"agentv has no place for {', '.join(sorted(p.extra))} of a trigger prompt")
+                self.lose("triggers.extra", p, "triggers", f"agentv has no place for {', '.join(sorted(p.extra))} of a trigger prompt")
             out.append(test)
         if ts.extra:
-            self.lose(ts, "triggers", f"agentv has no place for {', '.join(sorted(ts.extra))} of a trigger set")
+            self.lose("triggers.extra", ts, "triggers", f"agentv has no place for {', '.join(sorted(ts.extra))} of a trigger set")
         return out
 
     # ----------------------------------------------------------------------------------- checks
@@ -277,7 +313,7 @@ class _Writer:
         if isinstance(c, ir.Opaque):
             if c.origin == "agentv" or c.origin is None and isinstance(c.raw, dict) and "type" in c.raw:
                 return c.raw
-            self.lose(c, where, f"agentv cannot hold this {c.origin or 'unknown'} check "
+            self.lose("check.opaque", c, where, f"agentv cannot hold this {c.origin or 'unknown'} check "
                                 f"({c.label()}); written as a custom assertion")
             return {"type": c.type or "opaque", "value": c.raw}
         if isinstance(c, ir.Rubrics) and c.hints.get("shorthand") == "string" and len(c.criteria) == 1 \
@@ -291,7 +327,7 @@ class _Writer:
             agentv_type, fld = TERUM_TYPES[kind]
             values["type"] = agentv_type
             values["value"] = getattr(c, fld)
-            self.lose(c, where, f"agentv has no built-in '{kind}' check: written as the custom assertion type "
+            self.lose(check_feature(kind), c, where, f"agentv has no built-in '{kind}' check: written as the custom assertion type "
                                 f"'{agentv_type}', which agentv runs only with a grader in "
                                 f".agentv/assertions/{agentv_type}.ts")
         else:

@@ -33,7 +33,8 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from ..load import type_name
-from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, loss_at, open_document, peek_keys,
+from .losses import Rule, Table, check_feature
+from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, open_document, peek_keys,
                span_at)
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,6 +52,31 @@ SAME = {
 }
 TO_KIND = {v: k for k, v in SAME.items()}
 VALUE_KEYS = ("type", "value", "weight")
+TABLE = Table(NAME, {
+    "check.opaque": Rule("lost", when="the check is not promptfoo's own"),
+    "check.output": Rule("lost", when="ends-with, or a check promptfoo has no type for"),
+    "check.output/flags": Rule("regex flags lost (promptfoo's regex takes none)", when="a regex has flags"),
+    "check.skill_trigger": Rule("lost", when="it names no skill"),
+    "check.command": Rule("lost", when="the regex has no faithful case-insensitive glob"),
+    "check.transcript": Rule("lost: promptfoo's contains checks only the final output"),
+    "check.workspace": Rule("lost: promptfoo does not inspect the workspace"),
+    "check.rubric": Rule("lost", when="an llm-grader"),
+    "check.rubric/objects": Rule("only the text of a criterion object is kept", when="a criterion is an object"),
+    **{f"check.{k}": Rule("lost", when=w) for k, w in (("code_grader", None), ("trajectory", None),
+                                                       ("budget", "token-usage, or no threshold"))},
+    "check.fields": Rule("lost (weight is kept)"),
+    "case.messages": Rule("flattened to the text"),
+    "case.judge": Rule("written as an llm-rubric assertion, graded on every run", kept="an llm-rubric assertion"),
+    **{f"case.{f}": Rule("lost") for f in ("files", "fixture", "setup", "bucket", "requires", "timeout_minutes",
+                                           "max_turns", "input_files", "tags", "timeout_ms", "expected_fail",
+                                           "expected_output", "extra")},
+    "triggers": Rule("lost", when="no skill name to check with skill-used"),
+    "triggers.extra": Rule("lost"),
+    "set.input": Rule("lost"), "set.tags": Rule("lost"), "set.extra": Rule("lost"),
+    "set.name": Rule("lost", when="the set has a description too"),
+    "set.skill": Rule("lost unless a skill-used assertion names it", when="no skill-trigger names the skill"),
+    "suite": Rule("its rows become separate tests, each running its own session"),
+})
 _TEMPLATE_VAR = re.compile(r"^\{\{\s*([A-Za-z_][\w]*)\s*\}\}$")
 _TEMPLATE_ANY = re.compile(r"\{\{")
 
@@ -343,14 +369,14 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
     if k == "opaque":
         if check.origin == NAME:
             return [check.raw]
-        losses.append(loss_at(check.span, where, f"{check.origin or 'opaque'} check '{label}' (no promptfoo equivalent)"))
+        losses.append(TABLE.loss("check.opaque", check.span, where, f"{check.origin or 'opaque'} check '{label}' (no promptfoo equivalent)"))
         return []
     if k in SAME:
         out = {"type": neg + SAME[k]}
         if k == "regex":
             flags = (check.flags or "").replace("g", "")
             if flags:
-                losses.append(loss_at(check.span, where, f"flags '{check.flags}' of check '{label}' "
+                losses.append(TABLE.loss("check.output/flags", check.span, where, f"flags '{check.flags}' of check '{label}' "
                                                          "(promptfoo's regex takes none)"))
         if k in ("contains-any", "contains-all", "icontains-any", "icontains-all"):
             out["value"] = list(check.values)
@@ -358,7 +384,7 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
             out["value"] = check.value
     elif k == "skill-trigger":
         if not check.skill:
-            losses.append(loss_at(check.span, where, "skill-trigger check without a skill name"))
+            losses.append(TABLE.loss("check.skill_trigger", check.span, where, "skill-trigger check without a skill name"))
             return []
         fires = check.expects_trigger != bool(check.negate)
         out = {"type": ("" if fires else "not-") + "skill-used", "value": check.skill}
@@ -368,7 +394,7 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
         glob = _glob_of(check.pattern)
         positive = (k == "command_matching") != bool(check.negate)
         if glob is None or check.extra:
-            losses.append(loss_at(check.span, where, f"check '{label}' (promptfoo's trajectory:step-count takes a "
+            losses.append(TABLE.loss("check.command", check.span, where, f"check '{label}' (promptfoo's trajectory:step-count takes a "
                                                      "case-insensitive glob; this regex has no faithful glob)"))
             return []
         out = {"type": "trajectory:step-count",
@@ -376,7 +402,7 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
     elif k == "rubrics":
         crits = [c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or "") for c in check.criteria]
         if any(not isinstance(c, str) for c in check.criteria):
-            losses.append(loss_at(check.span, where, f"criterion fields other than the text of check '{label}'"))
+            losses.append(TABLE.loss("check.rubric/objects", check.span, where, f"criterion fields other than the text of check '{label}'"))
         res = []
         for c in crits:
             item: dict[str, Any] = {"type": "llm-rubric", "value": c}
@@ -388,7 +414,7 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
             res.append(item)
         if not own:
             for key in check.extra:
-                losses.append(loss_at(check.span, where, f"'{key}' of check '{label}'"))
+                losses.append(TABLE.loss("check.fields", check.span, where, f"'{key}' of check '{label}'"))
         _common_losses(check, losses, where, skip=("weight",))
         return res
     elif k == "latency" and check.threshold is not None:
@@ -403,7 +429,7 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
             "file_absent": "promptfoo does not inspect the workspace",
             "command_succeeds": "promptfoo does not run commands after the session",
         }.get(k, "no promptfoo equivalent")
-        losses.append(loss_at(check.span, where, f"check '{label}' ({why})"))
+        losses.append(TABLE.loss(check_feature(k), check.span, where, f"check '{label}' ({why})"))
         return []
     if check.weight is not None:
         out["weight"] = check.weight
@@ -416,14 +442,14 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
             out = {**{x: out[x] for x in order if x in out}, **{x: v for x, v in out.items() if x not in order}}
     else:
         for key in check.extra:
-            losses.append(loss_at(check.span, where, f"'{key}' of check '{label}'"))
+            losses.append(TABLE.loss("check.fields", check.span, where, f"'{key}' of check '{label}'"))
     return [out]
 
 
 def _common_losses(check: Any, losses: list[Loss], where: str, skip: tuple = ()) -> None:
     for f in ("name", "required", "min_score"):
         if f not in skip and getattr(check, f, None) is not None:
-            losses.append(loss_at(check.span, where, f"'{f}' of check '{check.label()}'"))
+            losses.append(TABLE.loss("check.fields", check.span, where, f"'{f}' of check '{check.label()}'"))
 
 
 def _glob_of(pattern: str) -> str | None:
@@ -497,7 +523,7 @@ def _test(case: ir.Case, own: bool, losses: list[Loss], where: str, prompt_var: 
         elif not own:
             vars_[prompt_var] = ir.input_text(case.input)
             if not isinstance(case.input, str):
-                losses.append(loss_at(case.span, where, f"message input of '{case.name}' flattened to its text"))
+                losses.append(TABLE.loss("case.messages", case.span, where, f"message input of '{case.name}' flattened to its text"))
     extra_vars = case.extra.get("vars") if own else None
     if isinstance(extra_vars, dict):
         vars_.update(extra_vars)
@@ -511,7 +537,7 @@ def _test(case: ir.Case, own: bool, losses: list[Loss], where: str, prompt_var: 
     asserts = _assertions(checks, own, losses, where)
     if case.judge:
         asserts.append({"type": "llm-rubric", "value": case.judge})
-        losses.append(loss_at(case.span, where, f"judge of '{case.name}' written as an llm-rubric assertion (graded "
+        losses.append(TABLE.loss("case.judge", case.span, where, f"judge of '{case.name}' written as an llm-rubric assertion (graded "
                                                 "on every run, not only when the checks tie)"))
     if own and "assert" in case.extra:
         t["assert"] = case.extra["assert"]
@@ -527,9 +553,9 @@ def _test(case: ir.Case, own: bool, losses: list[Loss], where: str, prompt_var: 
     else:
         for field, what in LOST_CASE_FIELDS:
             if getattr(case, field) not in (None, [], {}):
-                losses.append(loss_at(case.span, where, f"{what} of '{case.name}'"))
+                losses.append(TABLE.loss(f"case.{field}", case.span, where, f"{what} of '{case.name}'"))
         for key in case.extra:
-            losses.append(loss_at(case.span, where, f"'{key}' of '{case.name}'"))
+            losses.append(TABLE.loss("case.extra", case.span, where, f"'{key}' of '{case.name}'"))
     return t
 
 
@@ -628,7 +654,7 @@ def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[
     trig = evalset.triggers
     skill = trig.skill or (evalset.skill.name if evalset.skill else None)
     if not skill:
-        losses.append(loss_at(trig.span, where, f"{len(trig.prompts)} trigger prompts (no skill name to check "
+        losses.append(TABLE.loss("triggers", trig.span, where, f"{len(trig.prompts)} trigger prompts (no skill name to check "
                                                 "with skill-used)"))
         return []
     cases = []
@@ -639,23 +665,31 @@ def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[
         cases.append(ir.Case(name=name, input=p.text, span=p.span,
                              checks=[ir.SkillTrigger(skill=skill, should_trigger=None if p.should_trigger else False)]))
         for key in p.extra:
-            losses.append(loss_at(p.span, where, f"'{key}' of trigger prompt {p.text!r}"))
+            losses.append(TABLE.loss("triggers.extra", p.span, where, f"'{key}' of trigger prompt {p.text!r}"))
     return cases
 
 
 def _set_losses(evalset: ir.EvalSet, losses: list[Loss], where: str) -> None:
     if evalset.input is not None:
-        losses.append(Loss(where, "suite-level input prepended to every test"))
+        losses.append(TABLE.loss("set.input", None, where, "suite-level input prepended to every test"))
     if evalset.tags:
-        losses.append(Loss(where, "eval set tags"))
+        losses.append(TABLE.loss("set.tags", None, where, "eval set tags"))
     for key in evalset.extra:
-        losses.append(Loss(where, f"{evalset.format} key '{key}'"))
+        losses.append(TABLE.loss("set.extra", None, where, f"{evalset.format} key '{key}'"))
+    if evalset.name and evalset.description and evalset.name != evalset.description:
+        losses.append(TABLE.loss("set.name", None, where, f"eval set name '{evalset.name}' (the description "
+                                                          "holds the set's description)"))
+    skill = evalset.skill
+    if skill is not None and skill.span is not None and not any(
+            c.kind == "skill-trigger" and c.skill == skill.name for case in evalset.cases for c in case.checks):
+        losses.append(TABLE.loss("set.skill", skill.span, where, f"skill name '{skill.name}' (promptfoo names skills "
+                                                                 "only in skill-used assertions)"))
 
 
 def _suite_cases(suite: ir.Suite, losses: list[Loss]) -> list[ir.Case]:
     from .. import ir
 
-    losses.append(loss_at(suite.span, "suite", f"suite: its {len(suite.entries)} entries become separate tests, "
+    losses.append(TABLE.loss("suite", suite.span, "suite", f"suite: its {len(suite.entries)} entries become separate tests, "
                                                "each running its own session"))
     out = []
     for entry in suite.entries:
