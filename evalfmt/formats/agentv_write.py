@@ -54,6 +54,12 @@ TABLE = Table("agentv", {
     "triggers/no_skill": Rule("the skill-trigger assertions name no skill", when="the trigger set names no skill"),
     "triggers/empty": Rule("no test holds an empty trigger set", when="the trigger set has no prompts"),
     "triggers.extra": Rule("lost"),
+    "set.extra": Rule("lost: another format's top-level keys mean nothing to agentv",
+                      when="the set was not read from agentv"),
+    "case.extra": Rule("lost: another format's test keys mean nothing to agentv",
+                       when="the test was read from promptfoo, skillgym or an evals.json"),
+    "check.fields": Rule("lost: another format's assertion keys mean nothing to agentv",
+                         when="extra keys of a check read from promptfoo, skillgym or an evals.json"),
     "check.opaque": Rule("written as a custom assertion holding the original value, which agentv cannot run",
                          when="the check is not agentv's own"),
 })
@@ -124,9 +130,16 @@ def _ordered(values: dict, order: list | None, canonical: list) -> dict:
     return {k: values[k] for k in keys}
 
 
+#: Formats whose unknown keys an EVAL.yaml may carry as they are: agentv's own, and terum's (the same
+#: authoring style; an unknown terum key is already reported in the source). Other formats' keys
+#: (promptfoo's prompts/providers/vars, skillgym's workspace) are valid there and wrong here: lost.
+CARRY_EXTRA = ("agentv", "terum")
+
+
 class _Writer:
     def __init__(self):
         self.losses: list[Loss] = []
+        self.carry = True
 
     def lose(self, feature: str, node: ir.Node | None, path: str, what: str) -> None:
         self.losses.append(TABLE.loss(feature, node.span if node is not None else None, path, what))
@@ -134,6 +147,7 @@ class _Writer:
     # ------------------------------------------------------------------------------- top level
 
     def top(self, es: ir.EvalSet) -> tuple[Any, list[Loss]]:
+        self.carry = es.format in CARRY_EXTRA
         if "document" in es.extra and not es.cases and len(es.extra) == 1:
             return es.extra["document"], self.losses
         values: dict[str, Any] = {}
@@ -160,7 +174,10 @@ class _Writer:
             for ref in inlined:
                 self.lose("set.tests_file", es, "tests", f"tests read from '{ref}' are written inline")
         for k, v in es.extra.items():
-            values[k] = v
+            if self.carry:
+                values[k] = v
+            else:
+                self.lose("set.extra", es, k, f"{es.format} key '{k}' (agentv has no such key)")
         self.skill_name(es)
         present = list(values)
         canon = canonical_order(TOP_ORDER, present, extras_before="input")
@@ -232,7 +249,10 @@ class _Writer:
         if meta is not None:
             values["metadata"] = meta
         for k, v in case.extra.items():
-            values[k] = v
+            if self.carry:
+                values[k] = v
+            else:
+                self.lose("case.extra", case, f"{where}.{k}", f"'{k}' of test '{case.name}' (agentv has no such key)")
         for fld in ("tags", "timeout_ms", "expected_fail"):
             if getattr(case, fld) is not None:
                 self.lose(f"case.{fld}", case, f"{where}.{fld}", f"agentv has no '{fld}' for a test")
@@ -341,6 +361,9 @@ class _Writer:
             if value is not None:
                 values[fld] = _num(value) if isinstance(value, float) else value
         for k, v in c.extra.items():
-            values[k] = v
+            if self.carry:
+                values[k] = v
+            else:
+                self.lose("check.fields", c, where, f"'{k}' of check '{c.label()}' (agentv has no such key)")
         present = list(values)
         return _ordered(values, c.hints.get("keys"), canonical_check_order(kind, present))
