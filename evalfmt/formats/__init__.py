@@ -35,8 +35,8 @@ class Loss:
 
     ``kept`` is None for a real loss (the output does not hold it: ``lost:``); otherwise it names where
     the output keeps the value although the target's tools do not act on it (``metadata.terum.files``,
-    a custom assertion type, an expectation sentence): converting back restores it. ``feature`` names
-    the row of the conversion matrix (``docs/conversions.md``) the record belongs to."""
+    a custom assertion type): converting back restores it. ``feature`` is the key of the writer's loss
+    rule (``feature`` or ``feature/variant``; the feature is a row of ``docs/conversions.md``)."""
 
     where: str  # "file:line" of the source, or an IR path when there is no span
     what: str

@@ -48,6 +48,7 @@ SEED_KEYS = ("id", "input", "should_trigger")
 _PROSE = "written as an expectation sentence: a model grades it, nothing checks it mechanically"
 TABLE = Table(NAME, {
     "triggers": Rule("lost: an evals.json holds cases (write trigger prompts with --to skill-creator-triggers)"),
+    "triggers.extra": Rule("lost with the trigger prompts", covered_by="triggers"),
     "set.input": Rule("lost"), "set.checks": Rule("lost"), "set.description": Rule("lost"), "set.tags": Rule("lost"),
     "set.extra": Rule("lost"),
     "set.name": Rule("lost", when="it differs from the skill name"),
@@ -62,7 +63,7 @@ TABLE = Table(NAME, {
     "check.skill_trigger": Rule(_PROSE, when="it names another skill than skill_name, or a second trigger"),
     "check.rubric": Rule(_PROSE, when="an llm-grader, or criteria that are not text"),
     "check.rubric/objects": Rule("only the text of a criterion object is kept", when="a criterion is an object"),
-    "check.fields": Rule("lost"),
+    "check.fields": Rule("lost", when="the check is a rubric or the trigger (any other check becomes prose)"),
     "suite": Rule("merged into one eval: its rows are not scored apart"),
 })
 

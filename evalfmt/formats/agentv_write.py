@@ -37,13 +37,14 @@ from .agentv_read import (
 FILE_NAME = "EVAL.yaml"
 COMMON = ("name", "weight", "required", "min_score", "negate")
 
+_FOREIGN = ("agent-skills", "skill-creator-triggers", "skillgym", "promptfoo")
 TABLE = Table("agentv", {
     **{f"case.{fld}": Rule(f"kept as metadata.terum.{fld}; agentv does not act on it", kept=f"metadata.terum.{fld}")
        for fld in ("files", "fixture", "setup", "requires", "timeout_minutes", "max_turns")},
     **{f"check.{k}": Rule("kept as a custom assertion type (transcript-mentions, ...); agentv runs it only with a "
                           "grader in .agentv/assertions/", kept="custom assertion type")
        for k in ("transcript", "command", "workspace")},
-    "set.tests_file": Rule("written inline", kept="inline tests"),
+    "set.tests_file": Rule("written inline", kept="inline tests", sources=("agentv",)),
     "set.skill": Rule("lost unless a skill-trigger assertion names it", when="no skill-trigger names the skill"),
     "case.tags": Rule("lost: agentv has no tags for a test"),
     "case.timeout_ms": Rule("lost: agentv has no timeout for a test"),
@@ -54,14 +55,11 @@ TABLE = Table("agentv", {
     "triggers/no_skill": Rule("the skill-trigger assertions name no skill", when="the trigger set names no skill"),
     "triggers/empty": Rule("no test holds an empty trigger set", when="the trigger set has no prompts"),
     "triggers.extra": Rule("lost"),
-    "set.extra": Rule("lost: another format's top-level keys mean nothing to agentv",
-                      when="the set was not read from agentv"),
-    "case.extra": Rule("lost: another format's test keys mean nothing to agentv",
-                       when="the test was read from promptfoo, skillgym or an evals.json"),
-    "check.fields": Rule("lost: another format's assertion keys mean nothing to agentv",
-                         when="extra keys of a check read from promptfoo, skillgym or an evals.json"),
-    "check.opaque": Rule("written as a custom assertion holding the original value, which agentv cannot run",
-                         when="the check is not agentv's own"),
+    "set.extra": Rule("lost: another format's top-level keys mean nothing to agentv", sources=_FOREIGN),
+    "case.extra": Rule("lost: another format's test keys mean nothing to agentv", sources=_FOREIGN),
+    "check.fields": Rule("lost: another format's assertion keys mean nothing to agentv", sources=_FOREIGN,
+                         when="the check has extra keys"),
+    "check.opaque": Rule("written as a custom assertion holding the original value, which agentv cannot run"),
 })
 
 #: What agentv does not do with a terum field it can only carry as metadata.

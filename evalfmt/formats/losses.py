@@ -84,9 +84,14 @@ class Rule:
     ``text``: one phrase for the matrix; ``kept``: where the output keeps the value (None: lost);
     ``when``: the condition, when the rule applies to some values of the feature only."""
 
+
     text: str
     kept: str | None = None
     when: str | None = None
+    #: the source formats the rule applies to (None: every source)
+    sources: tuple[str, ...] | None = None
+    #: a feature whose loss already reports this one (a whole test lost reports its fields too)
+    covered_by: str | None = None
 
 
 class Table:
@@ -100,7 +105,7 @@ class Table:
 
     def loss(self, key: str, span: Any, fallback: str, what: str) -> Loss:
         rule = self.rules[key]
-        return loss_at(span, fallback, what, rule.kept, key.split("/")[0])
+        return loss_at(span, fallback, what, rule.kept, key)
 
 
 def features_of(evalset: Any) -> set[str]:

@@ -53,7 +53,7 @@ SAME = {
 TO_KIND = {v: k for k, v in SAME.items()}
 VALUE_KEYS = ("type", "value", "weight")
 TABLE = Table(NAME, {
-    "check.opaque": Rule("lost", when="the check is not promptfoo's own"),
+    "check.opaque": Rule("lost: another format's code means nothing to promptfoo"),
     "check.output": Rule("lost", when="ends-with, or a check promptfoo has no type for"),
     "check.output/flags": Rule("regex flags lost (promptfoo's regex takes none)", when="a regex has flags"),
     "check.skill_trigger": Rule("lost", when="it names no skill"),
@@ -64,14 +64,14 @@ TABLE = Table(NAME, {
     "check.rubric/objects": Rule("only the text of a criterion object is kept", when="a criterion is an object"),
     **{f"check.{k}": Rule("lost", when=w) for k, w in (("code_grader", None), ("trajectory", None),
                                                        ("budget", "token-usage, or no threshold"))},
-    "check.fields": Rule("lost (weight is kept)"),
+    "check.fields": Rule("lost (weight is kept)", when="the check itself is kept"),
     "case.messages": Rule("flattened to the text"),
     "case.judge": Rule("written as an llm-rubric assertion, graded on every run", kept="an llm-rubric assertion"),
     **{f"case.{f}": Rule("lost") for f in ("files", "fixture", "setup", "bucket", "requires", "timeout_minutes",
                                            "max_turns", "input_files", "tags", "timeout_ms", "expected_fail",
                                            "expected_output", "extra")},
     "triggers": Rule("lost", when="no skill name to check with skill-used"),
-    "triggers.extra": Rule("lost"),
+    "triggers.extra": Rule("lost", covered_by="triggers"),
     "set.input": Rule("lost"), "set.tags": Rule("lost"), "set.extra": Rule("lost"),
     "set.name": Rule("lost", when="the set has a description too"),
     "set.skill": Rule("lost unless a skill-used assertion names it", when="no skill-trigger names the skill"),
@@ -666,6 +666,8 @@ def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[
                              checks=[ir.SkillTrigger(skill=skill, should_trigger=None if p.should_trigger else False)]))
         for key in p.extra:
             losses.append(TABLE.loss("triggers.extra", p.span, where, f"'{key}' of trigger prompt {p.text!r}"))
+    for key in trig.extra:
+        losses.append(TABLE.loss("triggers.extra", trig.span, where, f"trigger set key '{key}'"))
     return cases
 
 

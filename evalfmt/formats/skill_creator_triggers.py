@@ -32,9 +32,11 @@ ITEM_KEYS = ("query", "should_trigger")
 DEFAULT_NAME = "trigger-evals.json"
 #: a trigger eval set holds queries only: every other feature is lost
 TABLE = Table(NAME, {
-    **{f: Rule("lost: a trigger eval set holds only queries") for f in FEATURES if f.startswith("set.")},
+    **{f: Rule("lost: a trigger eval set holds only queries") for f in FEATURES
+       if f.startswith("set.") and f != "set.tests_file"},
+    "set.tests_file": Rule("lost with the tests", covered_by="case.name"),
     "case.name": Rule("lost, with the whole test: a trigger eval set holds only queries"),
-    **{f: Rule("lost with the whole test", when="the source has tests") for f in FEATURES
+    **{f: Rule("lost with the whole test", covered_by="case.name") for f in FEATURES
        if f.startswith(("case.", "check.")) and f != "case.name"},
     "suite": Rule("lost: a trigger eval set holds only queries"),
     "triggers.extra": Rule("lost"),

@@ -45,7 +45,8 @@ TABLE = Table("terum", {
     "check.rubric/lost": Rule("lost", when="the case already has a judge, or a criterion is not text"),
     **{f"check.{k}": Rule("lost: terum has no such check kind")
        for k in ("code_grader", "trajectory", "budget", "opaque")},
-    "check.fields": Rule("lost (negate flips a terum kind to its opposite, which is exact)"),
+    "check.fields": Rule("lost (negate flips a terum kind to its opposite, which is exact)",
+                         when="the check itself is kept"),
     "triggers.extra": Rule("lost"),
 })
 CASE_ORDER = ("task", "bucket", "requires", "fixture", "files", "setup", "timeout_minutes", "max_turns",
