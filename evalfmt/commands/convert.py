@@ -61,8 +61,8 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbo
         for item in kept:
             err(item.format())
     elif kept:
-        err(f"kept {len(kept)} field{'s' if len(kept) != 1 else ''} in a form {to} does not act on (metadata, "
-            "custom types or prose; converting back restores them): --verbose lists them")
+        err(f"kept {len(kept)} field{'s' if len(kept) != 1 else ''} as metadata or custom types {to} does not act "
+            "on (converting back restores them): --verbose lists them")
     if strict and lost:
         err(f"--strict: {len(lost)} field{'s' if len(lost) != 1 else ''} would be lost; nothing written")
         return 1
