@@ -125,7 +125,7 @@ def read(path: str) -> ReadResult:
         extra["$root"] = data
         return result
     hints["key_order"] = list(data)
-    template, prompt_var = _template(data.get("prompts"))
+    template, prompt_var = _template(data.get("prompts"), path)
     if "description" in data and isinstance(data["description"], str):
         evalset["description"] = data["description"]
     elif "description" in data:
@@ -154,11 +154,13 @@ def read(path: str) -> ReadResult:
     tests = data.get("tests")
     if tests is None:
         pass
-    elif isinstance(tests, list):
+    elif isinstance(tests, list) or _is_tests_path(tests):
         layout = []
-        for i, entry in enumerate(tests):
-            if isinstance(entry, str) and entry.startswith("file://"):
-                cases = _read_ref(r, entry, i, template, prompt_var)
+        entries = tests if isinstance(tests, list) else [tests]
+        for i, entry in enumerate(entries):
+            if _is_tests_path(entry):
+                at = ("tests", i) if isinstance(tests, list) else ("tests",)
+                cases = _read_ref(r, entry, at, template, prompt_var)
                 layout.append({"ref": entry, "cases": len(cases) if cases is not None else 0,
                                "resolved": cases is not None})
                 for c in cases or []:
@@ -169,40 +171,155 @@ def read(path: str) -> ReadResult:
                 layout.append({"inline": 1})
         if any("ref" in x for x in layout):
             hints["tests_layout"] = layout
+        if not isinstance(tests, list):
+            hints["tests_string"] = True
+        for n, case in enumerate(evalset["cases"]):  # promptfoo numbers tests across all their files
+            if case["hints"].get("no_description"):
+                case["name"] = f"test-{n + 1}"
     else:
-        r.add("EV102", "'tests' must be a list of tests (or file:// references); this one is kept as it is",
-              "tests")
+        r.add("EV102", "'tests' must be a list of tests, a file:// path (a glob is fine) or a list of them; this "
+                       "one is kept as it is", "tests")
         extra["tests"] = tests
     return result
 
 
-def _template(prompts: Any) -> tuple[str | None, str | None]:
+def _template(prompts: Any, config: str = "") -> tuple[str | None, str | None]:
+    """(template, variable): the single prompt's text (a ``file://`` prompt read from its file), and the
+    variable it consists of when it is exactly one ``{{ variable }}``."""
     if isinstance(prompts, list) and len(prompts) == 1 and isinstance(prompts[0], str):
         text = prompts[0]
+        if text.startswith("file://"):
+            text = _prompt_file(config, text[len("file://"):])
+            if text is None:
+                return None, None
         m = _TEMPLATE_VAR.match(text.strip())
         if m:
             return text, m.group(1)
-        if text.startswith("file://"):
-            return None, None
         return text, None
     return None, None
 
 
-def _read_ref(r: Reporter, ref: str, i: int, template, prompt_var) -> list[dict] | None:
-    target = os.path.join(os.path.dirname(r.loaded.path), ref[len("file://"):])
-    if not os.path.isfile(target):
-        r.add("EV107", f"tests file '{ref}' does not exist: its tests are not read", "tests", i, severity="warning")
+def _prompt_file(config: str, rel: str) -> str | None:
+    """The text of a ``file://`` prompt (a .txt / .md / .j2 / .nunjucks file beside the config), else None."""
+    if not rel.lower().endswith((".txt", ".md", ".j2", ".njk", ".nunjucks")):
         return None
-    sub = open_document(target, r.result)
-    if sub is None:
+    path = os.path.join(os.path.dirname(config), rel)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except (OSError, UnicodeDecodeError):
         return None
-    if not isinstance(sub.loaded.data, list):
-        sub.add("EV102", f"a promptfoo tests file must be a list of tests, not a {type_name(sub.loaded.data)}")
-        return None
-    return _read_tests(sub, sub.loaded.data, (), template, prompt_var)
 
 
-def _read_tests(r: Reporter, tests: list, at: tuple, template, prompt_var, start: int = 0) -> list[dict]:
+_OUTPUT = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}", re.S)
+_VAR_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\Z")
+
+
+def render_template(template: str, vars_: dict) -> tuple[str | None, str | None]:
+    """The template rendered as promptfoo's nunjucks renders it, for the subset evalfmt reads: ``{{ name }}``
+    and ``{{ a.b }}`` with string, number, boolean or null values (an undefined variable renders as
+    nothing, as in nunjucks). Anything else (tags ``{% %}``, comments ``{# #}``, filters, expressions,
+    list or mapping values, ``file://`` values promptfoo loads) is not rendered: (None, what it is)."""
+    for opener, what in (("{%", "a '{% %}' tag"), ("{#", "a '{# #}' comment")):
+        if opener in template:
+            return None, what
+    out: list[str] = []
+    at = 0
+    for m in _OUTPUT.finditer(template):
+        expr = m.group(1)
+        if not _VAR_PATH.match(expr):
+            return None, f"the expression '{{{{ {expr} }}}}'"
+        value: Any = vars_
+        for part in expr.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        if isinstance(value, str) and value.startswith("file://"):
+            return None, f"'{expr}', a file:// value promptfoo loads"
+        if isinstance(value, (dict, list)):
+            return None, f"'{expr}', a {type_name(value)} value"
+        text = "" if value is None else ("true" if value is True else "false" if value is False else
+                                        value if isinstance(value, str) else _js_number(value))
+        out.append(template[at:m.start()])
+        out.append(text)
+        at = m.end()
+    out.append(template[at:])
+    return "".join(out), None
+
+
+def _js_number(value: Any) -> str:
+    from ..js import stringify
+
+    return stringify(value)
+
+
+def _render_input(r: Reporter, case: dict, template: str | None, vars_: dict) -> None:
+    """A test's input from the prompt template and its vars; what cannot be rendered is reported once."""
+    if template is None:
+        return
+    if not _TEMPLATE_ANY.search(template):
+        case["input"] = template
+        return
+    text, why = render_template(template, vars_)
+    if text is not None:
+        case["input"] = text
+        case["hints"]["rendered"] = True
+        return
+    reported = r.result.__dict__.setdefault("_promptfoo_unrendered", set())
+    if r.loaded.path not in reported:
+        reported.add(r.loaded.path)
+        r.add("EV103", f"the prompt template uses {why}: evalfmt renders only '{{{{ variable }}}}' (see "
+                       "docs/promptfoo.md), so the task of a test using it is not known here",
+              *(("prompts", 0) if isinstance(r.loaded.data, dict) and "prompts" in r.loaded.data else ()),
+              severity="warning")
+
+
+def _is_tests_path(value: Any) -> bool:
+    """A tests entry promptfoo loads from files: ``file://x.yaml``, or a path / glob of YAML or JSON."""
+    if not isinstance(value, str):
+        return False
+    path = value[len("file://"):] if value.startswith("file://") else value
+    return value.startswith("file://") or path.lower().endswith((".yaml", ".yml", ".json"))
+
+
+_GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+def tests_files(config: str, ref: str) -> list[str]:
+    """The files a tests path names, as promptfoo's ``loadTestsFromGlob`` finds them: relative to the
+    config's folder, ``*``/``?``/``[...]`` not matching ``/`` or a leading dot, ``**`` any depth (in
+    sorted order: promptfoo takes the file system's)."""
+    import glob
+
+    path = ref[len("file://"):] if ref.startswith("file://") else ref
+    full = os.path.join(os.path.dirname(config), path)
+    if not _GLOB_CHARS.search(path):
+        return [full] if os.path.isfile(full) else []
+    return sorted(p for p in glob.glob(full, recursive=True) if os.path.isfile(p))
+
+
+def _read_ref(r: Reporter, ref: str, at: tuple, template, prompt_var) -> list[dict] | None:
+    targets = tests_files(r.loaded.path, ref)
+    if not targets:
+        r.add("EV107", f"tests file '{ref}' does not exist: its tests are not read" if not _GLOB_CHARS.search(ref)
+              else f"tests glob '{ref}' matches no file: no tests are read from it", *at, severity="warning")
+        return None
+    out: list[dict] = []
+    base = os.path.dirname(r.loaded.path)
+    for target in targets:
+        sub = open_document(target, r.result)
+        if sub is None:
+            continue
+        if not isinstance(sub.loaded.data, list):
+            sub.add("EV102", f"a promptfoo tests file must be a list of tests, not a {type_name(sub.loaded.data)}")
+            continue
+        cases = _read_tests(sub, sub.loaded.data, (), template, prompt_var, config=r)
+        for c in cases:
+            c["hints"]["file"] = os.path.relpath(target, base).replace(os.sep, "/")
+        out.extend(cases)
+    return out
+
+
+def _read_tests(r: Reporter, tests: list, at: tuple, template, prompt_var, start: int = 0,
+                config: Reporter | None = None) -> list[dict]:
     cases = []
     for j, test in enumerate(tests):
         i = start + j
@@ -237,15 +354,14 @@ def _read_tests(r: Reporter, tests: list, at: tuple, template, prompt_var, start
                 others = {k: v for k, v in vars_.items() if k != pv}
             else:
                 others = dict(vars_)
-                if template is not None and not _TEMPLATE_ANY.search(template):
-                    case["input"] = template
+                _render_input(config or r, case, template, vars_)
             if others:
                 extra["vars"] = others
         elif "vars" in test:
             r.add("EV102", f"'vars' must be a mapping, not a {type_name(vars_)}", *where, "vars")
             extra["vars"] = vars_
-        elif template is not None and not _TEMPLATE_ANY.search(template):
-            case["input"] = template
+        else:
+            _render_input(config or r, case, template, {})
         asserts = test.get("assert")
         if isinstance(asserts, list):
             for k, a in enumerate(asserts):
@@ -618,7 +734,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
 
 
 def _tests(evalset: ir.EvalSet, cases: list, own: bool, losses: list[Loss], prompt_var: str,
-           existing: dict[str, str]) -> tuple[list, dict[str, str]]:
+           existing: dict[str, str]) -> tuple[Any, dict[str, str]]:
     from .. import yamlrt
 
     layout = evalset.hints.get("tests_layout") if own else None
@@ -636,14 +752,17 @@ def _tests(evalset: ir.EvalSet, cases: list, own: bool, losses: list[Loss], prom
             continue
         out.append(entry["ref"])
         while i < len(cases) and cases[i].hints.get("from_file") == entry["ref"]:
-            by_ref.setdefault(entry["ref"], []).append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
+            ref = entry["ref"]
+            rel = cases[i].hints.get("file") or (ref[len("file://"):] if ref.startswith("file://") else ref)
+            by_ref.setdefault(rel, []).append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
             i += 1
     while i < len(cases):
         out.append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
         i += 1
-    for ref, tests in by_ref.items():
-        rel = ref[len("file://"):]
+    for rel, tests in by_ref.items():
         extra_files[rel] = yamlrt.dump(tests, existing=existing.get(rel))
+    if evalset.hints.get("tests_string") and len(out) == 1 and isinstance(out[0], str):
+        return out[0], extra_files  # ``tests: file://examples.yaml``, as written
     return out, extra_files
 
 
