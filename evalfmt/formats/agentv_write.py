@@ -52,14 +52,14 @@ TABLE = Table("agentv", {
     "case.unscored": Rule("agentv skips a test with no criteria, expected_output or assertions"),
     "suite": Rule("kept as one test (metadata.terum.suite) whose rows are composite assertions, scored against "
                   "that test's session", kept="metadata.terum.suite"),
-    "triggers/no_skill": Rule("the skill-trigger assertions name no skill", when="the trigger set names no skill"),
+    "triggers/no_skill": Rule("lost: a skill-trigger assertion needs a skill", when="the trigger set names no skill"),
     "triggers/empty": Rule("no test holds an empty trigger set", when="the trigger set has no prompts"),
-    "triggers.extra": Rule("lost"),
+    "triggers.extra": Rule("lost", covered_by="triggers"),
     "set.extra": Rule("lost: another format's top-level keys mean nothing to agentv", sources=_FOREIGN),
     "case.extra": Rule("lost: another format's test keys mean nothing to agentv", sources=_FOREIGN),
     "check.fields": Rule("lost: another format's assertion keys mean nothing to agentv", sources=_FOREIGN,
                          when="the check has extra keys"),
-    "check.opaque": Rule("written as a custom assertion holding the original value, which agentv cannot run"),
+    "check.opaque": Rule("lost: agentv cannot run another format's code"),
 })
 
 #: What agentv does not do with a terum field it can only carry as metadata.
@@ -158,7 +158,7 @@ class _Writer:
         if es.input is not None:
             values["input"] = self.input(es.input, es.hints)
         if es.checks or es.hints.get("assertions") == "empty":
-            values["assertions"] = [self.check(c, "assertions") for c in es.checks]
+            values["assertions"] = self.checks(es.checks, "assertions")
         tests = [self.case(c, f"tests[{i}]") for i, c in enumerate(es.cases)]
         if es.suite is not None:
             tests.append(self.suite(es.suite))
@@ -242,7 +242,7 @@ class _Writer:
         if case.expected_output is not None:
             values["expected_output"] = case.expected_output
         if case.checks or case.hints.get("assertions") == "empty":
-            values["assertions"] = [self.check(c, f"{where}.assertions[{i}]") for i, c in enumerate(case.checks)]
+            values["assertions"] = self.checks(case.checks, f"{where}.assertions")
         meta = self.metadata(case, where)
         if meta is not None:
             values["metadata"] = meta
@@ -281,8 +281,7 @@ class _Writer:
         entries = []
         for i, entry in enumerate(suite.entries):
             row: dict[str, Any] = {"name": entry.name, "type": "composite",
-                                   "assertions": [self.check(c, f"suite.cases[{i}].checks[{j}]")
-                                                  for j, c in enumerate(entry.checks)]}
+                                   "assertions": self.checks(entry.checks, f"suite.cases[{i}].checks")}
             row.update(entry.extra)
             entries.append(row)
         values: dict[str, Any] = {"id": suite.name}
@@ -290,7 +289,7 @@ class _Writer:
             values["criteria"] = suite.judge
         if suite.input is not None:
             values["input"] = self.input(suite.input, suite.hints)
-        values["assertions"] = entries + [self.check(c, f"suite.checks[{j}]") for j, c in enumerate(suite.checks)]
+        values["assertions"] = entries + self.checks(suite.checks, "suite.checks")
         values["metadata"] = self.metadata(suite, "suite", {"suite": True})
         for k, v in suite.extra.items():
             values[k] = v
@@ -301,9 +300,10 @@ class _Writer:
     def triggers(self, ts: ir.TriggerSet, taken: set[str]) -> list[dict]:
         out = []
         counts = {True: 0, False: 0}
-        if ts.skill is None and ts.prompts:
-            self.lose("triggers/no_skill", ts, "triggers", "the trigger set names no skill: its skill-trigger assertions have no "
-                                      "'skill'")
+        if ts.skill is None and ts.prompts:  # a skill-trigger without 'skill' is an error agentv refuses
+            self.lose("triggers/no_skill", ts, "triggers", f"{len(ts.prompts)} trigger prompts (the trigger set names no "
+                                                           "skill, and a skill-trigger assertion needs one)")
+            return out
         if not ts.prompts:
             self.lose("triggers/empty", ts, "triggers", "the trigger set has no prompts: agentv has no test to hold it")
         for p in ts.prompts:
@@ -327,13 +327,17 @@ class _Writer:
 
     # ----------------------------------------------------------------------------------- checks
 
+    def checks(self, checks: list, where: str) -> list:
+        out = [self.check(c, f"{where}[{i}]") for i, c in enumerate(checks)]
+        return [x for x in out if x is not None]
+
     def check(self, c: ir.Check, where: str) -> Any:
         if isinstance(c, ir.Opaque):
             if c.origin == "agentv" or c.origin is None and isinstance(c.raw, dict) and "type" in c.raw:
                 return c.raw
-            self.lose("check.opaque", c, where, f"agentv cannot hold this {c.origin or 'unknown'} check "
-                                f"({c.label()}); written as a custom assertion")
-            return {"type": c.type or "opaque", "value": c.raw}
+            self.lose("check.opaque", c, where, f"agentv cannot run this {c.origin or 'unknown'} check "
+                                                f"({c.label()})")
+            return None
         if isinstance(c, ir.Rubrics) and c.hints.get("shorthand") == "string" and len(c.criteria) == 1 \
                 and isinstance(c.criteria[0], str) and not c.extra and all(getattr(c, f) is None for f in COMMON):
             return c.criteria[0]

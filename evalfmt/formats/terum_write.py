@@ -37,6 +37,8 @@ TABLE = Table("terum", {
                       when="the name is not a safe file stem, or the test only checks a trigger"),
     **{f"case.{f}": Rule("lost") for f in ("expected_output", "input_files", "metadata", "tags", "timeout_ms",
                                            "expected_fail")},
+    "case.extra": Rule("lost: another format's test keys mean nothing to terum",
+                       sources=("agentv", "agent-skills", "skill-creator-triggers", "skillgym", "promptfoo")),
     "check.skill_trigger": Rule("lost unless it names the skill the folder is for and the input is plain text",
                                 when="it names another skill, or the input is messages"),
     "check.output": Rule("lost: terum checks the transcript, commands and files, not the final answer"),
@@ -78,12 +80,12 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         stem = _stem(case.name, used, i)
         if stem != case.name:
             out.losses.append(TABLE.loss("case.name", case.span, where, f"case name '{case.name}' written as file stem '{stem}'"))
-        data = _case_data(case, where, out.losses, extra_checks=evalset.checks)
+        data = _case_data(case, where, out.losses, extra_checks=evalset.checks, carry=evalset.format == "terum")
         rel = f"evals/cases/{stem}.{case.hints.get('ext', 'yaml')}"
         out.files[rel] = _dump(data, existing.get(rel), case.hints.get("generated"))
     if evalset.suite is not None:
         suite = evalset.suite
-        data = _case_data(suite, "suite", out.losses)
+        data = _case_data(suite, "suite", out.losses, carry=evalset.format == "terum")
         entries = []
         for j, entry in enumerate(suite.entries):
             if "_raw" in entry.extra:
@@ -150,7 +152,10 @@ def _set_level_losses(evalset: ir.EvalSet, losses: list[Loss]) -> None:
         losses.append(TABLE.loss("set.extra", evalset.span, f"extra.{key}", f"top-level '{key}'"))
 
 
-def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list | None = None) -> dict:
+def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list | None = None,
+               carry: bool = True) -> dict:
+    """A case file's data. ``carry``: put the case's unknown keys back (they came from terum; another
+    format's keys, such as promptfoo's vars, mean nothing to terum and are lost)."""
     d: dict[str, Any] = {}
     if isinstance(case.input, str):
         d["task"] = case.input
@@ -189,7 +194,11 @@ def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list
     if judge is not None:
         d["judge"] = judge
     for key, value in case.extra.items():
-        d[key] = value
+        if carry:
+            d[key] = value
+        else:
+            losses.append(TABLE.loss("case.extra", case.span, f"{where}.{key}", f"'{key}' of '{case.name}' (terum has "
+                                                                                "no such key)"))
     for field, what in (("expected_output", "expected output"), ("input_files", "input files"),
                         ("metadata", "metadata"), ("tags", "tags"), ("timeout_ms", "timeoutMs"),
                         ("expected_fail", "expectedFail")):
