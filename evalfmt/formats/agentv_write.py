@@ -266,7 +266,7 @@ class _Writer:
             value = getattr(case, fld)
             if value is None:
                 continue
-            terum[fld] = _num(value) if fld == "timeout_minutes" else value
+            terum[fld] = value  # as read: 30 stays 30 and 30.0 stays 30.0 (a round trip keeps the type)
             if fld in TERUM_LOSS:
                 self.lose(f"case.{fld}", case, f"{where}.{fld}", TERUM_LOSS[fld])
         if marker:

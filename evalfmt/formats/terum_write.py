@@ -104,6 +104,8 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         rel = "evals/triggers.yaml"
         ts = evalset.triggers or ir.TriggerSet(skill=skill)
         out.files[rel] = _dump(_triggers_data(ts, prompts, out.losses), existing.get(rel), ts.hints.get("generated"))
+    if not out.files:
+        out.nothing = "no cases, suite or trigger prompts to write (a terum skill's evals/ would be empty)"
     return out
 
 
