@@ -80,12 +80,12 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         stem = _stem(case.name, used, i)
         if stem != case.name:
             out.losses.append(TABLE.loss("case.name", case.span, where, f"case name '{case.name}' written as file stem '{stem}'"))
-        data = _case_data(case, where, out.losses, extra_checks=evalset.checks, carry=evalset.format == "terum")
+        data = _case_data(case, where, out.losses, extra_checks=evalset.checks, carry=_carried(evalset.format))
         rel = f"evals/cases/{stem}.{case.hints.get('ext', 'yaml')}"
         out.files[rel] = _dump(data, existing.get(rel), case.hints.get("generated"))
     if evalset.suite is not None:
         suite = evalset.suite
-        data = _case_data(suite, "suite", out.losses, carry=evalset.format == "terum")
+        data = _case_data(suite, "suite", out.losses, carry=_carried(evalset.format))
         entries = []
         for j, entry in enumerate(suite.entries):
             if "_raw" in entry.extra:
@@ -154,10 +154,22 @@ def _set_level_losses(evalset: ir.EvalSet, losses: list[Loss]) -> None:
         losses.append(TABLE.loss("set.extra", evalset.span, f"extra.{key}", f"top-level '{key}'"))
 
 
+def _carried(fmt: str):
+    """Which unknown keys of a case are written back: all of a terum case's; of an agentv test those
+    agentv does not know either (a terum case's own keys ride through an EVAL.yaml that way); none of
+    another format's (promptfoo's vars, skillgym's classifyFailure mean nothing to terum)."""
+    if fmt == "terum":
+        return lambda key: True
+    if fmt == "agentv":
+        from .agentv_read import TEST_KEYS
+
+        return lambda key: key not in TEST_KEYS
+    return lambda key: False
+
+
 def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list | None = None,
-               carry: bool = True) -> dict:
-    """A case file's data. ``carry``: put the case's unknown keys back (they came from terum; another
-    format's keys, such as promptfoo's vars, mean nothing to terum and are lost)."""
+               carry=lambda key: True) -> dict:
+    """A case file's data; ``carry(key)`` says whether an unknown key is written back (see :func:`_carried`)."""
     d: dict[str, Any] = {}
     if isinstance(case.input, str):
         d["task"] = case.input
@@ -196,7 +208,7 @@ def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list
     if judge is not None:
         d["judge"] = judge
     for key, value in case.extra.items():
-        if carry:
+        if carry(key):
             d[key] = value
         else:
             losses.append(TABLE.loss("case.extra", case.span, f"{where}.{key}", f"'{key}' of '{case.name}' (terum has "
