@@ -132,6 +132,7 @@ def _ordered(values: dict, order: list | None, canonical: list) -> dict:
 #: authoring style; an unknown terum key is already reported in the source). Other formats' keys
 #: (promptfoo's prompts/providers/vars, skillgym's workspace) are valid there and wrong here: lost.
 CARRY_EXTRA = ("agentv", "terum")
+_DROPPED = object()  # a check the output leaves out (reported as lost)
 
 
 class _Writer:
@@ -329,7 +330,7 @@ class _Writer:
 
     def checks(self, checks: list, where: str) -> list:
         out = [self.check(c, f"{where}[{i}]") for i, c in enumerate(checks)]
-        return [x for x in out if x is not None]
+        return [x for x in out if x is not _DROPPED]  # (an agentv entry may itself be null)
 
     def check(self, c: ir.Check, where: str) -> Any:
         if isinstance(c, ir.Opaque):
@@ -337,7 +338,7 @@ class _Writer:
                 return c.raw
             self.lose("check.opaque", c, where, f"agentv cannot run this {c.origin or 'unknown'} check "
                                                 f"({c.label()})")
-            return None
+            return _DROPPED
         if isinstance(c, ir.Rubrics) and c.hints.get("shorthand") == "string" and len(c.criteria) == 1 \
                 and isinstance(c.criteria[0], str) and not c.extra and all(getattr(c, f) is None for f in COMMON):
             return c.criteria[0]
