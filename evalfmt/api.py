@@ -175,15 +175,19 @@ def copy_folders(copies: dict[str, str], root: str) -> list[str]:
                     raise EvalfmtError(f"refusing to write {out}: outside {root}")
                 with open(path, "rb") as fh:
                     data = fh.read()
-                try:
-                    with open(out, "rb") as fh:
-                        if fh.read() == data:
-                            continue
-                except OSError:
-                    pass
-                atomic_write(out, data)
-                written.append(out)
+                if not unchanged(out, data):
+                    atomic_write(out, data)
+                    written.append(out)
     return written
+
+
+def unchanged(path: str, data: bytes) -> bool:
+    """True when the file at ``path`` already holds exactly ``data``."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read() == data
+    except OSError:
+        return False
 
 
 def inside(root: str, path: str) -> bool:
@@ -206,14 +210,9 @@ def write_files(files: dict[str, str], root: str | None = None) -> list[str]:
     written = []
     for path, text in files.items():
         data = text.encode("utf-8")
-        try:
-            with open(path, "rb") as fh:
-                if fh.read() == data:
-                    continue
-        except OSError:
-            pass
-        atomic_write(path, data)
-        written.append(path)
+        if not unchanged(path, data):
+            atomic_write(path, data)
+            written.append(path)
     return written
 
 

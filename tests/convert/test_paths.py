@@ -170,3 +170,15 @@ def test_without_an_output_folder_paths_stay_as_the_source_wrote_them(run_cli):
     code, out, _ = run_cli("convert", "fixtures/library/release-notes/evals/cases/notes-since-last-tag.yaml",
                            "--to", "terum")
     assert code == 0 and "fixture: ../fixtures/tagged-repo\n" in out
+
+
+def test_a_copied_fixture_never_follows_a_symlink_out_of_it(tmp_path, run_cli):
+    _write(tmp_path / "secret", {"key.txt": "do not copy\n"})
+    skill = _terum(tmp_path)
+    (skill / "evals" / "fixtures" / "app" / "leak.txt").symlink_to(tmp_path / "secret" / "key.txt")
+    (skill / "evals" / "fixtures" / "app" / "leakdir").symlink_to(tmp_path / "secret")
+    out = tmp_path / "out"
+    code, _, err = run_cli("convert", str(skill), "--to", "terum", "-o", str(out))
+    assert code == 0, err
+    copied = sorted(str(p.relative_to(out)) for p in (out / "evals" / "fixtures").rglob("*"))
+    assert copied == ["evals/fixtures/app", "evals/fixtures/app/README.md"]
