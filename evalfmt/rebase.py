@@ -103,6 +103,9 @@ def rebase(evalset: ir.EvalSet, target: str, out_dir: str) -> tuple[ir.EvalSet, 
         _messages(c.input, src, dst)
         for chk in c.checks:
             _check(chk, src, dst)
+        vars_ = c.extra.get("vars")
+        if target == evalset.format == "promptfoo" and isinstance(vars_, dict):  # vars promptfoo loads from files
+            c.extra["vars"] = {k: _file_ref(v, src, dst) for k, v in vars_.items()}
 
     for new, old in zip(es.cases, evalset.cases):
         case(new, old)

@@ -78,8 +78,10 @@ def _promptfoo(tmp_path):
     folder = tmp_path / "src" / "pf"
     _write(folder, {
         "prompt.txt": "{{prompt}}\n",
+        "doc.md": "# doc\n",
         "promptfooconfig.yaml": "prompts:\n  - file://prompt.txt\nproviders:\n  - echo\ntests:\n"
-                                "  - vars:\n      prompt: hi\n    assert:\n      - type: contains\n        value: hi\n",
+                                "  - vars:\n      prompt: hi\n      doc: file://doc.md\n    assert:\n"
+                                "      - type: contains\n        value: hi\n",
     })
     return folder / "promptfooconfig.yaml"
 
@@ -111,6 +113,10 @@ def _paths(evalset: ir.EvalSet, fmt: str, out_dir: str) -> list[str]:
             resolve(ws.get(key))
         for arg in (ws.get("bootstrap") or {}).get("args") or []:
             resolve(arg)
+    for case in evalset.cases:
+        for v in (case.extra.get("vars") or {}).values():
+            if isinstance(v, str) and v.startswith("file://"):
+                resolve(v[len("file://"):])
     for p in evalset.extra.get("prompts") or []:
         if isinstance(p, str) and p.startswith("file://"):
             resolve(p[len("file://"):])
@@ -139,7 +145,7 @@ def test_paths_name_the_same_files_after_converting_elsewhere(tmp_path, run_cli,
     before = _paths(api.read(str(src)).sets[0], source, str(src) if source == "terum" else os.path.dirname(src))
     kept = {("terum", "terum"): 2, ("terum", "agentv"): 2, ("agentv", "agentv"): 5, ("agentv", "terum"): 1,
             ("agentv", "agent-skills"): 1, ("skillgym", "skillgym"): 2, ("agent-skills", "agent-skills"): 1,
-            ("agent-skills", "agentv"): 1, ("promptfoo", "promptfoo"): 1}.get((source, target), 0)
+            ("agent-skills", "agentv"): 1, ("promptfoo", "promptfoo"): 2}.get((source, target), 0)
     assert len(paths) == kept, paths
     for path in paths:
         assert os.path.exists(path), path
