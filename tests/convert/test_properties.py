@@ -51,8 +51,10 @@ def evalsets(draw, fmt: str | None = None) -> ir.EvalSet:
     case_names = draw(st.lists(names, min_size=0, max_size=3, unique=True))
     cases = []
     for n in case_names:
+        drawn = draw(st.lists(checks(skill), min_size=1, max_size=3))
+        trigger = [c for c in drawn if c.kind == "skill-trigger"][:1]  # two opposite ones would conflict (EV503)
         cases.append(ir.Case(
-            name=n, input=draw(words), checks=draw(st.lists(checks(skill), min_size=1, max_size=3)),
+            name=n, input=draw(words), checks=[c for c in drawn if c.kind != "skill-trigger"] + trigger,
             judge=draw(st.none() | words), bucket=draw(st.none() | st.sampled_from(ir.BUCKETS)),
             timeout_minutes=draw(st.none() | st.integers(1, 120) | st.sampled_from([0.5, 2.5, 30.0])),
             max_turns=draw(st.none() | st.integers(1, 50)), timeout_ms=draw(st.none() | st.integers(1000, 600000)),
@@ -151,9 +153,11 @@ def _scalars(es: ir.EvalSet) -> dict:
             v = getattr(case, f)
             if v is not None:
                 out[(case.name, f)] = (type(v).__name__, v)
-        for i, c in enumerate(case.checks):
+        seen: dict[str, int] = {}
+        for c in case.checks:  # a check is known by its label (a lost check shifts the positions)
+            n = seen[c.label()] = seen.get(c.label(), 0) + 1
             if c.weight is not None:
-                out[(case.name, f"checks[{i}].weight")] = (type(c.weight).__name__, c.weight)
+                out[(case.name, f"weight of {c.label()} #{n}")] = (type(c.weight).__name__, c.weight)
     return out
 
 
