@@ -254,9 +254,11 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
         import sys
 
         sys.stderr.write(f"evalfmt: {problem}\n")
-    for code in (select or []) + (ignore or []):
-        if code != "ALL" and not any(c.startswith(code) for c in reg.codes()):
-            raise EvalfmtError(f"'{code}' matches no rule (see 'evalfmt rules')")
+    for option, codes in (("--select", select), ("--ignore", ignore)):
+        for code in codes or ():
+            message = config_mod.unknown_code(code, option, reg.rules)
+            if message is not None:
+                raise EvalfmtError(message)
     groups: dict[int, tuple[config_mod.Config, list[Work]]] = {}
     fixed_cfg: config_mod.Config | None = None
     if isolated:
@@ -276,6 +278,7 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
             seen.add(sig)
             bucket[1].append(w)
     for cfg, _works in groups.values():
+        config_mod.check_codes(cfg, reg.rules)
         config_mod.check_rule_options(cfg, reg.rules)
     total = LintResult()
     for cfg, works in groups.values():
