@@ -23,7 +23,7 @@ def command(paths: tuple[str, ...], fmt: str, from_: str | None, quiet: bool) ->
     """
     from ..api import validate
 
-    diags = [d for d in validate(list(paths), from_) if d.code.startswith("EV1")]
+    diags = [d for d in validate(list(paths), from_) if d.code.startswith("EV1") or d.severity == "error"]
     if fmt == "json":
         echo_json({"diagnostics": [d.to_json() for d in diags],
                    "summary": {"errors": sum(d.severity == "error" for d in diags),
