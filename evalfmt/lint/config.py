@@ -13,6 +13,8 @@ Keys (all optional)::
     policy-license = "MIT"
     [rules.HYG7]
     categories = ["writing", "engineering"]
+    exclude = ["legacy/**"]         # globs (relative to the config file) of files and folders to skip
+    extend-exclude = ["*.draft.yaml"]  # more of them (both add to the folders always skipped)
 
 Selection works as in ruff: within one layer the more specific prefix wins (``select = ["EV2"]``,
 ``ignore = ["EV204"]`` keeps EV2xx but EV204), and the command line is a later layer whose
@@ -27,10 +29,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..errors import EvalfmtError
+from ..globs import glob_regex, relative
 
 CONFIG_NAMES = ("evalfmt.toml", "pyproject.toml")
 SEVERITIES = ("error", "warning", "info")
-_KNOWN_KEYS = {"select", "ignore", "severity", "per-file-ignores", "rules", "extend-select", "extend-ignore"}
+_KNOWN_KEYS = {"select", "ignore", "severity", "per-file-ignores", "rules", "extend-select", "extend-ignore",
+               "exclude", "extend-exclude"}
 _PREFIX = re.compile(r"(?:ALL|[A-Z]{1,5}[0-9]{0,4})\Z")
 
 
@@ -50,12 +54,14 @@ class Config:
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: every code the file names, as (setting, code as written, normalised code), for check_codes
     named: list[tuple[str, str, str]] = field(default_factory=list)
+    #: glob patterns of files and folders to skip (exclude + extend-exclude), relative to ``root``
+    exclude: list[str] = field(default_factory=list)
 
     def with_cli(self, select: list[str] | None, ignore: list[str] | None) -> "Config":
         if select is None and not ignore:
             return self
         out = Config(self.path, self.root, list(self.layers), dict(self.severity), list(self.per_file_ignores),
-                     dict(self.rule_options), list(self.named))
+                     dict(self.rule_options), list(self.named), list(self.exclude))
         out.layers.append(Layer(select, list(ignore or [])))
         return out
 
@@ -85,7 +91,7 @@ class Config:
     def ignored_for_file(self, path: str, code: str) -> bool:
         if not self.per_file_ignores:
             return False
-        rel = _relative(path, self.root)
+        rel = relative(path, self.root)
         for _glob, regex, codes in self.per_file_ignores:
             if regex.match(rel) and any(_match_len(code, c) >= 0 for c in codes):
                 return True
@@ -100,45 +106,6 @@ def _match_len(code: str, prefix: str) -> int:
 
 def _best(code: str, prefixes: Iterable[str]) -> int:
     return max((_match_len(code, p) for p in prefixes), default=-1)
-
-
-def _relative(path: str, root: str) -> str:
-    try:
-        rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
-    except ValueError:  # another drive on Windows
-        rel = path
-    return rel.replace(os.sep, "/")
-
-
-def glob_regex(pattern: str):
-    """A glob with ``**`` (any folders), ``*`` and ``?`` (within one segment) as a regex. A pattern
-    without a slash matches the file name in any folder."""
-    pat = pattern.replace(os.sep, "/")
-    while pat.startswith("./"):
-        pat = pat[2:]
-    if "/" not in pat:
-        pat = "**/" + pat
-    out = []
-    i = 0
-    while i < len(pat):
-        c = pat[i]
-        if pat.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if pat.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        else:
-            out.append(re.escape(c))
-        i += 1
-    # A folder pattern also covers everything below it.
-    return re.compile("".join(out) + r"(?:/.*)?\Z")
 
 
 # ----------------------------------------------------------------------------------------- loading
@@ -165,6 +132,11 @@ def from_table(table: dict, path: str | None) -> Config:
     if unknown:
         raise _at(cfg, unknown[0], unknown[0], f"unknown key '{unknown[0]}' in the evalfmt settings "
                   f"(known: {', '.join(sorted(_KNOWN_KEYS - {'extend-select', 'extend-ignore'}))})", as_key=True)
+    for key in ("exclude", "extend-exclude"):
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise _at(cfg, key, key, f"{key} must be a list of glob patterns, like [\"legacy/**\"]", as_key=True)
+        cfg.exclude.extend(value)
 
     def codes(setting: str, value: Any, label: str | None = None) -> list[str]:
         if isinstance(value, list):
@@ -209,13 +181,19 @@ def from_table(table: dict, path: str | None) -> Config:
 
 def load_file(path: str) -> Config | None:
     """The config in ``path`` (None for a pyproject.toml without ``[tool.evalfmt]``)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise EvalfmtError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if os.path.basename(path) == "pyproject.toml" and b"evalfmt" not in raw:
+        return None  # no [tool.evalfmt]: no need to parse (validate runs this on every commit)
     import tomllib
 
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as exc:
-        raise EvalfmtError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise EvalfmtError(f"{path}: invalid TOML: not UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise EvalfmtError(f"{path}: invalid TOML: {exc}") from None
     if os.path.basename(path) == "pyproject.toml":

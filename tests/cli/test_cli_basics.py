@@ -105,7 +105,7 @@ def test_internal_errors_never_show_a_traceback(run_cli, monkeypatch, tmp_path):
     def boom(*a, **k):
         raise RuntimeError("kaput")
 
-    monkeypatch.setattr(evalfmt.api, "validate", boom)
+    monkeypatch.setattr(evalfmt.api, "validate_paths", boom)
     path = case_file(tmp_path, b"task: x\n")
     assert run_cli("validate", path) == (2, "", "evalfmt: internal error: RuntimeError: kaput (run with --debug for details)\n")
 
