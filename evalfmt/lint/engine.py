@@ -200,7 +200,7 @@ def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintR
         kept.append(d)
     sups: dict[str, list[suppress.Suppression]] = {}
     for path, text in result.texts.items():
-        found = suppress.scan(path, text)
+        found = suppress.scan(path, text, reg.rules)
         if found:
             sups[path] = found
     for d in kept:
@@ -208,7 +208,7 @@ def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintR
             text = _read_text(d.path)
             if text is not None:
                 result.texts[d.path] = text
-                found = suppress.scan(d.path, text)
+                found = suppress.scan(d.path, text, reg.rules)
                 if found:
                     sups[d.path] = found
     kept = suppress.apply(kept, sups)
