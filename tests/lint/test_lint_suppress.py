@@ -90,5 +90,5 @@ def test_ruff_spelling_is_accepted(run_cli, tmp_path):
         "sample/evals/cases/a.yaml:4:31: EV001 unused suppression: no EV205 finding on this line; remove 'EV205'",
         "sample/evals/cases/a.yaml:5:26: EV204 anchor 'ok' is shorter than 4 characters: it passes by luck in any "
         "transcript; anchor on an identifier the answer must cite",
-        "sample/evals/cases/a.yaml:7:25: EV001 unknown rule code 'EV999' in suppression: remove it",
+        "sample/evals/cases/a.yaml:7:26: EV001 unknown rule code 'EV999' in suppression: remove it",
     ]
