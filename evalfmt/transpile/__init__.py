@@ -144,7 +144,7 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
                 target = os.path.join(root, name)
                 if target in owner and owner[target] != unit.path:
                     raise EvalfmtError(f"{target} would be written from both {owner[target]} and {unit.path}; "
-                                       "give them different --out-dir folders")
+                                       "give them different --out folders")
                 owner[target] = unit.path
                 result.files[target] = text
                 result.roots[target] = root

@@ -31,7 +31,14 @@ def test_help_lists_commands(run_cli):
 
 
 def test_unknown_command_is_a_usage_error(run_cli):
-    assert run_cli("frobnicate") == (2, "", "evalfmt: No such command 'frobnicate'. (see 'evalfmt --help')\n")
+    assert run_cli("frobnicate") == (2, "", "evalfmt: no such command 'frobnicate' (see 'evalfmt --help')\n")
+
+
+@pytest.mark.parametrize("typo,meant", [("valdate", "validate"), ("lnt", "lint"), ("transpil", "transpile"),
+                                        ("shema", "schema")])
+def test_a_command_typo_gets_a_suggestion(run_cli, typo, meant):
+    assert run_cli(typo, "x") == (2, "", f"evalfmt: no such command '{typo}' (did you mean '{meant}'?) "
+                                         "(see 'evalfmt --help')\n")
 
 
 def test_missing_path(run_cli, tmp_path):
