@@ -7,7 +7,8 @@ refused. Before the fix every one of them was committed:
 - `type: skill-triger` (a warning; transpile then found no skill-trigger test and exited 0);
 - a test agentv skips silently (EV502, a warning).
 
-The repository set-up is tests/hookrepo.py (shared with the other bypass tests)."""
+Checked once by hand against main before the fix (the same commits, hooks installed from main): all
+five were committed. The repository set-up is tests/hookrepo.py (shared with the other bypass tests)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ def eval_yaml(test: str) -> str:
 
 
 GOOD_TEST = "    assertions:\n      - type: skill-trigger\n        skill: release-notes\n"
+#: what `evalfmt transpile` writes for the test 'notes' (committed, so transpile --check has no drift)
+EVALS_JSON = ('{\n  "tests": [\n    {\n      "id": "notes",\n      "input": "Write the release notes since '
+              'v1.4.0.",\n      "should_trigger": true\n    }\n  ]\n}\n')
 BYPASSES = {
     # name: (files of the commit, a line the refusal must show)
     "unknown code in evalfmt.toml": (
@@ -41,10 +45,11 @@ BYPASSES = {
     "type: skill-triger": (
         {"EVAL.yaml": eval_yaml("    criteria: Breaking changes come first.\n"
                                 "    assertions:\n      - type: skill-triger\n        skill: release-notes\n")},
-        "EVAL.yaml:7:15: EV104 unknown assertion type 'skill-triger' (did you mean 'skill-trigger'?)"),
+        "EVAL.yaml:6:15: EV104 unknown assertion type 'skill-triger' (did you mean 'skill-trigger'?)"),
     "a test agentv skips": (
-        {"EVAL.yaml": eval_yaml(GOOD_TEST + "  - id: draft\n    input: Draft the notes.\n")},
-        "EVAL.yaml:5:5: EV502 agentv skips test 'draft' silently"),
+        {"EVAL.yaml": eval_yaml(GOOD_TEST + "  - id: draft\n    input: Draft the notes.\n"),
+         ".agentv/skills/release-notes/evals.json": EVALS_JSON},
+        "EVAL.yaml:7:5: EV502 agentv skips test 'draft' silently"),
 }
 
 
@@ -77,8 +82,6 @@ def test_the_fixed_files_are_committed(tmp_path):
     base(repo)
     repo.write("evalfmt.toml", 'select = ["EV1", "HYG"]\nignore = ["EV204"]\n')
     repo.write("EVAL.yaml", eval_yaml("    criteria: Breaking changes come first.\n" + GOOD_TEST))
-    repo.write(".agentv/skills/release-notes/evals.json",
-               '{\n  "tests": [\n    {\n      "id": "notes",\n      "input": "Write the release notes since '
-               'v1.4.0.",\n      "should_trigger": true\n    }\n  ]\n}\n')
+    repo.write(".agentv/skills/release-notes/evals.json", EVALS_JSON)
     result = repo.commit("fixed")
     assert result.landed, result.output
