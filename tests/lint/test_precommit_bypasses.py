@@ -85,3 +85,18 @@ def test_the_fixed_files_are_committed(tmp_path):
     repo.write(".agentv/skills/release-notes/evals.json", EVALS_JSON)
     result = repo.commit("fixed")
     assert result.landed, result.output
+
+
+@pytest.mark.parametrize("name", [n for n in BYPASSES if "code" not in n])
+def test_each_eval_file_bypass_is_refused_by_the_validate_alternative(tmp_path, name):
+    """The snippet's alternative, evalfmt-validate instead of evalfmt-lint, refuses the same typos (it
+    reads no rule selection, so a bad code in the configuration is lint's to refuse). Run as system
+    hooks with this checkout's code (the install from the repository is covered above)."""
+    repo = HookRepo(tmp_path, [{"id": "evalfmt-validate"}, {"id": "evalfmt-transpile-check"}], source="local")
+    base(repo)
+    files, line = BYPASSES[name]
+    for rel, text in files.items():
+        repo.write(rel, text)
+    result = repo.commit(name)
+    assert result.refused, result.output
+    assert "evalfmt validate" in result.output and line in result.output, result.output
