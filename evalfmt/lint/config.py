@@ -307,34 +307,27 @@ def locate(path: str, setting: str, written: str, as_key: bool = False) -> tuple
     return None
 
 
-def _brackets(text: str) -> int:
-    """Opening minus closing square brackets outside strings."""
-    depth, quote = 0, ""
-    for c in text:
+def _unquoted(text: str):
+    """(index, character) of the characters of a TOML line that are outside its strings."""
+    quote = ""
+    for i, c in enumerate(text):
         if quote:
             if c == quote:
                 quote = ""
         elif c in "\"'":
             quote = c
-        elif c == "[":
-            depth += 1
-        elif c == "]":
-            depth -= 1
-    return depth
+        else:
+            yield i, c
+
+
+def _brackets(text: str) -> int:
+    """Opening minus closing square brackets outside strings."""
+    return sum(1 if c == "[" else -1 for _i, c in _unquoted(text) if c in "[]")
 
 
 def _strip_comment(line: str) -> str:
     """``line`` without a trailing TOML comment (a ``#`` outside quotes)."""
-    quote = ""
-    for i, c in enumerate(line):
-        if quote:
-            if c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-        elif c == "#":
-            return line[:i]
-    return line
+    return next((line[:i] for i, c in _unquoted(line) if c == "#"), line)
 
 
 def _expected_type(default: Any, value: Any) -> str | None:
