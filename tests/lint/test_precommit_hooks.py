@@ -16,6 +16,7 @@ import re
 
 import pytest
 
+from conftest import ROOT
 from hookrepo import HookRepo, documented_hooks, hook_definitions
 
 SKILL_MD = "---\nname: notes\ndescription: Drafts release notes from the git history.\n---\n# Notes\n"
@@ -61,7 +62,7 @@ def test_documented_snippet_enables_lint_or_validate_not_both(doc):
     """With both hooks every structural finding printed twice (lint runs validate's rules too)."""
     ids = [h["id"] for h in documented_hooks(doc)]
     assert ids == ["evalfmt-lint", "evalfmt-transpile-check"]
-    text = (__import__("conftest").ROOT / doc).read_text("utf-8")
+    text = (ROOT / doc).read_text("utf-8")
     snippet = re.search(r"# \.pre-commit-config\.yaml\n.*?```", text, re.S).group(0)
     assert "evalfmt-validate" in snippet and "not both" in snippet  # the comment says when to choose which
 
