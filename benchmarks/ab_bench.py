@@ -7,13 +7,15 @@ and one-file transpile in both layouts.
 The baseline is `git archive REV evalfmt` unpacked into a temporary folder; both trees are byte-compiled
 and run as `python -c 'from evalfmt.cli import main; main()' ARGS` with their own folder first on
 sys.path (same interpreter, same dependencies), interleaved run by run so machine noise spreads over
-both. Prints medians (min/max) and the ratio to the baseline; nothing is asserted.
+both. Prints medians (min/max) of wall time and the median CPU time (user + system of the process,
+steadier than wall time on a shared machine), with ratios to the baseline; nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -39,14 +41,20 @@ def tree(rev: str, into: str) -> str:
     return into
 
 
-def run_once(src: str, args: list[str]) -> float:
-    start = time.perf_counter()
+def cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_once(src: str, args: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run."""
+    start, start_cpu = time.perf_counter(), cpu()
     proc = subprocess.run([sys.executable, "-c", RUN, src, *args], stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, env=ENV)
-    elapsed = time.perf_counter() - start
+    elapsed, used = time.perf_counter() - start, cpu() - start_cpu
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{src} {args[:3]} failed ({proc.returncode}): {proc.stderr.decode()[:500]}")
-    return elapsed
+    return elapsed, used
 
 
 def main() -> None:
@@ -73,21 +81,24 @@ def main() -> None:
             "transpile --check, seed (one EVAL.yaml)": ["transpile", "--check", eval_yaml],
             "transpile --check, agentv (one EVAL.yaml)": ["transpile", "--check", "--layout", "agentv", eval_yaml],
         }
-        times = {(c, t): [] for c in commands for t in trees}
+        times: dict[tuple[str, str], list[tuple[float, float]]] = {(c, t): [] for c in commands for t in trees}
         for _ in range(args.runs):
             for label, cmd in commands.items():
                 for name, src in trees.items():
                     times[(label, name)].append(run_once(src, cmd))
     print(f"{args.runs} runs each, interleaved; baseline = {args.baseline}\n")
-    print(f"| command | tree | median ms | min ms | max ms | vs {args.baseline} |")
-    print("|---|---|---:|---:|---:|---:|")
+    print(f"| command | tree | median ms | min ms | max ms | vs {args.baseline} | median CPU ms | CPU vs "
+          f"{args.baseline} |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for label in commands:
-        b = statistics.median(times[(label, args.baseline)])
+        b = statistics.median(w for w, _c in times[(label, args.baseline)])
+        bc = statistics.median(c for _w, c in times[(label, args.baseline)])
         for name in trees:
-            ts = times[(label, name)]
-            med = statistics.median(ts)
-            print(f"| {label} | {name} | {med * 1000:.0f} | {min(ts) * 1000:.0f} | {max(ts) * 1000:.0f} | "
-                  f"{med / b:.2f}x |")
+            walls = [w for w, _c in times[(label, name)]]
+            cpus = [c for _w, c in times[(label, name)]]
+            med, medc = statistics.median(walls), statistics.median(cpus)
+            print(f"| {label} | {name} | {med * 1000:.0f} | {min(walls) * 1000:.0f} | {max(walls) * 1000:.0f} | "
+                  f"{med / b:.2f}x | {medc * 1000:.0f} | {medc / bc:.2f}x |")
 
 
 if __name__ == "__main__":

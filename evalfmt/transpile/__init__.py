@@ -148,7 +148,8 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
                 owner[target] = unit.path
                 result.files[target] = text
                 result.roots[target] = root
-    result.diagnostics = _dedupe(result.diagnostics)
+    if result.diagnostics:  # (evalfmt.api, which sorts them, imports tempfile: not needed otherwise)
+        result.diagnostics = _dedupe(result.diagnostics)
     return result
 
 
