@@ -17,6 +17,8 @@ _IMPORT = re.compile(r"""from\s+["']skillgym["']""")
 # ``^\s*export`` would rescan a long blank run from each of its lines; a line's own leading blanks
 # say the same (a blank run before "export" always holds the start of export's line)
 _DEFAULT = re.compile(r"^[^\S\n]*export\s+default\b", re.M)
+#: a suite typed with skillgym's own types (``const suite: Case[] = []`` holds no case yet)
+_SUITE_TYPE = re.compile(r"(?::|\bsatisfies)\s*(?:Case|TestCase)\[\]|(?::|\bsatisfies)\s*(?:Suite|TestSuite)\b")
 
 
 def detect(path: str) -> bool:
@@ -27,7 +29,7 @@ def detect(path: str) -> bool:
     if not _DEFAULT.search(text):
         return False
     if _IMPORT.search(text):
-        return bool(re.search(r"\bprompt\b", text)) and "assert" in text
+        return bool(re.search(r"\bprompt\b", text)) and "assert" in text or bool(_SUITE_TYPE.search(text))
     return bool(re.search(r"\bprompt\s*[:,]", text)) and bool(re.search(r"\bassert\s*[(:]", text))
 
 
