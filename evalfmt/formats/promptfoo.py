@@ -212,7 +212,23 @@ def _prompt_file(config: str, rel: str) -> str | None:
         return None
 
 
-_OUTPUT = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}", re.S)
+def _outputs(template: str):
+    """(start, end, expression) of each ``{{ ... }}``: what ``\\{\\{-?\\s*(.*?)\\s*-?\\}\\}`` (dot matching
+    line breaks) finds, found with ``str.find`` (as a regex, a ``{{`` with no closing ``}}`` made
+    every later ``{{`` rescan the rest of the template: quadratic)."""
+    i = template.find("{{")
+    while i >= 0:
+        close = template.find("}}", i + 2)
+        if close < 0:
+            return
+        inner = template[i + 2:close]
+        expr = (inner[1:] if inner.startswith("-") else inner).lstrip()
+        if expr.endswith("-"):
+            expr = expr[:-1]
+        yield i, close + 2, expr.rstrip()
+        i = template.find("{{", close + 2)
+
+
 _VAR_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\Z")
 
 
@@ -226,8 +242,7 @@ def render_template(template: str, vars_: dict) -> tuple[str | None, str | None]
             return None, what
     out: list[str] = []
     at = 0
-    for m in _OUTPUT.finditer(template):
-        expr = m.group(1)
+    for start, end, expr in _outputs(template):
         if not _VAR_PATH.match(expr):
             return None, f"the expression '{{{{ {expr} }}}}'"
         value: Any = vars_
@@ -239,9 +254,9 @@ def render_template(template: str, vars_: dict) -> tuple[str | None, str | None]
             return None, f"'{expr}', a {type_name(value)} value"
         text = "" if value is None else ("true" if value is True else "false" if value is False else
                                         value if isinstance(value, str) else _js_number(value))
-        out.append(template[at:m.start()])
+        out.append(template[at:start])
         out.append(text)
-        at = m.end()
+        at = end
     out.append(template[at:])
     return "".join(out), None
 

@@ -32,6 +32,10 @@ ALLOWED = {
         "every attempt at a quote succeeds: the body stops only at an unescaped quote, a trailing "
         "backslash or the end, and the alternatives after it accept each of those, so the scan "
         "moves past every character once"),
+    "evalfmt.lint.config:_TOML_KEY": (
+        "used with .match on one line of a TOML file; every iteration of the dotted part begins with "
+        "blanks and a dot, and a key ends where it must (a bare key at a character no key holds, a "
+        "quoted one at its quote), so there is one way to split the line"),
     "evalfmt.formats.skillgym_write:_IMPORT_LINE": (
         "attempts start at line starts beginning 'import'; the repeated continuation lines begin "
         "with a line break not followed by a letter, so no attempt starts inside a match, and a "
@@ -53,6 +57,7 @@ HANGING = [
     (r"([^/]+)\.(ts|js|mts|mjs)\Z", True),
     (r"(?:\s|//[^\n]*|import\b[^;]*;?)*", False),
     (r"(a|a)*b", False),
+    (r"\{\{-?\s*(.*?)\s*-?\}\}", True),  # promptfoo's template outputs
 ]
 LINEAR = [
     (r"[a-z0-9]+(?:-[a-z0-9]+)*\Z", False),
@@ -112,6 +117,7 @@ OLD_NOQA = re.compile(r"(?:#|<!--)[ \t]*evalfmt:[ \t]*noqa(?P<file>-file)?(?P<re
 OLD_PREAMBLE = re.compile(r"(?:\s|//[^\n]*|import\b[^;]*;?)*", re.S)
 OLD_DEFAULT = re.compile(r"^\s*export\s+default\b", re.M)
 OLD_CODE_FILE = re.compile(r"([^/]+)\.(ts|js|mts|mjs)\Z", re.S)
+OLD_OUTPUT = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}", re.S)
 
 FAST = settings(max_examples=300, deadline=None)
 
@@ -122,6 +128,14 @@ def test_emails_dep_tokens_and_trim_match_the_regexes(text):
     assert list(hygiene.emails(text)) == [m.span() for m in OLD_EMAIL.finditer(text)]
     assert [m.span() for m in hygiene.DEP_TOKEN.finditer(text)] == [m.span() for m in OLD_DEP.finditer(text)]
     assert hygiene.js_trim(text) == OLD_TRIM.sub("", text)
+
+
+@FAST
+@given(tokens("{{", "}}", "{", "}", "-", " ", "\n", "x", "a.b", "\t", "\u2028", "{{-", "-}}", size=12))
+def test_promptfoo_template_outputs_match_the_regex(template):
+    from evalfmt.formats import promptfoo
+
+    assert list(promptfoo._outputs(template)) == [(m.start(), m.end(), m.group(1)) for m in OLD_OUTPUT.finditer(template)]
 
 
 @FAST
@@ -242,3 +256,11 @@ def test_detection_worst_cases(run_cli, tmp_path, name, text):
     path.write_text(text, encoding="utf-8")
     assert run_cli("validate", str(path)) == (
         2, "", f"evalfmt: {path}: not an eval file evalfmt recognises (use --from FORMAT)\n")
+
+
+def test_promptfoo_template_worst_case(run_cli, tmp_path):
+    """A prompt template of many '{{' and no '}}': rendering scanned the rest from each of them."""
+    config = tmp_path / "promptfooconfig.yaml"
+    config.write_text("prompts:\n  - '" + "{{ " * (N // 3) + "'\nproviders: [echo]\ntests:\n  - vars: {a: 1}\n"
+                      "    assert:\n      - type: contains\n        value: x\n", encoding="utf-8")
+    assert run_cli("validate", str(config)) == (0, "", "")

@@ -80,7 +80,8 @@ def test_yaml_nested_just_under_the_limit_works_on_every_command(run_cli, tmp_pa
         assert code in (0, 1) and "internal error" not in err, (args, err)
     for target in TARGETS:
         code, out, err = run_cli("convert", str(skill), "--to", target, "-o", str(tmp_path / f"o-{target}"))
-        assert code == 0 and "internal error" not in err, (target, err)
+        # (skill-creator-triggers has nothing to write from a case without trigger prompts: exit 2)
+        assert code == (2 if target == "skill-creator-triggers" else 0) and "internal error" not in err, (target, err)
     transcript = write_stream(tmp_path / "t.jsonl", texts=["LegacyConfigLoader"])
     assert run_cli("score", str(skill / "evals/cases/a.yaml"), "--transcript", str(transcript))[0] == 0
 
