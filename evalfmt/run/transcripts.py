@@ -14,6 +14,7 @@ session keeps, not the size of the file. Lines that are not JSON objects are cou
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from typing import Any, Callable, Iterator
 import orjson
 
 from ..errors import EvalfmtError
+from ..load import bytes_setting
 from .. import js
 from .session import Session
 
@@ -189,27 +191,24 @@ def json_lines(path: str, counter: LineCounter) -> Iterator[dict]:
     that is not a JSON object is counted in ``counter.skipped``; a line longer than
     ``EVALFMT_TRANSCRIPT_MAX_LINE`` bytes (default 8 MiB) is skipped without being held in memory
     and counted in ``counter.long`` too."""
-    from ..load import bytes_setting
-
     limit = bytes_setting("EVALFMT_TRANSCRIPT_MAX_LINE", DEFAULT_MAX_LINE)
     fast = orjson.loads
     records = skipped = long = 0
     try:
         with open(path, "rb", buffering=1 << 20) as fh:
             read = fh.readline
-            while True:
-                line = read(limit + 1)
-                if not line:
-                    break
-                if len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n")):
-                    while line and not line.endswith(b"\n"):  # the rest of the line, a piece at a time
-                        line = read(1 << 20)
-                    long += 1
-                    skipped += 1
-                    continue
+            # lines of at most limit + 1 bytes (the line break included); a longer one arrives cut,
+            # is not JSON, and is recognised (and the rest of it skipped) where JSON fails
+            for line in iter(functools.partial(read, limit + 1), b""):
                 try:
                     obj = fast(line)
                 except orjson.JSONDecodeError:
+                    if len(line) > limit and not line.endswith(b"\n"):
+                        while line and not line.endswith(b"\n"):  # the rest of the line, a piece at a time
+                            line = read(1 << 20)
+                        long += 1
+                        skipped += 1
+                        continue
                     try:
                         obj = js.loads(line)  # what orjson refuses but JSON.parse accepts
                     except ValueError:
