@@ -1,0 +1,71 @@
+"""YAML as the ``yaml`` npm package (2.x) reads it with the options agentv 4.42.4 passes
+(``parse(text, {merge: true})``): which texts it refuses, where, and the data it gives.
+
+evalfmt reads YAML with libyaml (fast), which accepts texts this package refuses (a quoted string whose
+next line is not indented past its key, a flow list whose lines fall back left of its key, a comment
+glued to a closing quote, two keys with the same value such as ``1`` and ``1.0``, merge sources that are
+not mappings, more than 100 uses of one alias, ...) and refuses a few it accepts (a tab after ``-``,
+control characters, ``{a:b}``, ...). For agentv files evalfmt asks this module instead, so that the
+gate refuses exactly what agentv refuses, at the position agentv reports.
+
+The module follows the package stage by stage: :mod:`.lexer` (lexemes), :mod:`.cst` (the concrete
+syntax tree), :mod:`.compose` (nodes, with the errors raised while composing) and :mod:`.tojs`
+(aliases, merge keys and the data). ``parse`` raises :class:`YamlError` for the first error the
+package would throw; line and column are counted as it counts them (lines by its own line starts,
+columns in code points where the package counts UTF-16 units).
+"""
+
+from __future__ import annotations
+
+import bisect
+import sys
+
+from .compose import YamlError, compose
+from .tojs import ToJS
+
+__all__ = ["YamlError", "parse", "check"]
+
+_RECURSION = 20_000
+
+
+def _line_col(starts: list[int], offset: int) -> tuple[int, int]:
+    low = bisect.bisect_left(starts, offset)
+    if low < len(starts) and starts[low] == offset:
+        return low + 1, 1
+    if low == 0:  # pragma: no cover - the first line starts at 0
+        return 0, offset
+    return low, offset - starts[low - 1] + 1
+
+
+def _located(err: YamlError, starts: list[int]) -> YamlError:
+    err.line, err.column = _line_col(starts, err.offset) if err.offset is not None else (None, None)
+    return err
+
+
+def parse(text: str):
+    """The data agentv gets for ``text`` (mappings as :class:`~evalfmt.load.YMap` with positions,
+    sequences as ``YSeq``); raises :class:`YamlError` (with ``line`` and ``column``) for the first
+    error the package throws."""
+    limit = sys.getrecursionlimit()
+    if limit < _RECURSION:
+        sys.setrecursionlimit(_RECURSION)
+    try:
+        doc, starts = compose(text)
+        if doc.errors:
+            raise _located(doc.errors[0], starts)
+        try:
+            return ToJS(doc.contents, lambda off: _line_col(starts, off)).run()
+        except YamlError as err:
+            raise _located(err, starts) from None
+    finally:
+        if limit < _RECURSION:
+            sys.setrecursionlimit(limit)
+
+
+def check(text: str) -> YamlError | None:
+    """The first error the package throws for ``text``, or None when it accepts it."""
+    try:
+        parse(text)
+    except YamlError as err:
+        return err
+    return None
