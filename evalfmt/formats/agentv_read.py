@@ -28,9 +28,9 @@ import os
 from typing import Any
 
 from ..errors import Diagnostic, LoadError, Pos
-from ..load import Loaded, load_file, load_text, type_name
+from ..load import Loaded, load_text, type_name
 from . import ReadResult
-from .agentv_yaml import plain, resolve_merges
+from .agentv_yaml import load_file, plain, resolve_merges
 
 # ------------------------------------------------------------------------------ the vocabulary
 
@@ -204,7 +204,7 @@ def _q(value: Any) -> str:
 def read_file(path: str) -> ReadResult:
     result = ReadResult()
     try:
-        loaded = load_file(path, kind="yaml")
+        loaded = load_file(path)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
         result.add_raw(_evalset(path))
@@ -388,7 +388,7 @@ class Reader:
         """Load another YAML file of tests (recorded, duplicate keys reported): its Ctx and its data
         with merge keys applied; None when it does not load (EV100 recorded)."""
         try:
-            loaded = load_file(path, kind="yaml")
+            loaded = load_file(path)
         except LoadError as exc:
             self.result.diagnostics.append(exc.to_diagnostic())
             return None

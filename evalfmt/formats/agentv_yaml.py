@@ -1,12 +1,21 @@
 """YAML as agentv 4.42.4 reads it: the ``yaml`` npm package (YAML 1.2 core schema, ``merge: true``).
 
-evalfmt's loader already follows the 1.2 core schema; two things need care on top of it:
+:func:`load_file` / :func:`load_text` load an agentv file (EVAL.yaml, and the YAML files of tests it
+points to) so that evalfmt refuses exactly what agentv's parser refuses, where it refuses it:
 
-- merge keys (``<<: *defaults``): agentv merges them (a key already present wins; with a list of
-  sources the first source wins; a later explicit key overrides a merged one in place).
-  :func:`resolve_merges` does the same on a loaded tree, keeping positions;
-- duplicate keys: the ``yaml`` package refuses them (``Map keys must be unique``) where evalfmt's
-  loader records them. :func:`duplicate_key_error` gives the message agentv prints.
+- text in the plain subset where libyaml and the package agree (:mod:`evalfmt.npmyaml.simple`: what
+  nearly every EVAL.yaml is) is read by evalfmt's fast libyaml loader;
+- any other text, and any text libyaml refuses, is read by the model of the package
+  (:mod:`evalfmt.npmyaml`): its first error becomes the EV100 (line and column as agentv reports
+  them), and the data is what agentv gets (merge keys applied, aliases resolved);
+- duplicate keys are compared as the package compares them (by value: ``1`` and ``1.0`` are the same
+  key, ``1`` and ``"1"`` are not) and stay EV114 findings when they are the only problem, so that a
+  reader still reports everything else.
+
+Two helpers remain for data loaded elsewhere: :func:`resolve_merges` applies merge keys to a loaded
+tree (keys already present win; with a list of sources the first wins; a later explicit key
+overrides a merged one in place), and :func:`duplicate_key_error` gives the message agentv prints for
+the first duplicate key.
 
 Kept free of pydantic: the agentv transpile layout imports it on its fast path.
 """
@@ -15,7 +24,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..load import Loaded, YMap, YSeq, plain
+from ..errors import LoadError, Pos
+from ..load import Duplicate, Loaded, YMap, YSeq, plain, read_text
+from ..load import load_text as _libyaml_load_text
 
 MERGE_KEY = "<<"
 
@@ -67,6 +78,109 @@ def _merge_one(mapping: dict) -> None:
         mapping.vpos = new_vpos
 
 
+class AgentvYamlError(LoadError):
+    """A text agentv's parser refuses. ``str()`` is evalfmt's one line; ``agentv_message`` is what
+    agentv prints (the package's message, position and source excerpt)."""
+
+    def __init__(self, message: str, path: str, line: int, column: int, agentv_message: str):
+        super().__init__(message, path, line, column)
+        self.agentv_message = agentv_message
+
+
+def load_file(path: str) -> Loaded:
+    """Load an agentv YAML file as agentv's parser reads it (see the module docstring)."""
+    return load_text(read_text(path), path)
+
+
+def load_text(text: str, path: str = "<string>") -> Loaded:
+    from ..npmyaml.simple import is_simple
+
+    if is_simple(text):
+        try:
+            return _libyaml_load_text(text, path, "yaml")
+        except LoadError:
+            pass  # the model says where agentv's parser stops (or that it reads the text after all)
+    return _load_npm(text, path)
+
+
+def _load_npm(text: str, path: str) -> Loaded:
+    from ..npmyaml import YamlError, load
+
+    try:
+        data, dups = load(text)
+    except YamlError as err:
+        raise _refusal(err, text, path) from None
+    duplicates = [Duplicate((), _key_text(d.key), Pos(*d.first_pos), Pos(d.line, d.column)) for d in dups]
+    return Loaded(path, "yaml", text, data, _located=data, _duplicates=duplicates)
+
+
+def _key_text(key: Any) -> str:
+    from ..npmyaml.tojs import _js_key
+
+    return _js_key(key, None)
+
+
+def _refusal(err, text: str, path: str) -> AgentvYamlError:
+    line, column = (err.line, err.column) if err.line is not None else (1, 1)
+    return AgentvYamlError(_message(err), path, line, column, _agentv_message(err, text))
+
+
+#: evalfmt's words for the package's errors that need more than its message to be understood.
+_HINTS = {
+    "Missing closing \"quote": "a double-quoted string is not closed: when it continues on the next "
+                               "lines, they must be indented more than the line it starts on",
+    "Missing closing 'quote": "a single-quoted string is not closed: when it continues on the next "
+                              "lines, they must be indented more than the line it starts on",
+    "Comments must be separated from other tokens by white space characters":
+        "a comment needs a space before '#'",
+    "Tabs are not allowed as indentation": "tab character used for indentation (YAML allows only spaces)",
+    "Map keys must be unique": "duplicate key",
+    "Excessive alias count indicates a resource exhaustion attack":
+        "an anchor is used too often: agentv's parser allows about 100 uses of one anchor (fewer when "
+        "aliases are nested) and refuses the file beyond that",
+    "Merge sources must be maps or map aliases": "a merge key '<<' must name a mapping (or a list of "
+                                                 "mappings), not a scalar or a list of scalars",
+    "Implicit keys need to be on a single line": "a key must fit on one line",
+}
+
+
+def _message(err) -> str:
+    from ..npmyaml.tojs import CIRCULAR
+
+    msg = err.message
+    if err.code == "DEPTH":
+        return msg
+    if err.code == CIRCULAR:
+        return f"invalid YAML: {msg[0].lower()}{msg[1:]} (agentv cannot read it)"
+    hint = _HINTS.get(msg)
+    if hint is None:
+        if msg.startswith(("Flow sequence in block collection", "Flow map in block collection")):
+            hint = (f"a flow {'list' if msg.startswith('Flow sequence') else 'mapping'} is not closed, or its "
+                    "next lines are not indented more than the line it starts on")
+        elif msg.startswith("Unresolved alias"):
+            hint = f"unknown alias *{msg.rsplit(': ', 1)[-1]} (its anchor must come before it)"
+        elif msg.startswith("The : indicator must be at most 1024 chars"):
+            hint = "a key longer than 1024 characters (write it after '? ' as an explicit key)"
+        else:
+            hint = msg[0].lower() + msg[1:]
+    if err.code == "DUPLICATE_KEY" and err.key is not None:
+        hint = f"duplicate key '{_key_text(err.key)}' (agentv's parser compares keys by value)"
+    return f"invalid YAML: {hint}" + ("" if msg == hint else f" (agentv's parser: {msg})")
+
+
+def _agentv_message(err, text: str) -> str:
+    """The message agentv prints: the package's, with its position and excerpt (columns in UTF-16
+    units, as JavaScript counts)."""
+    if err.line is None or err.code is None or err.code in ("CIRCULAR_ALIAS", "DEPTH"):
+        return err.message  # the package gives no position for errors found while building the data
+    start = text.rfind("\n", 0, err.offset) + 1
+    col = len(text[start:err.offset].encode("utf-16-le")) // 2 + 1
+    end_col = None
+    if err.end is not None and err.end > err.offset and "\n" not in text[err.offset:err.end]:
+        end_col = col + len(text[err.offset:err.end].encode("utf-16-le")) // 2
+    return _prettify(text, err.message, err.line, col, end_col)
+
+
 def duplicate_key_error(loaded: Loaded) -> str | None:
     """The error the ``yaml`` package raises for the first duplicate key, or None when there is none."""
     dups = [d for d in loaded.duplicates if d.key != MERGE_KEY]
@@ -76,8 +190,9 @@ def duplicate_key_error(loaded: Loaded) -> str | None:
     return _prettify(loaded.text, "Map keys must be unique", first.second.line, first.second.column)
 
 
-def _prettify(src: str, message: str, line: int, col: int) -> str:
-    """The ``yaml`` package's error text: message, position, and the source line with a caret."""
+def _prettify(src: str, message: str, line: int, col: int, end_col: int | None = None) -> str:
+    """The ``yaml`` package's error text: message, position, and the source line with a caret (one per
+    column of the error when it ends further on the same line)."""
     message += f" at line {line}, column {col}"
     starts = [0]
     for i, ch in enumerate(src):
@@ -102,8 +217,12 @@ def _prettify(src: str, message: str, line: int, col: int) -> str:
             prev = prev[:79] + "\u2026\n"
         line_str = prev + line_str
     if line_str.strip(" "):
-        message += f":\n\n{line_str}\n{' ' * ci}^\n"
+        count = 1
+        if end_col is not None and end_col > col:
+            count = max(1, min(end_col - col, 80 - ci))
+        message += f":\n\n{line_str}\n{' ' * ci}{'^' * count}\n"
     return message
 
 
-__all__ = ["resolve_merges", "duplicate_key_error", "plain", "YMap", "YSeq"]
+__all__ = ["load_file", "load_text", "AgentvYamlError", "resolve_merges", "duplicate_key_error", "plain", "YMap",
+           "YSeq"]

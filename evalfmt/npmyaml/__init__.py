@@ -23,12 +23,12 @@ import sys
 from .compose import YamlError, compose
 from .tojs import ToJS
 
-__all__ = ["YamlError", "parse", "check"]
+__all__ = ["YamlError", "load", "parse", "check", "line_col"]
 
-_RECURSION = 20_000
+_RECURSION = 8_000
 
 
-def _line_col(starts: list[int], offset: int) -> tuple[int, int]:
+def line_col(starts: list[int], offset: int) -> tuple[int, int]:
     low = bisect.bisect_left(starts, offset)
     if low < len(starts) and starts[low] == offset:
         return low + 1, 1
@@ -38,28 +38,50 @@ def _line_col(starts: list[int], offset: int) -> tuple[int, int]:
 
 
 def _located(err: YamlError, starts: list[int]) -> YamlError:
-    err.line, err.column = _line_col(starts, err.offset) if err.offset is not None else (None, None)
+    err.line, err.column = line_col(starts, err.offset) if err.offset is not None else (None, None)
+    if err.first is not None:
+        err.first_pos = line_col(starts, err.first)
     return err
 
 
-def parse(text: str):
-    """The data agentv gets for ``text`` (mappings as :class:`~evalfmt.load.YMap` with positions,
-    sequences as ``YSeq``); raises :class:`YamlError` (with ``line`` and ``column``) for the first
-    error the package throws."""
-    limit = sys.getrecursionlimit()
-    if limit < _RECURSION:
-        sys.setrecursionlimit(_RECURSION)
-    try:
+class _Recursion:
+    """The composer recurses once per nesting level (at most ``MAX_DEPTH``): room for that."""
+
+    def __enter__(self):
+        self.limit = sys.getrecursionlimit()
+        if self.limit < _RECURSION:
+            sys.setrecursionlimit(_RECURSION)
+
+    def __exit__(self, *exc):
+        if self.limit < _RECURSION:
+            sys.setrecursionlimit(self.limit)
+
+
+def load(text: str):
+    """(data, duplicate keys) for ``text`` as agentv gets it: mappings as :class:`~evalfmt.load.YMap`
+    with positions, sequences as ``YSeq``. Raises :class:`YamlError` (with ``line`` and ``column``)
+    for the first error the package throws, except when every error is a duplicate key: those are
+    returned (``YamlError`` objects with ``key`` and ``first``; the later value wins in the data) so
+    that a reader can report each of them and still read the rest."""
+    with _Recursion():
         doc, starts = compose(text)
-        if doc.errors:
-            raise _located(doc.errors[0], starts)
+        errors = doc.errors
+        if errors and any(e.code != "DUPLICATE_KEY" for e in errors):
+            raise _located(errors[0], starts)
         try:
-            return ToJS(doc.contents, lambda off: _line_col(starts, off)).run()
+            data = ToJS(doc.contents, lambda off: line_col(starts, off)).run()
         except YamlError as err:
-            raise _located(err, starts) from None
-    finally:
-        if limit < _RECURSION:
-            sys.setrecursionlimit(limit)
+            raise _located(errors[0] if errors else err, starts) from None
+        return data, [_located(e, starts) for e in errors]
+
+
+def parse(text: str):
+    """The data agentv gets for ``text``; :class:`YamlError` for the first error the package throws
+    (a duplicate key included)."""
+    data, dups = load(text)
+    if dups:
+        raise dups[0]
+    return data
 
 
 def check(text: str) -> YamlError | None:

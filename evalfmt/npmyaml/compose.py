@@ -26,11 +26,17 @@ _KNOWN_COLLECTION = {CORE_TAG + "omap": ("omap", "seq"), CORE_TAG + "pairs": ("p
 class YamlError(Exception):
     """An error as the package reports it: ``offset`` into the text, its ``code`` and ``message``."""
 
-    def __init__(self, offset: int | None, code: str | None, message: str):
+    def __init__(self, offset: int | None, code: str | None, message: str, end: int | None = None):
         super().__init__(message)
         self.offset = offset
+        self.end = end if end is not None else (offset + 1 if offset is not None else None)
         self.code = code
         self.message = message
+        self.first: int | None = None  # DUPLICATE_KEY: where the first of the two keys starts
+        self.key = None  # DUPLICATE_KEY: the key's value
+        self.first_pos: tuple[int, int] | None = None  # DUPLICATE_KEY: (line, column) of the first key
+        self.line: int | None = None
+        self.column: int | None = None
 
 
 class Node:
@@ -158,22 +164,33 @@ def compose(text: str) -> tuple[Doc, list[int]]:
     tokens = parser.parse(text)
     composer = _Composer()
     first = None
-    for doc in composer.run(tokens, len(text)):
+    try:
+        for doc in composer.run(tokens, len(text)):
+            if first is None:
+                first = doc
+            else:
+                first.errors.append(YamlError(doc.range[0], "MULTIPLE_DOCS",
+                                              "Source contains multiple documents; please use YAML.parseAllDocuments()",
+                                              doc.range[1]))
+                break
+    except YamlError as err:  # nesting deeper than MAX_DEPTH: composing stops there
         if first is None:
-            first = doc
+            first = Doc(Directives())
+            first.errors = composer.errors + [err]
         else:
-            first.errors.append(YamlError(doc.range[0], "MULTIPLE_DOCS",
-                                          "Source contains multiple documents; please use YAML.parseAllDocuments()"))
-            break
+            first.errors.append(err)
     return first, parser.line_starts
 
 
-def _pos(source) -> int:
+def _span(source) -> tuple[int, int]:
+    """Where an error is, as the package computes it from what it was given (an offset, a range or a
+    token)."""
     if isinstance(source, int):
-        return source
+        return source, source + 1
     if isinstance(source, list):
-        return source[0]
-    return source["offset"]
+        return source[0], source[1]
+    text = source.get("source")
+    return source["offset"], source["offset"] + (len(text) if isinstance(text, str) else 1)
 
 
 class _Composer:
@@ -185,7 +202,8 @@ class _Composer:
 
     def on_error(self, source, code: str, message: str, warning: bool = False) -> None:
         if not warning:
-            self.errors.append(YamlError(_pos(source), code, message))
+            start, end = _span(source)
+            self.errors.append(YamlError(start, code, message, end))
 
     def _decorate(self, doc: Doc, after: bool) -> None:
         if after:
@@ -206,7 +224,7 @@ class _Composer:
                 self.directives.add(token["source"], bad)
                 self.at_directives = True
             elif kind == "document":
-                doc = _DocComposer(self.directives, self.on_error).compose(token)
+                doc = _DocComposer(self.directives, self).compose(token)
                 if self.at_directives and not doc.directives.doc_start:
                     self.on_error(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line")
                 self._decorate(doc, False)
@@ -218,7 +236,9 @@ class _Composer:
                 pass
             elif kind == "error":
                 message = token["message"]
-                err = YamlError(token["offset"], "UNEXPECTED_TOKEN", message)
+                if token.get("source"):
+                    message += ": " + _json_string(token["source"])
+                err = YamlError(*_span(token)[:1], "UNEXPECTED_TOKEN", message, _span(token)[1])
                 if self.at_directives or self.doc is None:
                     self.errors.append(err)
                 else:
@@ -226,7 +246,7 @@ class _Composer:
             elif kind == "doc-end":
                 if self.doc is None:
                     self.errors.append(YamlError(token["offset"], "UNEXPECTED_TOKEN",
-                                                 "Unexpected doc-end without preceding document"))
+                                                 "Unexpected doc-end without preceding document", _span(token)[1]))
                     continue
                 _resolve_end(token.get("end"), token["offset"] + len(token["source"]), True, self.on_error)
                 self._decorate(self.doc, True)
@@ -370,28 +390,29 @@ def _resolve_props(tokens: list, flow: str | None, indicator: str, nxt, offset: 
 
 
 def _contains_newline(key) -> bool:
-    if key is None:
-        return False
-    kind = key["type"]
-    if kind in ("alias", "scalar", "double-quoted-scalar", "single-quoted-scalar"):
-        if "\n" in key["source"]:
+    """Whether a key token spans lines (anything but a flow scalar or flow collection counts as so)."""
+    stack = [key]
+    while stack:
+        tok = stack.pop()
+        if tok is None:
+            continue
+        kind = tok["type"]
+        if kind in ("alias", "scalar", "double-quoted-scalar", "single-quoted-scalar"):
+            if "\n" in tok["source"]:
+                return True
+            if any(st["type"] == "newline" for st in tok.get("end") or ()):
+                return True
+        elif kind == "flow-collection":
+            for it in tok["items"]:
+                if any(st["type"] == "newline" for st in it["start"]):
+                    return True
+                if any(st["type"] == "newline" for st in it.get("sep") or ()):
+                    return True
+                stack.append(it.get("value"))
+                stack.append(it.get("key"))
+        else:
             return True
-        for st in key.get("end") or ():
-            if st["type"] == "newline":
-                return True
-        return False
-    if kind == "flow-collection":
-        for it in key["items"]:
-            for st in it["start"]:
-                if st["type"] == "newline":
-                    return True
-            for st in it.get("sep") or ():
-                if st["type"] == "newline":
-                    return True
-            if _contains_newline(it.get("key")) or _contains_newline(it.get("value")):
-                return True
-        return False
-    return True
+    return False
 
 
 def _empty_position(offset: int, before: list | None) -> int:
@@ -436,13 +457,18 @@ _BLOCK_IN_FLOW = "Block collections are not allowed within flow collections"
 _START_COL = "All mapping items must start at the same column"
 
 
+MAX_DEPTH = 500  # as evalfmt's loader: deeper nesting is refused (the package goes until its stack ends)
+
+
 class _DocComposer:
-    def __init__(self, directives: Directives, on_error):
+    def __init__(self, directives: Directives, composer: _Composer):
         self.stream_directives = directives
-        self.on_error = on_error
+        self.composer = composer
+        self.on_error = composer.on_error
         self.at_key = False
         self.at_root = True
         self.strict = True
+        self.depth = 0
 
     def compose(self, token: dict) -> Doc:
         doc = Doc(self.stream_directives.at_document())
@@ -596,6 +622,15 @@ class _DocComposer:
         # an unknown tag: a warning in the package, the value stays a string
 
     def collection(self, token: dict, props: _Props) -> Node:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise YamlError(token["offset"], "DEPTH", f"nesting is deeper than {MAX_DEPTH} levels")
+        try:
+            return self._collection(token, props)
+        finally:
+            self.depth -= 1
+
+    def _collection(self, token: dict, props: _Props) -> Node:
         tag_token = props.tag
         tag_name = None
         if tag_token is not None:
@@ -660,6 +695,14 @@ class _DocComposer:
                     else:
                         seen.append(key)
 
+    def _unique(self, node: Node, key_node: Node, key_start: int) -> None:
+        for k, _ in node.items:
+            if _same_key(k, key_node):
+                self.on_error(key_start, "DUPLICATE_KEY", "Map keys must be unique")
+                err = self.composer.errors[-1]
+                err.first, err.key = k.range[0], key_node.value
+                return
+
     # -- block collections ----------------------------------------------------------------------
 
     def block_map(self, bm: dict) -> Node:
@@ -692,8 +735,7 @@ class _DocComposer:
             key_start = key_props.end
             key_node = self.node(key, key_props) if key is not None else self.empty(key_start, start, key_props)
             self.at_key = False
-            if any(_same_key(k, key_node) for k, _ in node.items):
-                on_error(key_start, "DUPLICATE_KEY", "Map keys must be unique")
+            self._unique(node, key_node, key_start)
             value_props = _resolve_props(sep or [], None, "map-value-ind", value, key_node.range[2], on_error,
                                          bm["indent"], key is None or key["type"] == "block-scalar")
             offset = value_props.end
@@ -828,8 +870,7 @@ class _DocComposer:
             if value_node is not None and value is not None and value["type"] in _BLOCK:
                 on_error(value_node.range, "BLOCK_IN_FLOW", _BLOCK_IN_FLOW)
             if is_map:
-                if any(_same_key(k, key_node) for k, _ in node.items):
-                    on_error(key_start, "DUPLICATE_KEY", "Map keys must be unique")
+                self._unique(node, key_node, key_start)
                 node.items.append((key_node, value_node))
             else:
                 pair_map = Node("map", items=[(key_node, value_node)])
@@ -858,6 +899,12 @@ class _DocComposer:
         else:
             node.range = [fc["offset"], ce_pos, ce_pos]
         return node
+
+
+def _json_string(text: str) -> str:
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _null_node() -> Node:
