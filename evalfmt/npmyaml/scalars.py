@@ -246,9 +246,11 @@ def block_value(token: dict, header, at_root: bool, on_error) -> tuple[str, int]
                 on_error(offset, "BAD_INDENT", "Block scalar values in collections must be indented")
             break
         offset += len(indent) + len(content) + 1
-    for i in range(len(lines) - 1, chomp_start - 1, -1):
+    i = len(lines) - 1
+    while i >= chomp_start:  # trailing lines of spaces wider than the text are kept (the bound moves)
         if len(lines[i][0]) > trim:
             chomp_start = i + 1
+        i -= 1
     out = []
     sep = ""
     prev_more = False

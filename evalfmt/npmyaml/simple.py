@@ -11,7 +11,9 @@ Anything else makes the text "not simple": tabs, CR, control and line-separator 
 aliases, tags, merge keys, explicit keys, directives, document end markers, quoted or flow values
 that continue on the next line, plain values followed by a more indented line (continuations),
 comments glued to a token, block scalar headers with an indentation indicator or leading blank lines
-wider than their text, very long keys, integers too large for a JavaScript number. The test is
+wider than their text, lines of spaces at the end of a block scalar (the two parsers keep different
+amounts of them), a block scalar that ends the file without a line break, very long keys,
+integers too large for a JavaScript number. The test is
 conservative: a "not simple" text may well be fine, it is only read the slow way.
 
 For a simple text that libyaml accepts, the package accepts it too and gives the same data; a
@@ -47,6 +49,7 @@ def is_simple(text: str) -> bool:
     block_owner = -1  # column of the key or dash owning the block scalar being read, or -1
     block_indent = -1  # indentation of its text once known
     block_blank = 0  # widest blank line before its text
+    block_spaces = False  # a line of spaces only after its last line of text
     owner = -1  # column of the key or dash whose one-line scalar value was just read, or -1
     started = False
     for line in lines:
@@ -56,6 +59,8 @@ def is_simple(text: str) -> bool:
             if not stripped:
                 if block_indent < 0:
                     block_blank = max(block_blank, indent)
+                elif indent:
+                    block_spaces = True
                 continue
             if block_indent < 0 and indent > block_owner:
                 if block_blank > indent:
@@ -63,8 +68,9 @@ def is_simple(text: str) -> bool:
                 block_indent = indent
                 continue
             if block_indent >= 0 and indent >= block_indent:
+                block_spaces = False
                 continue
-            if indent > block_owner:
+            if indent > block_owner or block_spaces:
                 return False
             block_owner = -1
         if not stripped:
@@ -94,10 +100,12 @@ def is_simple(text: str) -> bool:
         if kind is None:
             return False
         if kind == "block":
-            block_owner, block_indent, block_blank = column, -1, 0
+            block_owner, block_indent, block_blank, block_spaces = column, -1, 0, False
         else:
             owner = column
-    return True
+    # a block scalar that ends the file without a final line break: libyaml then drops the break
+    # that clip/keep chomping adds, the package keeps it
+    return block_owner < 0 or (text.endswith("\n") and not block_spaces)
 
 
 def _value_kind(val: str) -> str | None:

@@ -144,8 +144,8 @@ def test_block(r, indent: int, n: int) -> list[str]:
     return lines
 
 
-def document(r) -> str:
-    """An EVAL.yaml-like document with edge cases injected."""
+def document(r, edits: int = 3) -> str:
+    """An EVAL.yaml-like document with up to ``edits`` edge cases injected."""
     lines = []
     if r.randint(0, 5) == 0:
         lines.append(r.choice(["---", "%YAML 1.2\n---", "%YAML 1.1\n---", "# header", "--- # c", "%TAG !e! tag:e,2024:\n---"]))
@@ -159,7 +159,7 @@ def document(r) -> str:
     for n in range(r.randint(1, 3)):
         lines.extend(test_block(r, indent, n))
     text = "\n".join(lines) + "\n"
-    for _ in range(r.randint(0, 3)):
+    for _ in range(r.randint(0, edits)):
         text = r.choice(EDITS)(r, text)
     if r.randint(0, 15) == 0:
         text = text.replace("\n", "\r\n")
@@ -323,3 +323,69 @@ FRAGMENTS = ["a", "b", ":", " ", " ", "\n", "\n", "- ", "-", "? ", "[", "]", "{"
 def soup(r) -> str:
     """YAML punctuation in random order: the parsers' corners nobody writes on purpose."""
     return "".join(r.choice(FRAGMENTS) for _ in range(r.randint(1, 30)))
+
+
+# -- the plain subset --------------------------------------------------------------------------------------
+
+PLAIN_WORDS = ["deploy", "Review the diff.", "it's done", "50% of it", "a-b", "x/y.z", "-1", "0.5", "1e3", "12",
+               "true", "no", "~", "null", "caf\u00e9", "\U0001F600 ok", "say \"hi\"", "a # not a comment?", "a#b",
+               "key:value", "http://example.com/x", "12345678901234567", "0x1F", ".inf", "C'est", "[x]", "{y}"]
+
+
+def plain_scalar(r, flow: bool = False) -> str:
+    word = r.choice(PLAIN_WORDS)
+    k = r.randint(0, 5)
+    if k <= 2 and not (flow and any(c in word for c in ",[]{}:#'\"")):
+        return word
+    if k <= 4:
+        return _dq(word) if r.randint(0, 3) else _dq(word).replace("e", "\\x65", 1).replace("a", "\\u00e9", 1)
+    return "'" + word.replace("'", "''") + "'"
+
+
+def plain_block(r, depth: int, indent: int) -> list[str]:
+    """A block mapping (at ``indent``) in the subset where libyaml and the package agree, mostly."""
+    pad = " " * indent
+    lines = []
+    for key in r.choice([KEYS[:4], KEYS[3:9], KEYS[8:], ["tests"], ["a", "b"]]):
+        kind = r.randint(0, 9) if depth < 3 else r.randint(0, 5)
+        if r.randint(0, 8) == 0:
+            lines.append(pad + r.choice(["# comment", "", "  # indented comment"]))
+        if kind <= 3:
+            lines.append(f"{pad}{key}: {plain_scalar(r)}" + r.choice(["", "", " # trailing"]))
+        elif kind == 4:
+            items = [plain_scalar(r, flow=True) for _ in range(r.randint(0, 3))]
+            open_, close = r.choice([("[", "]"), ("{", "}")])
+            if open_ == "{":
+                items = [f"{k}: {v}" for k, v in zip(r.choice([["a", "b", "c"], ["x", "1", "true"]]), items)]
+            lines.append(f"{pad}{key}: {open_}{', '.join(items)}{close}")
+        elif kind == 5:
+            head = r.choice(["|", ">", "|-", ">-", "|+", ">+"])
+            body = indent + r.choice([2, 2, 4, 1])
+            lines.append(f"{pad}{key}: {head}")
+            for _ in range(r.randint(0, 4)):
+                lines.append(r.choice([" " * body + r.choice(["text", "more text", "- item", "# hash", "key: v"]),
+                                       "", " " * (body + 2) + "indented", " " * r.randint(0, body + 3)]))
+        elif kind <= 7:
+            lines.append(f"{pad}{key}:")
+            lines.extend(plain_block(r, depth + 1, indent + r.choice([2, 2, 4])))
+        else:
+            lines.append(f"{pad}{key}:")
+            dash = pad + r.choice(["", "  "])
+            for _ in range(r.randint(1, 3)):
+                if r.randint(0, 1):
+                    lines.append(f"{dash}- {plain_scalar(r)}")
+                else:
+                    sub = plain_block(r, depth + 1, len(dash) + 2)
+                    sub[0] = dash + "- " + sub[0].lstrip(" ") if sub and sub[0].strip() else dash + "-"
+                    lines.extend(sub)
+    return lines
+
+
+def plain_document(r, edits: int = 1) -> str:
+    """A document mostly in the plain subset, with up to ``edits`` small edits (indentation, raw
+    punctuation, a duplicate key, a tab) that may or may not leave it."""
+    lines = (["---"] if r.randint(0, 6) == 0 else []) + plain_block(r, 0, 0)
+    text = "\n".join(lines) + r.choice(["\n", "", "\n\n"])
+    for _ in range(r.randint(0, edits)):
+        text = r.choice([edit_indent, edit_splice, edit_duplicate, edit_tab, edit_glued_comment])(r, text)
+    return text
