@@ -125,47 +125,45 @@ def _refusal(err, text: str, path: str) -> AgentvYamlError:
     return AgentvYamlError(_message(err), path, line, column, _agentv_message(err, text))
 
 
-#: evalfmt's words for the package's errors that need more than its message to be understood.
+_AGAIN = "a {} that goes on over several lines needs them indented more than the line it starts on"
+#: What to do about the package's errors that need more than its message to be understood.
 _HINTS = {
-    "Missing closing \"quote": "a double-quoted string is not closed: when it continues on the next "
-                               "lines, they must be indented more than the line it starts on",
-    "Missing closing 'quote": "a single-quoted string is not closed: when it continues on the next "
-                              "lines, they must be indented more than the line it starts on",
-    "Comments must be separated from other tokens by white space characters":
-        "a comment needs a space before '#'",
-    "Tabs are not allowed as indentation": "tab character used for indentation (YAML allows only spaces)",
-    "Map keys must be unique": "duplicate key",
+    "Missing closing \"quote": _AGAIN.format("quoted string"),
+    "Missing closing 'quote": _AGAIN.format("quoted string"),
+    "Comments must be separated from other tokens by white space characters": "put a space before '#'",
+    "Tabs are not allowed as indentation": "indent with spaces",
     "Excessive alias count indicates a resource exhaustion attack":
-        "an anchor is used too often: agentv's parser allows about 100 uses of one anchor (fewer when "
-        "aliases are nested) and refuses the file beyond that",
-    "Merge sources must be maps or map aliases": "a merge key '<<' must name a mapping (or a list of "
-                                                 "mappings), not a scalar or a list of scalars",
-    "Implicit keys need to be on a single line": "a key must fit on one line",
+        "agentv's parser allows about 100 uses of one anchor, fewer when aliases are nested in it",
+    "Merge sources must be maps or map aliases": "'<<' must name a mapping or a list of mappings",
+    "Implicit keys need to be on a single line": "write the key on one line",
+    "Source contains multiple documents; please use YAML.parseAllDocuments()":
+        "agentv reads one document: remove the second '---' (or what follows it)",
 }
+_HINT_PREFIXES = (
+    ("Flow sequence in block collection", _AGAIN.format("flow list") + " (its closing ']' may line up with it)"),
+    ("Flow map in block collection", _AGAIN.format("flow mapping") + " (its closing '}' may line up with it)"),
+    ("Unresolved alias", "define the anchor (&name) before the alias"),
+    ("The : indicator must be at most 1024 chars", "shorten the key, or write it after '? ' as an explicit key"),
+)
 
 
 def _message(err) -> str:
+    """evalfmt's one-line message: the package's words, then what to do when that is not obvious."""
     from ..npmyaml.tojs import CIRCULAR
 
     msg = err.message
     if err.code == "DEPTH":
         return msg
     if err.code == CIRCULAR:
-        return f"invalid YAML: {msg[0].lower()}{msg[1:]} (agentv cannot read it)"
-    hint = _HINTS.get(msg)
-    if hint is None:
-        if msg.startswith(("Flow sequence in block collection", "Flow map in block collection")):
-            hint = (f"a flow {'list' if msg.startswith('Flow sequence') else 'mapping'} is not closed, or its "
-                    "next lines are not indented more than the line it starts on")
-        elif msg.startswith("Unresolved alias"):
-            hint = f"unknown alias *{msg.rsplit(': ', 1)[-1]} (its anchor must come before it)"
-        elif msg.startswith("The : indicator must be at most 1024 chars"):
-            hint = "a key longer than 1024 characters (write it after '? ' as an explicit key)"
-        else:
-            hint = msg[0].lower() + msg[1:]
+        return f"invalid YAML: {msg[0].lower()}{msg[1:]}: agentv cannot use it"
     if err.code == "DUPLICATE_KEY" and err.key is not None:
-        hint = f"duplicate key '{_key_text(err.key)}' (agentv's parser compares keys by value)"
-    return f"invalid YAML: {hint}" + ("" if msg == hint else f" (agentv's parser: {msg})")
+        return (f"invalid YAML: duplicate key '{_key_text(err.key)}' (agentv's YAML parser compares keys by "
+                "value): remove one")
+    hint = _HINTS.get(msg)
+    for prefix, text in _HINT_PREFIXES:
+        if hint is None and msg.startswith(prefix):
+            hint = text
+    return f"invalid YAML: {msg[0].lower()}{msg[1:]} (agentv's YAML parser)" + (f": {hint}" if hint else "")
 
 
 def _agentv_message(err, text: str) -> str:

@@ -2,8 +2,9 @@
 
 The model of the package (:mod:`evalfmt.npmyaml`) is pure Python and several times slower than
 libyaml, so evalfmt runs it only on agentv files that leave this subset. The subset is what
-EVAL.yaml files are made of: block mappings and sequences whose keys are words or quoted strings
-(never ``true``/``null``-like words, which the package compares by value), values that are
+EVAL.yaml files are made of: block mappings and sequences whose keys are words, plain integers or
+quoted strings (never ``true``/``null``-like words or quoted numbers: the package compares keys by
+value, libyaml by text), values that are
 one-line plain or quoted scalars (common escapes only), one-line flow sequences and mappings, and
 literal/folded block scalars without an indentation indicator, a single ``---`` at the top, comments.
 
@@ -11,8 +12,8 @@ Anything else makes the text "not simple": tabs, CR, control and line-separator 
 aliases, tags, merge keys, explicit keys, directives, document end markers, quoted or flow values
 that continue on the next line, plain values followed by a more indented line (continuations),
 comments glued to a token, block scalar headers with an indentation indicator or leading blank lines
-wider than their text, lines of spaces at the end of a block scalar (the two parsers keep different
-amounts of them), a block scalar that ends the file without a line break, very long keys,
+wider than their text, lines of spaces wider than its text at the end of a block scalar (the two
+parsers keep different amounts of them), a block scalar that ends the file without a line break, very long keys,
 integers too large for a JavaScript number. The test is
 conservative: a "not simple" text may well be fine, it is only read the slow way.
 
@@ -24,8 +25,10 @@ from __future__ import annotations
 
 import re
 
+from ..load import resolve_plain
+
 _RISKY_CHARS = re.compile("[\t\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
-_KEY = r"(?:[A-Za-z_$][A-Za-z0-9_$.\-/]*(?: +[A-Za-z0-9_$.\-/]+)*|\"[^\"\\]*\"|'[^']*')"
+_KEY = r"(?:[A-Za-z_$][A-Za-z0-9_$.\-/]*(?: +[A-Za-z0-9_$.\-/]+)*|0|[1-9][0-9]{0,14}|\"[^\"\\]*\"|'[^']*')"
 _LINE = re.compile(r"(?P<ind> *)(?P<dash>- +|-$)?(?:(?P<key>" + _KEY + r") *:(?= |$) *)?(?P<val>.*)")
 _WORD_KEYS = frozenset(("true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL"))
 _COMMENT = r"(?: +#.*)?"
@@ -34,7 +37,7 @@ _DQ = r"\"(?:[^\"\\]|" + _ESC + r")*\""
 _SQ = r"'(?:[^']|'')*'"
 _QUOTED = re.compile(r"(?:" + _DQ + "|" + _SQ + r")" + _COMMENT)
 _BLOCK_HEADER = re.compile(r"[|>][-+]?" + _COMMENT)
-_PLAIN_START = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s]|-(?=[0-9A-Za-z.])")
+_PLAIN_START = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s]|-(?=\S)")
 _BIG_INT = re.compile(r"[-+]?(?:0x|0o)?[0-9a-fA-F]{16,}")
 _FLOW_TOKEN = re.compile(
     r" *(?:(?P<open>[\[{])|(?P<close>[\]}])|(?P<comma>,)|(?P<colon>:(?= ))|" + _DQ + "|" + _SQ
@@ -59,7 +62,7 @@ def is_simple(text: str) -> bool:
             if not stripped:
                 if block_indent < 0:
                     block_blank = max(block_blank, indent)
-                elif indent:
+                elif indent > block_indent:
                     block_spaces = True
                 continue
             if block_indent < 0 and indent > block_owner:
@@ -91,7 +94,8 @@ def is_simple(text: str) -> bool:
         dash, key, val = m.group("dash"), m.group("key"), m.group("val")
         if key is None and dash is None:
             return False
-        if key is not None and (key in _WORD_KEYS or len(key) > 1000):
+        if key is not None and (key in _WORD_KEYS or len(key) > 1000
+                                or (key[0] in "\"'" and not isinstance(resolve_plain(key[1:-1]), str))):
             return False
         column = indent + (len(dash) if dash and key is not None else 0)
         if not val or val[0] == "#":
@@ -129,8 +133,6 @@ def _value_kind(val: str) -> str | None:
 def _flow_ok(val: str) -> bool:
     """A flow collection that opens and closes on this line, made of plain words and quoted strings
     (in a mapping, no key that the package would compare by value)."""
-    from ..load import resolve_plain
-
     depth = 0
     pos = 0
     in_map = []

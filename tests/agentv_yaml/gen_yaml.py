@@ -329,7 +329,8 @@ def soup(r) -> str:
 
 PLAIN_WORDS = ["deploy", "Review the diff.", "it's done", "50% of it", "a-b", "x/y.z", "-1", "0.5", "1e3", "12",
                "true", "no", "~", "null", "caf\u00e9", "\U0001F600 ok", "say \"hi\"", "a # not a comment?", "a#b",
-               "key:value", "http://example.com/x", "12345678901234567", "0x1F", ".inf", "C'est", "[x]", "{y}"]
+               "key:value", "http://example.com/x", "12345678901234567", "0x1F", ".inf", "C'est", "[x]", "{y}",
+               "--full", "-x", "---", "...", "?x", ":x"]
 
 
 def plain_scalar(r, flow: bool = False) -> str:
@@ -346,7 +347,8 @@ def plain_block(r, depth: int, indent: int) -> list[str]:
     """A block mapping (at ``indent``) in the subset where libyaml and the package agree, mostly."""
     pad = " " * indent
     lines = []
-    for key in r.choice([KEYS[:4], KEYS[3:9], KEYS[8:], ["tests"], ["a", "b"]]):
+    for key in r.choice([KEYS[:4], KEYS[3:9], KEYS[8:], ["tests"], ["a", "b"], ["0", "1", "10"],
+                         ["1", '"1"'], ["2", "'02'", "b"], ['"true"', "x"]]):
         kind = r.randint(0, 9) if depth < 3 else r.randint(0, 5)
         if r.randint(0, 8) == 0:
             lines.append(pad + r.choice(["# comment", "", "  # indented comment"]))

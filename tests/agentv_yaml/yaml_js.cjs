@@ -26,7 +26,7 @@ function toJson(value) {
     if (typeof v === 'bigint') return { $bigint: String(v) };
     if (v === undefined) return { $undefined: true };
     if (v instanceof Map || v instanceof Set) return { $unsupported: v.constructor.name };
-    if (v instanceof Uint8Array) return { $binary: Buffer.from(v).toString('base64') };
+    if (v && v.type === 'Buffer' && Array.isArray(v.data)) return { $binary: Buffer.from(v.data).toString('base64') };
     return v;
   }) ?? null);
 }
