@@ -8,13 +8,11 @@ a hundred times), merge keys (maps, lists of maps, scalars, sequences, quoted ``
 plain), odd indentation, comments glued to a token, document markers and directives, long implicit
 keys, control and line-separator characters, CRLF.
 
-Every generator takes ``r``, anything with ``choice(seq)`` and ``randint(a, b)``: a ``random.Random``
-or :class:`Draw` over hypothesis data, so the same shapes serve the hypothesis test and by-hand runs.
+Every generator takes ``r``, a ``random.Random``: the tests draw it with hypothesis (``st.randoms()``,
+so examples are reproducible and recorded), a by-hand run seeds its own.
 """
 
 from __future__ import annotations
-
-from hypothesis import strategies as st
 
 WORDS = ["deploy", "review the diff", "a", "it's fine", "50% done", "x: y", "say \"hi\"", "back\\slash",
          "caf\u00e9", "\U0001F600", "- dash", "#hash", "{{ var }}", "1.0", "yes", "null", "", " ", "a  b",
@@ -25,19 +23,6 @@ SAME_VALUE_KEYS = [("1", "1.0"), ("1", "0x1"), ("1", '"1"'), ("1", "+1"), ("10",
                    ("~", ""), ("null", "NULL"), ("true", "True"), ("false", "FALSE"), ("a", '"a"'),
                    ("a", "'a'"), ("0o7", "7"), (".inf", "+.inf"), (".nan", ".NaN"), ("-0", "0"),
                    ("9007199254740993", "9007199254740992"), ("<<", '"<<"')]
-
-
-class Draw:
-    """``choice``/``randint`` over hypothesis ``data``."""
-
-    def __init__(self, data):
-        self.data = data
-
-    def choice(self, seq):
-        return self.data.draw(st.sampled_from(list(seq)))
-
-    def randint(self, a: int, b: int) -> int:
-        return self.data.draw(st.integers(a, b))
 
 
 # -- scalars -------------------------------------------------------------------------------------------

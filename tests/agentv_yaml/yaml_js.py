@@ -32,7 +32,7 @@ class YamlJs:
 
     def __init__(self):
         assert AGENTV_PACKAGE.exists(), f"agentv not installed at {AGENTV_PACKAGE}: run scripts/node-deps.sh"
-        self.proc = subprocess.Popen(["node", SCRIPT, str(AGENTV_PACKAGE)], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen(["node", "--no-warnings", SCRIPT, str(AGENTV_PACKAGE)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, encoding="utf-8")
         self.version = None
 
