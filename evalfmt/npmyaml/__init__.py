@@ -20,8 +20,7 @@ from __future__ import annotations
 import bisect
 import sys
 
-from .compose import YamlError, compose
-from .tojs import ToJS
+from .error import YamlError
 
 __all__ = ["YamlError", "load", "parse", "check", "line_col"]
 
@@ -63,6 +62,9 @@ def load(text: str):
     for the first error the package throws, except when every error is a duplicate key: those are
     returned (``YamlError`` objects with ``key`` and ``first``; the later value wins in the data) so
     that a reader can report each of them and still read the rest."""
+    from .compose import compose
+    from .tojs import ToJS
+
     with _Recursion():
         doc, starts = compose(text)
         errors = doc.errors

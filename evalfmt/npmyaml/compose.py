@@ -9,10 +9,12 @@ package places several errors relative to these), anchors, tags, and scalar valu
 
 from __future__ import annotations
 
-from urllib.parse import unquote
+import json
+import re
 
 from . import scalars as sc
 from .cst import Parser
+from .error import YamlError
 
 CORE_TAG = "tag:yaml.org,2002:"
 MAP_TAG = CORE_TAG + "map"
@@ -21,22 +23,6 @@ STR_TAG = CORE_TAG + "str"
 _KNOWN_SCALAR = {CORE_TAG + "binary": "binary", CORE_TAG + "merge": "merge", CORE_TAG + "timestamp": "timestamp"}
 _KNOWN_COLLECTION = {CORE_TAG + "omap": ("omap", "seq"), CORE_TAG + "pairs": ("pairs", "seq"),
                      CORE_TAG + "set": ("set", "map")}
-
-
-class YamlError(Exception):
-    """An error as the package reports it: ``offset`` into the text, its ``code`` and ``message``."""
-
-    def __init__(self, offset: int | None, code: str | None, message: str, end: int | None = None):
-        super().__init__(message)
-        self.offset = offset
-        self.end = end if end is not None else (offset + 1 if offset is not None else None)
-        self.code = code
-        self.message = message
-        self.first: int | None = None  # DUPLICATE_KEY: where the first of the two keys starts
-        self.key = None  # DUPLICATE_KEY: the key's value
-        self.first_pos: tuple[int, int] | None = None  # DUPLICATE_KEY: (line, column) of the first key
-        self.line: int | None = None
-        self.column: int | None = None
 
 
 class Node:
@@ -104,8 +90,6 @@ class Directives:
             if version in ("1.1", "1.2"):
                 self.version = version
             else:
-                import re
-
                 on_error(6, f"Unsupported YAML version {version}", bool(re.fullmatch(r"\d+\.\d+", version, re.A)))
         else:
             on_error(0, f"Unknown directive {name}", True)
@@ -130,6 +114,8 @@ class Directives:
             on_error(f"The {source} tag has no suffix")
         prefix = self.tags.get(handle)
         if prefix:
+            from urllib.parse import unquote
+
             try:
                 return prefix + unquote(suffix, errors="strict")
             except UnicodeDecodeError:
@@ -142,8 +128,6 @@ class Directives:
 
 
 def _split_blank(text: str) -> list[str]:
-    import re
-
     return re.split(r"[ \t]+", text) if text else [""]
 
 
@@ -902,8 +886,6 @@ class _DocComposer:
 
 
 def _json_string(text: str) -> str:
-    import json
-
     return json.dumps(text, ensure_ascii=False)
 
 
@@ -920,7 +902,6 @@ def _strict_equal(x, y) -> bool:
 
 def _base64(text: str) -> bytes:
     import base64
-    import re
 
     clean = re.sub(r"[^A-Za-z0-9+/\-_]", "", text).replace("-", "+").replace("_", "/")
     clean = clean[: len(clean) - len(clean) % 4] if len(clean) % 4 == 1 else clean

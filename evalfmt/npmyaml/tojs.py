@@ -17,7 +17,8 @@ import math
 
 from ..load import YMap, YSeq
 from . import scalars as sc
-from .compose import Node, YamlError
+from .compose import Node
+from .error import YamlError
 
 MAX_ALIAS_COUNT = 100
 #: The package accepts an alias inside its own anchor and gives a circular structure; agentv then fails
