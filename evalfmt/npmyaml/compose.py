@@ -322,19 +322,15 @@ def _resolve_props(tokens: list, flow: str | None, indicator: str, nxt, offset: 
             if anchor is not None or tag is not None:
                 newline_after_prop = token
             has_space = True
-        elif kind == "anchor":
-            if anchor is not None:
-                on_error(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor")
-            anchor = token
-            if start is None:
-                start = token["offset"]
-            at_newline = False
-            has_space = False
-            req_space = True
-        elif kind == "tag":
-            if tag is not None:
-                on_error(token, "MULTIPLE_TAGS", "A node can have at most one tag")
-            tag = token
+        elif kind == "anchor" or kind == "tag":
+            if kind == "anchor":
+                if anchor is not None:
+                    on_error(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor")
+                anchor = token
+            else:
+                if tag is not None:
+                    on_error(token, "MULTIPLE_TAGS", "A node can have at most one tag")
+                tag = token
             if start is None:
                 start = token["offset"]
             at_newline = False

@@ -347,14 +347,8 @@ class Parser:
         kind = self.type
         if kind == "newline":
             self.on_key_line = False
-            value = it.get("value")
-            if value is not None:
-                end = value.get("end")
-                last = end[-1] if isinstance(end, list) and end else None
-                if last is not None and last["type"] == "comment":
-                    end.append(self.token())
-                else:
-                    bmap["items"].append({"start": [self.token()]})
+            if it.get("value") is not None:
+                self._newline_after_value(bmap, it)
             elif it.get("sep") is not None:
                 it["sep"].append(self.token())
             else:
@@ -365,15 +359,7 @@ class Parser:
                 bmap["items"].append({"start": [self.token()]})
             elif it.get("sep") is not None:
                 it["sep"].append(self.token())
-            else:
-                if self._at_indented_comment(it["start"], bmap["indent"]):
-                    prev = bmap["items"][-2] if len(bmap["items"]) >= 2 else None
-                    end = prev["value"].get("end") if prev is not None and prev.get("value") is not None else None
-                    if isinstance(end, list):
-                        end.extend(it["start"])
-                        end.append(self.token())
-                        bmap["items"].pop()
-                        return
+            elif not self._comment_of_previous_value(bmap, it):
                 it["start"].append(self.token())
             return
         if self.indent >= bmap["indent"]:
@@ -492,29 +478,15 @@ class Parser:
         it = seq["items"][-1]
         kind = self.type
         if kind == "newline":
-            value = it.get("value")
-            if value is not None:
-                end = value.get("end")
-                last = end[-1] if isinstance(end, list) and end else None
-                if last is not None and last["type"] == "comment":
-                    end.append(self.token())
-                else:
-                    seq["items"].append({"start": [self.token()]})
+            if it.get("value") is not None:
+                self._newline_after_value(seq, it)
             else:
                 it["start"].append(self.token())
             return
         if kind in ("space", "comment"):
             if it.get("value") is not None:
                 seq["items"].append({"start": [self.token()]})
-            else:
-                if self._at_indented_comment(it["start"], seq["indent"]):
-                    prev = seq["items"][-2] if len(seq["items"]) >= 2 else None
-                    end = prev["value"].get("end") if prev is not None and prev.get("value") is not None else None
-                    if isinstance(end, list):
-                        end.extend(it["start"])
-                        end.append(self.token())
-                        seq["items"].pop()
-                        return
+            elif not self._comment_of_previous_value(seq, it):
                 it["start"].append(self.token())
             return
         if kind in ("anchor", "tag"):
@@ -639,10 +611,31 @@ class Parser:
                     "items": [{"start": start, "key": None, "sep": [self.token()]}]}
         return None
 
-    def _at_indented_comment(self, start: list, indent: int) -> bool:
-        if self.type != "comment" or self.indent <= indent:
+    def _newline_after_value(self, coll: dict, it: dict) -> None:
+        """A line break after an item's value: the value's own when its line ended in a comment,
+        else the start of the next item."""
+        end = it["value"].get("end")
+        last = end[-1] if isinstance(end, list) and end else None
+        if last is not None and last["type"] == "comment":
+            end.append(self.token())
+        else:
+            coll["items"].append({"start": [self.token()]})
+
+    def _comment_of_previous_value(self, coll: dict, it: dict) -> bool:
+        """A comment indented past the collection, alone on its line after an item's value, belongs
+        to that value (moved there with the blank lines before it); True when it was moved."""
+        if (self.type != "comment" or self.indent <= coll["indent"]
+                or not all(st["type"] in ("newline", "space") for st in it["start"])):
             return False
-        return all(st["type"] in ("newline", "space") for st in start)
+        items = coll["items"]
+        prev = items[-2] if len(items) >= 2 else None
+        end = prev["value"].get("end") if prev is not None and prev.get("value") is not None else None
+        if not isinstance(end, list):
+            return False
+        end.extend(it["start"])
+        end.append(self.token())
+        items.pop()
+        return True
 
     def document_end(self, doc_end: dict) -> None:
         if self.type == "doc-mode":

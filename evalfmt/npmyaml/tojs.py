@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 
+from ..js import number_string as js_number
 from ..load import YMap, YSeq
 from . import scalars as sc
 from .compose import Node
@@ -35,41 +36,6 @@ class _Anchor:
         self.count = 1
         self.res = None
         self.done = False
-
-
-def js_number(x) -> str:
-    """JavaScript's ``String(number)``."""
-    if isinstance(x, bool):  # pragma: no cover - callers pass numbers only
-        return "true" if x else "false"
-    if isinstance(x, int):
-        if abs(x) < 10 ** 21:
-            return str(x)
-        x = float(x)
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
-    if x == 0:
-        return "0"
-    if x.is_integer() and abs(x) < 1e21:
-        return str(int(x))
-    r = repr(x)
-    mant, _, exp = r.partition("e")
-    digits = mant.replace("-", "").replace(".", "").lstrip("0")
-    if exp:
-        e = int(exp)
-    else:
-        int_part = mant.lstrip("-").split(".")[0]
-        e = len(int_part.lstrip("0")) - 1 if int_part.strip("0") else -(len(mant.split(".")[1]) - len(mant.split(".")[1].lstrip("0"))) - 1
-    digits = digits.rstrip("0") or "0"
-    sign = "-" if x < 0 else ""
-    if -7 < e < 21:
-        if e >= 0:
-            whole = digits[:e + 1].ljust(e + 1, "0")
-            frac = digits[e + 1:]
-            return sign + whole + ("." + frac if frac else "")
-        return sign + "0." + "0" * (-e - 1) + digits
-    return sign + digits[0] + ("." + digits[1:] if len(digits) > 1 else "") + "e" + ("+" if e > 0 else "-") + str(abs(e))
 
 
 class ToJS:
