@@ -12,10 +12,10 @@ points to) so that evalfmt refuses exactly what agentv's parser refuses, where i
   key, ``1`` and ``"1"`` are not) and stay EV114 findings when they are the only problem, so that a
   reader still reports everything else.
 
-Two helpers remain for data loaded elsewhere: :func:`resolve_merges` applies merge keys to a loaded
-tree (keys already present win; with a list of sources the first wins; a later explicit key
-overrides a merged one in place), and :func:`duplicate_key_error` gives the message agentv prints for
-the first duplicate key.
+The data :func:`load_file` gives is final (merge keys applied). Two helpers remain: :func:`resolve_merges`
+applies merge keys to a tree loaded by evalfmt's plain loader (keys already present win; with a list of
+sources the first wins; a later explicit key overrides a merged one in place), and
+:func:`duplicate_key_error` gives the message agentv prints for the first duplicate key.
 
 Kept free of pydantic: the agentv transpile layout imports it on its fast path.
 """

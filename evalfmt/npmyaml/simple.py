@@ -95,7 +95,8 @@ def is_simple(text: str) -> bool:
         if key is None and dash is None:
             return False
         if key is not None and (key in _WORD_KEYS or len(key) > 1000
-                                or (key[0] in "\"'" and not isinstance(resolve_plain(key[1:-1]), str))):
+                                or (key[0] in "\"'" and (key[1:-1] == "<<"
+                                                         or not isinstance(resolve_plain(key[1:-1]), str)))):
             return False
         column = indent + (len(dash) if dash and key is not None else 0)
         if not val or val[0] == "#":

@@ -333,7 +333,7 @@ def load_suite(path: str) -> Any:
     """The EVAL.yaml data as agentv's ``parseYamlValue`` gives it; AgentvError (with agentv's message)
     for what its parser refuses. Raises :class:`~evalfmt.errors.LoadError` for what evalfmt refuses
     before parsing (size, NUL bytes, invalid UTF-8)."""
-    from ..formats.agentv_yaml import AgentvYamlError, duplicate_key_error, load_file, resolve_merges
+    from ..formats.agentv_yaml import AgentvYamlError, duplicate_key_error, load_file
 
     try:
         loaded = load_file(path)
@@ -342,7 +342,7 @@ def load_suite(path: str) -> Any:
     dup = duplicate_key_error(loaded)
     if dup is not None:
         raise AgentvError(dup)
-    return resolve_merges(loaded.data)
+    return loaded.data
 
 
 def transpile_file(path: str) -> AgentvResult:

@@ -305,3 +305,16 @@ def test_check_gives_the_first_error():
     assert check("a: 1\n") is None
     err = check("a: 1\na: 2\nb: [c,\nd]\n")
     assert (err.code, err.line, err.column) == ("DUPLICATE_KEY", 2, 1)
+
+
+def test_a_quoted_merge_key_is_a_plain_key(run_cli, tmp_path):
+    """Only a plain '<<' merges; agentv's parser keeps '"<<"' as a key of its own (unknown to agentv)."""
+    text = 'name: x\nbase: &b {criteria: shared}\ntests:\n  - id: a\n    input: hi\n    "<<": *b\n'
+    path = write(tmp_path, text)
+    code, out, _ = run_cli("validate", str(path))
+    assert (code, out) == (0, f"{path}:2:1: EV101 unknown key 'base'; agentv ignores it\n"
+                              f"{path}:6:5: EV101 unknown key '<<'; agentv ignores it\n"
+                              "0 errors, 2 warnings in 1 file\n")
+    merged = write(tmp_path, text.replace('"<<"', "<<"))
+    code, out, _ = run_cli("validate", str(merged))
+    assert (code, out) == (0, f"{merged}:2:1: EV101 unknown key 'base'; agentv ignores it\n0 errors, 1 warning in 1 file\n")
