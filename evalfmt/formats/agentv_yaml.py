@@ -80,11 +80,14 @@ def _merge_one(mapping: dict) -> None:
 
 class AgentvYamlError(LoadError):
     """A text agentv's parser refuses. ``str()`` is evalfmt's one line; ``agentv_message`` is what
-    agentv prints (the package's message, position and source excerpt)."""
+    agentv prints (the package's message, position and source excerpt); ``js_column`` the column as
+    agentv counts it (UTF-16 units: one more than ``column`` per character beyond U+FFFF before it)."""
 
-    def __init__(self, message: str, path: str, line: int, column: int, agentv_message: str):
+    def __init__(self, message: str, path: str, line: int, column: int, agentv_message: str,
+                 js_column: int | None = None):
         super().__init__(message, path, line, column)
         self.agentv_message = agentv_message
+        self.js_column = js_column
 
 
 def load_file(path: str) -> Loaded:
@@ -122,7 +125,8 @@ def _key_text(key: Any) -> str:
 
 def _refusal(err, text: str, path: str) -> AgentvYamlError:
     line, column = (err.line, err.column) if err.line is not None else (1, 1)
-    return AgentvYamlError(_message(err), path, line, column, _agentv_message(err, text))
+    js_col = js_column(text, err.starts, err.offset) if err.line is not None else None
+    return AgentvYamlError(_message(err), path, line, column, _agentv_message(err, text), js_col)
 
 
 _AGAIN = "a {} that goes on over several lines needs them indented more than the line it starts on"
@@ -167,16 +171,10 @@ def _message(err) -> str:
 
 
 def _agentv_message(err, text: str) -> str:
-    """The message agentv prints: the package's, with its position and excerpt (columns in UTF-16
-    units, as JavaScript counts)."""
+    """The message agentv prints: the package's, with its position and excerpt."""
     if err.line is None or err.code is None or err.code in ("CIRCULAR_ALIAS", "DEPTH"):
         return err.message  # the package gives no position for errors found while building the data
-    start = text.rfind("\n", 0, err.offset) + 1
-    col = len(text[start:err.offset].encode("utf-16-le")) // 2 + 1
-    end_col = None
-    if err.end is not None and err.end > err.offset and "\n" not in text[err.offset:err.end]:
-        end_col = col + len(text[err.offset:err.end].encode("utf-16-le")) // 2
-    return _prettify(text, err.message, err.line, col, end_col)
+    return _prettify(text, err.message, err.offset, err.end, err.starts)
 
 
 def duplicate_key_error(loaded: Loaded) -> str | None:
@@ -185,21 +183,50 @@ def duplicate_key_error(loaded: Loaded) -> str | None:
     if not dups:
         return None
     first = min(dups, key=lambda d: (d.second.line, d.second.column))
-    return _prettify(loaded.text, "Map keys must be unique", first.second.line, first.second.column)
+    starts = _line_starts(loaded.text)
+    return _prettify(loaded.text, "Map keys must be unique", starts[first.second.line - 1] + first.second.column - 1,
+                     None, starts)
 
 
-def _prettify(src: str, message: str, line: int, col: int, end_col: int | None = None) -> str:
-    """The ``yaml`` package's error text: message, position, and the source line with a caret (one per
-    column of the error when it ends further on the same line)."""
+def _line_starts(text: str) -> list[int]:
+    return [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+
+def _units(text: str) -> str:
+    """``text`` as JavaScript strings are: a character beyond U+FFFF is two UTF-16 surrogates."""
+    if text.isascii() or all(ord(ch) <= 0xFFFF for ch in text):
+        return text
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if code > 0xFFFF:
+            code -= 0x10000
+            out.append(chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF)))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def js_column(text: str, starts: list[int], offset: int) -> int:
+    """The column of ``offset`` as agentv reports it (UTF-16 units from the start of its line)."""
+    import bisect
+
+    line = bisect.bisect_right(starts, offset)
+    return len(_units(text[starts[line - 1]:offset])) + 1
+
+
+def _prettify(src: str, message: str, offset: int, end: int | None, starts: list[int]) -> str:
+    """The ``yaml`` package's error text: message, line and column (lines as ``starts`` count them,
+    columns in UTF-16 units), the source line (cut to 80 units around the column; the line before it
+    too when the error is at the start of its line) and a caret under each unit of the error."""
+    import bisect
+
+    line = bisect.bisect_right(starts, offset)
+    col = js_column(src, starts, offset)
     message += f" at line {line}, column {col}"
-    starts = [0]
-    for i, ch in enumerate(src):
-        if ch == "\n":
-            starts.append(i + 1)
-    starts.append(len(src))
 
     def line_text(n: int) -> str:
-        return src[starts[n - 1]:starts[n]] if n < len(starts) else ""
+        return _units(src[starts[n - 1]:starts[n] if n < len(starts) else len(src)])
 
     ci = col - 1
     line_str = line_text(line).rstrip("\r\n")
@@ -216,9 +243,12 @@ def _prettify(src: str, message: str, line: int, col: int, end_col: int | None =
         line_str = prev + line_str
     if line_str.strip(" "):
         count = 1
-        if end_col is not None and end_col > col:
-            count = max(1, min(end_col - col, 80 - ci))
-        message += f":\n\n{line_str}\n{' ' * ci}{'^' * count}\n"
+        if end is not None and bisect.bisect_right(starts, end) == line:
+            end_col = js_column(src, starts, end)
+            if end_col > col:
+                count = max(1, min(end_col - col, 80 - ci))
+        shown = line_str.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        message += f":\n\n{shown}\n{' ' * ci}{'^' * count}\n"
     return message
 
 

@@ -37,6 +37,7 @@ def line_col(starts: list[int], offset: int) -> tuple[int, int]:
 
 
 def _located(err: YamlError, starts: list[int]) -> YamlError:
+    err.starts = starts
     err.line, err.column = line_col(starts, err.offset) if err.offset is not None else (None, None)
     if err.first is not None:
         err.first_pos = line_col(starts, err.first)

@@ -12,11 +12,13 @@ from __future__ import annotations
 import json
 import re
 
+from ..load import MAX_DEPTH
 from . import scalars as sc
 from .cst import Parser
+from .directives import CORE_TAG, Directives
 from .error import YamlError
+from .props import contains_newline, empty_position, Props, resolve_end, resolve_props
 
-CORE_TAG = "tag:yaml.org,2002:"
 MAP_TAG = CORE_TAG + "map"
 SEQ_TAG = CORE_TAG + "seq"
 STR_TAG = CORE_TAG + "str"
@@ -47,91 +49,6 @@ class Node:
 
 
 # -- directives ------------------------------------------------------------------------------------
-
-
-class Directives:
-    def __init__(self, version: str = "1.2", explicit: bool = False, tags: dict | None = None):
-        self.version = version
-        self.explicit = explicit
-        self.tags = dict(tags) if tags is not None else {"!!": CORE_TAG}
-        self.doc_start = False
-        self.at_next_document = False
-
-    def at_document(self) -> Directives:
-        res = Directives(self.version, self.explicit, self.tags)
-        if self.version == "1.1":
-            self.at_next_document = True
-        else:
-            self.at_next_document = False
-            self.explicit = False
-            self.version = "1.2"
-            self.tags = {"!!": CORE_TAG}
-        return res
-
-    def add(self, line: str, on_error) -> None:
-        if self.at_next_document:
-            self.explicit, self.version = False, "1.1"
-            self.tags = {"!!": CORE_TAG}
-            self.at_next_document = False
-        parts = _split_blank(line.strip())
-        name = parts.pop(0) if parts else ""
-        if name == "%TAG":
-            if len(parts) != 2:
-                on_error(0, "%TAG directive should contain exactly two parts", False)
-                if len(parts) < 2:
-                    return
-            self.tags[parts[0]] = parts[1]
-        elif name == "%YAML":
-            self.explicit = True
-            if len(parts) != 1:
-                on_error(0, "%YAML directive should contain exactly one part", False)
-                return
-            version = parts[0]
-            if version in ("1.1", "1.2"):
-                self.version = version
-            else:
-                on_error(6, f"Unsupported YAML version {version}", bool(re.fullmatch(r"\d+\.\d+", version, re.A)))
-        else:
-            on_error(0, f"Unknown directive {name}", True)
-
-    def tag_name(self, source: str, on_error) -> str | None:
-        if source == "!":
-            return "!"
-        if source[:1] != "!":  # pragma: no cover - tag tokens start with '!'
-            on_error(f"Not a valid tag: {source}")
-            return None
-        if source[1:2] == "<":
-            verbatim = source[2:-1]
-            if verbatim in ("!", "!!"):
-                on_error(f"Verbatim tags aren't resolved, so {source} is invalid.")
-                return None
-            if source[-1] != ">":
-                on_error("Verbatim tags must end with a >")
-            return verbatim
-        cut = source.rfind("!") + 1
-        handle, suffix = source[:cut], source[cut:]
-        if not suffix:
-            on_error(f"The {source} tag has no suffix")
-        prefix = self.tags.get(handle)
-        if prefix:
-            from urllib.parse import unquote
-
-            try:
-                return prefix + unquote(suffix, errors="strict")
-            except UnicodeDecodeError:
-                on_error("URIError: URI malformed")
-                return None
-        if handle == "!":
-            return source
-        on_error(f"Could not resolve tag: {source}")
-        return None
-
-
-def _split_blank(text: str) -> list[str]:
-    return re.split(r"[ \t]+", text) if text else [""]
-
-
-# -- the composer ------------------------------------------------------------------------------------
 
 
 class Doc:
@@ -166,11 +83,11 @@ def compose(text: str) -> tuple[Doc, list[int]]:
     return first, parser.line_starts
 
 
-def _span(source) -> tuple[int, int]:
+def _span(source) -> tuple[int, int | None]:
     """Where an error is, as the package computes it from what it was given (an offset, a range or a
     token)."""
     if isinstance(source, int):
-        return source, source + 1
+        return source, None  # one UTF-16 unit past it: a caret under one column
     if isinstance(source, list):
         return source[0], source[1]
     text = source.get("source")
@@ -232,7 +149,7 @@ class _Composer:
                     self.errors.append(YamlError(token["offset"], "UNEXPECTED_TOKEN",
                                                  "Unexpected doc-end without preceding document", _span(token)[1]))
                     continue
-                _resolve_end(token.get("end"), token["offset"] + len(token["source"]), True, self.on_error)
+                resolve_end(token.get("end"), token["offset"] + len(token["source"]), True, self.on_error)
                 self._decorate(self.doc, True)
             else:  # pragma: no cover
                 self.errors.append(YamlError(token["offset"], "UNEXPECTED_TOKEN", f"Unsupported token {kind}"))
@@ -247,169 +164,6 @@ class _Composer:
             doc.range = [0, end_offset, end_offset]
             self._decorate(doc, False)
             yield doc
-
-
-def _resolve_end(end: list | None, offset: int, req_space: bool, on_error) -> tuple[int, bool]:
-    """(offset after the tokens that end a node, whether they hold a comment)."""
-    comment = False
-    if end:
-        has_space = False
-        for token in end:
-            kind = token["type"]
-            if kind == "space":
-                has_space = True
-            elif kind == "comment":
-                if req_space and not has_space:
-                    on_error(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters")
-                comment = True
-            elif kind == "newline":
-                has_space = True
-            else:
-                on_error(token, "UNEXPECTED_TOKEN", f"Unexpected {kind} at node end")
-            offset += len(token["source"])
-    return offset, comment
-
-
-class _Props:
-    __slots__ = ("comma", "found", "comment", "has_newline", "anchor", "tag", "newline_after_prop", "end", "start")
-
-
-def _resolve_props(tokens: list, flow: str | None, indicator: str, nxt, offset: int, on_error, parent_indent: int,
-                   start_on_newline: bool) -> _Props:
-    at_newline = start_on_newline
-    has_space = start_on_newline
-    comment = ""
-    comment_sep = ""
-    has_newline = False
-    req_space = False
-    tab = None
-    anchor = None
-    tag = None
-    newline_after_prop = None
-    comma = None
-    found = None
-    start = None
-    for token in tokens:
-        kind = token["type"]
-        if req_space:
-            if kind not in ("space", "newline", "comma"):
-                on_error(token["offset"], "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space")
-            req_space = False
-        if tab is not None:
-            if at_newline and kind not in ("comment", "newline"):
-                on_error(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation")
-            tab = None
-        if kind == "space":
-            if (not flow and (indicator != "doc-start" or nxt is None or nxt["type"] != "flow-collection")
-                    and "\t" in token["source"]):
-                tab = token
-            has_space = True
-        elif kind == "comment":
-            if not has_space:
-                on_error(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters")
-            cb = token["source"][1:] or " "
-            comment = cb if not comment else comment + comment_sep + cb
-            comment_sep = ""
-            at_newline = False
-        elif kind == "newline":
-            if at_newline:
-                if comment:
-                    comment += token["source"]
-            else:
-                comment_sep += token["source"]
-            at_newline = True
-            has_newline = True
-            if anchor is not None or tag is not None:
-                newline_after_prop = token
-            has_space = True
-        elif kind == "anchor" or kind == "tag":
-            if kind == "anchor":
-                if anchor is not None:
-                    on_error(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor")
-                anchor = token
-            else:
-                if tag is not None:
-                    on_error(token, "MULTIPLE_TAGS", "A node can have at most one tag")
-                tag = token
-            if start is None:
-                start = token["offset"]
-            at_newline = False
-            has_space = False
-            req_space = True
-        elif kind == indicator:
-            if anchor is not None or tag is not None:
-                on_error(token, "BAD_PROP_ORDER", f"Anchors and tags must be after the {token['source']} indicator")
-            if found is not None:
-                on_error(token, "UNEXPECTED_TOKEN", f"Unexpected {token['source']} in {flow or 'collection'}")
-            found = token
-            at_newline = indicator in ("seq-item-ind", "explicit-key-ind")
-            has_space = False
-        elif kind == "comma" and flow:
-            if comma is not None:
-                on_error(token, "UNEXPECTED_TOKEN", f"Unexpected , in {flow}")
-            comma = token
-            at_newline = False
-            has_space = False
-        else:
-            on_error(token, "UNEXPECTED_TOKEN", f"Unexpected {kind} token")
-            at_newline = False
-            has_space = False
-    last = tokens[-1] if tokens else None
-    end = last["offset"] + len(last["source"]) if last is not None else offset
-    if (req_space and nxt is not None and nxt["type"] not in ("space", "newline", "comma")
-            and (nxt["type"] != "scalar" or nxt.get("source") != "")):
-        on_error(nxt["offset"], "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space")
-    if tab is not None and ((at_newline and tab["indent"] <= parent_indent)
-                            or (nxt is not None and nxt["type"] in ("block-map", "block-seq"))):
-        on_error(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation")
-    p = _Props()
-    p.comma, p.found, p.comment, p.has_newline = comma, found, comment, has_newline
-    p.anchor, p.tag, p.newline_after_prop, p.end = anchor, tag, newline_after_prop, end
-    p.start = start if start is not None else end
-    return p
-
-
-def _contains_newline(key) -> bool:
-    """Whether a key token spans lines (anything but a flow scalar or flow collection counts as so)."""
-    stack = [key]
-    while stack:
-        tok = stack.pop()
-        if tok is None:
-            continue
-        kind = tok["type"]
-        if kind in ("alias", "scalar", "double-quoted-scalar", "single-quoted-scalar"):
-            if "\n" in tok["source"]:
-                return True
-            if any(st["type"] == "newline" for st in tok.get("end") or ()):
-                return True
-        elif kind == "flow-collection":
-            for it in tok["items"]:
-                if any(st["type"] == "newline" for st in it["start"]):
-                    return True
-                if any(st["type"] == "newline" for st in it.get("sep") or ()):
-                    return True
-                stack.append(it.get("value"))
-                stack.append(it.get("key"))
-        else:
-            return True
-    return False
-
-
-def _empty_position(offset: int, before: list | None) -> int:
-    if before:
-        i = len(before) - 1
-        while i >= 0:
-            st = before[i]
-            if st["type"] in ("space", "comment", "newline"):
-                offset -= len(st["source"])
-                i -= 1
-                continue
-            i += 1
-            while i < len(before) and before[i]["type"] == "space":
-                offset += len(before[i]["source"])
-                i += 1
-            break
-    return offset
 
 
 def _same_key(a: Node, b: Node) -> bool:
@@ -437,9 +191,6 @@ _BLOCK_IN_FLOW = "Block collections are not allowed within flow collections"
 _START_COL = "All mapping items must start at the same column"
 
 
-MAX_DEPTH = 500  # as evalfmt's loader: deeper nesting is refused (the package goes until its stack ends)
-
-
 class _DocComposer:
     def __init__(self, directives: Directives, composer: _Composer):
         self.stream_directives = directives
@@ -456,7 +207,7 @@ class _DocComposer:
         self.version = doc.directives.version if doc.directives.explicit else "1.2"
         start, value, end = token["start"], token.get("value"), token.get("end")
         nxt = value if value is not None else (end[0] if end else None)
-        props = _resolve_props(start, None, "doc-start", nxt, token["offset"], self.on_error, 0, True)
+        props = resolve_props(start, None, "doc-start", nxt, token["offset"], self.on_error, 0, True)
         if props.found is not None:
             doc.directives.doc_start = True
             if value is not None and value["type"] in _BLOCK and not props.has_newline:
@@ -467,13 +218,13 @@ class _DocComposer:
             contents = self.empty(props.end, start, props)
         doc.contents = contents
         content_end = contents.range[2]
-        re_offset, _ = _resolve_end(end, content_end, False, self.on_error)
+        re_offset, _ = resolve_end(end, content_end, False, self.on_error)
         doc.range = [token["offset"], content_end, re_offset]
         return doc
 
     # -- nodes ------------------------------------------------------------------------------------
 
-    def node(self, token: dict, props: _Props) -> Node:
+    def node(self, token: dict, props: Props) -> Node:
         anchor, tag = props.anchor, props.tag
         kind = token["type"]
         node = None
@@ -498,8 +249,8 @@ class _DocComposer:
             self.on_error(anchor, "BAD_ALIAS", "Anchor cannot be an empty string")
         return node
 
-    def empty(self, offset: int, before: list | None, props: _Props) -> Node:
-        token = {"type": "scalar", "offset": _empty_position(offset, before), "indent": -1, "source": ""}
+    def empty(self, offset: int, before: list | None, props: Props) -> Node:
+        token = {"type": "scalar", "offset": empty_position(offset, before), "indent": -1, "source": ""}
         node = self.scalar(token, props.tag)
         if props.anchor is not None:
             node.anchor = props.anchor["source"][1:]
@@ -516,7 +267,7 @@ class _DocComposer:
         if node.value == "":
             self.on_error(token["offset"], "BAD_ALIAS", "Alias cannot be an empty string")
         value_end = token["offset"] + len(source)
-        end, _ = _resolve_end(token.get("end"), value_end, self.strict, self.on_error)
+        end, _ = resolve_end(token.get("end"), value_end, self.strict, self.on_error)
         node.range = [token["offset"], value_end, end]
         return node
 
@@ -545,7 +296,7 @@ class _DocComposer:
             else:
                 style, value = sc.QUOTE_DOUBLE, sc.double_quoted_value(source, rel)
             value_end = offset + len(source)
-            end, _ = _resolve_end(token.get("end"), value_end, self.strict, on_error)
+            end, _ = resolve_end(token.get("end"), value_end, self.strict, on_error)
             rng = [offset, value_end, end]
         tag_name = None
         if tag_token is not None:
@@ -601,7 +352,7 @@ class _DocComposer:
                 return
         # an unknown tag: a warning in the package, the value stays a string
 
-    def collection(self, token: dict, props: _Props) -> Node:
+    def collection(self, token: dict, props: Props) -> Node:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise YamlError(token["offset"], "DEPTH", f"nesting is deeper than {MAX_DEPTH} levels")
@@ -610,7 +361,7 @@ class _DocComposer:
         finally:
             self.depth -= 1
 
-    def _collection(self, token: dict, props: _Props) -> Node:
+    def _collection(self, token: dict, props: Props) -> Node:
         tag_token = props.tag
         tag_name = None
         if tag_token is not None:
@@ -694,7 +445,7 @@ class _DocComposer:
         comment_end = None
         for item in bm["items"]:
             start, key, sep, value = item["start"], item.get("key"), item.get("sep"), item.get("value")
-            key_props = _resolve_props(start, None, "explicit-key-ind", key if key is not None else (sep[0] if sep else None),
+            key_props = resolve_props(start, None, "explicit-key-ind", key if key is not None else (sep[0] if sep else None),
                                        offset, on_error, bm["indent"], True)
             implicit = key_props.found is None
             if implicit:
@@ -706,7 +457,7 @@ class _DocComposer:
                 if key_props.anchor is None and key_props.tag is None and sep is None:
                     comment_end = key_props.end
                     continue
-                if key_props.newline_after_prop is not None or _contains_newline(key):
+                if key_props.newline_after_prop is not None or contains_newline(key):
                     on_error(key if key is not None else start[-1], "MULTILINE_IMPLICIT_KEY",
                              "Implicit keys need to be on a single line")
             elif key_props.found["indent"] != bm["indent"]:
@@ -716,7 +467,7 @@ class _DocComposer:
             key_node = self.node(key, key_props) if key is not None else self.empty(key_start, start, key_props)
             self.at_key = False
             self._unique(node, key_node, key_start)
-            value_props = _resolve_props(sep or [], None, "map-value-ind", value, key_node.range[2], on_error,
+            value_props = resolve_props(sep or [], None, "map-value-ind", value, key_node.range[2], on_error,
                                          bm["indent"], key is None or key["type"] == "block-scalar")
             offset = value_props.end
             if value_props.found is not None:
@@ -749,7 +500,7 @@ class _DocComposer:
         comment_end = None
         for item in bs["items"]:
             start, value = item["start"], item.get("value")
-            props = _resolve_props(start, None, "seq-item-ind", value, offset, on_error, bs["indent"], True)
+            props = resolve_props(start, None, "seq-item-ind", value, offset, on_error, bs["indent"], True)
             if props.found is None:
                 if props.anchor is not None or props.tag is not None or value is not None:
                     if value is not None and value["type"] == "block-seq":
@@ -781,7 +532,7 @@ class _DocComposer:
         items = fc["items"]
         for i, item in enumerate(items):
             start, key, sep, value = item["start"], item.get("key"), item.get("sep"), item.get("value")
-            props = _resolve_props(start, name, "explicit-key-ind", key if key is not None else (sep[0] if sep else None),
+            props = resolve_props(start, name, "explicit-key-ind", key if key is not None else (sep[0] if sep else None),
                                    offset, on_error, fc["indent"], False)
             if props.found is None:
                 if props.anchor is None and props.tag is None and sep is None and value is None:
@@ -791,7 +542,7 @@ class _DocComposer:
                         on_error(props.start, "UNEXPECTED_TOKEN", f"Unexpected empty item in {name}")
                     offset = props.end
                     continue
-                if not is_map and self.strict and _contains_newline(key):
+                if not is_map and self.strict and contains_newline(key):
                     on_error(key, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line")
             if i == 0:
                 if props.comma is not None:
@@ -822,7 +573,7 @@ class _DocComposer:
             if key is not None and key["type"] in _BLOCK:
                 on_error(key_node.range, "BLOCK_IN_FLOW", _BLOCK_IN_FLOW)
             self.at_key = False
-            value_props = _resolve_props(sep or [], name, "map-value-ind", value, key_node.range[2], on_error,
+            value_props = resolve_props(sep or [], name, "map-value-ind", value, key_node.range[2], on_error,
                                          fc["indent"], False)
             if value_props.found is not None:
                 if not is_map and props.found is None and self.strict:
@@ -874,7 +625,7 @@ class _DocComposer:
             if ce is not None and len(ce["source"]) != 1:
                 ends.insert(0, ce)
         if ends:
-            end, _ = _resolve_end(ends, ce_pos, self.strict, on_error)
+            end, _ = resolve_end(ends, ce_pos, self.strict, on_error)
             node.range = [fc["offset"], ce_pos, end]
         else:
             node.range = [fc["offset"], ce_pos, ce_pos]

@@ -9,11 +9,12 @@ class YamlError(Exception):
     def __init__(self, offset: int | None, code: str | None, message: str, end: int | None = None):
         super().__init__(message)
         self.offset = offset
-        self.end = end if end is not None else (offset + 1 if offset is not None else None)
+        self.end = end  # where it ends (None: one column)
         self.code = code
         self.message = message
         self.first: int | None = None  # DUPLICATE_KEY: where the first of the two keys starts
         self.key = None  # DUPLICATE_KEY: the key's value
         self.first_pos: tuple[int, int] | None = None  # DUPLICATE_KEY: (line, column) of the first key
-        self.line: int | None = None
-        self.column: int | None = None
+        self.line: int | None = None  # as the package counts lines (see ``starts``)
+        self.column: int | None = None  # in characters
+        self.starts: list[int] = []  # where each line starts, as the package counts lines

@@ -26,6 +26,7 @@ MAX_ALIAS_COUNT = 100
 #: on it ("Maximum call stack size exceeded" from ``agentv validate``), so evalfmt refuses it (a code of
 #: its own: the package has none).
 CIRCULAR = "CIRCULAR_ALIAS"
+EXCESSIVE = "Excessive alias count indicates a resource exhaustion attack"
 
 
 class _Anchor:
@@ -97,7 +98,7 @@ class ToJS:
         if data.alias_count == 0:
             data.alias_count = self._alias_count(found)
         if data.count * data.alias_count > MAX_ALIAS_COUNT:
-            raise YamlError(alias.range[0], None, "Excessive alias count indicates a resource exhaustion attack")
+            raise YamlError(alias.range[0], None, EXCESSIVE)
         return found
 
     def _alias_count(self, node: Node | None) -> int:
@@ -208,8 +209,9 @@ class ToJS:
         for item in sources:
             src = self.resolve(item) if item is not None and item.kind == "alias" else item
             if src is not None and id(src) in self._building:
-                raise YamlError((item or value).range[0], CIRCULAR,
-                                "A merge key inside the mapping it merges (a circular structure)")
+                # the package merges the mapping into itself again and again, each time counting one
+                # more use of the alias, until its alias budget runs out
+                raise YamlError((item or value).range[0], None, EXCESSIVE)
             if src is None or src.kind != "map" or src.cls not in (None, "set"):
                 at = item if item is not None else value
                 raise YamlError(at.range[0] if at is not None else 0, None, "Merge sources must be maps or map aliases")

@@ -8,7 +8,8 @@
 // when an alias sits inside its own anchor: no JSON form) or {"ok": false, "line", "col",
 // "offset", "code", "message"} (line/col/offset are null for errors the package raises without a
 // position, e.g. while resolving aliases or merge keys; col and offset count UTF-16 units, as
-// JavaScript does; message is its first line, without the " at line L, column C").
+// JavaScript does; message is its first line, without the " at line L, column C"; printed is the whole
+// message, as agentv prints it).
 'use strict';
 const fs = require('fs');
 const { createRequire } = require('module');
@@ -41,7 +42,8 @@ function one(text) {
     const pos = err && err.linePos && err.linePos[0];
     const message = String(err && err.message || err).split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
     return { ok: false, line: pos ? pos.line : null, col: pos ? pos.col : null,
-             offset: err && err.pos ? err.pos[0] : null, code: (err && err.code) || null, message };
+             offset: err && err.pos ? err.pos[0] : null, code: (err && err.code) || null, message,
+             printed: String(err && err.message || err) };
   } finally {
     console.warn = warn;
   }

@@ -64,8 +64,7 @@ def evalfmt_verdict(text: str) -> dict:
     try:
         loaded = load_text(text, "t.yaml")
     except AgentvYamlError as exc:
-        return {"ok": False, "line": exc.line, "column": _utf16_col(text, exc.line, exc.column),
-                "agentv": exc.agentv_message}
+        return {"ok": False, "line": exc.line, "column": exc.js_column, "agentv": exc.agentv_message}
     except LoadError as exc:
         return {"ok": False, "line": exc.line, "column": _utf16_col(text, exc.line, exc.column), "evalfmt": str(exc)}
     if loaded.duplicates:
@@ -109,8 +108,9 @@ def _collection_key(key: str) -> bool:
 
 
 def differences(texts: list[str], results: list[dict]) -> list[str]:
-    """Where evalfmt and the package disagree: accept/refuse, the line and column of a refusal, or
-    the data of an accepted text. One line per text."""
+    """Where evalfmt and the package disagree: accept/refuse, the line and column of a refusal (and
+    the message agentv prints, which ``transpile --layout agentv`` repeats), or the data of an accepted
+    text. One line per text."""
     out = []
     for text, js in zip(texts, results):
         ours = evalfmt_verdict(text)
@@ -127,6 +127,8 @@ def differences(texts: list[str], results: list[dict]) -> list[str]:
             if js["line"] is not None and (ours["line"], ours["column"]) != (js["line"], js["col"]):
                 out.append(f"{text!r}: refused at {ours['line']}:{ours['column']} ({ours}) vs "
                            f"{js['line']}:{js['col']} ({js['message']})")
+            elif "agentv" in ours and ours["agentv"] != js["printed"]:
+                out.append(f"{text!r}: agentv would print {js['printed']!r}, evalfmt {ours['agentv']!r}")
         elif _json_like(ours["value"]) != _json_like(js["value"]):
             out.append(f"{text!r}: data {ours['value']!r} vs {js['value']!r}")
     return out
