@@ -308,13 +308,16 @@ def test_check_gives_the_first_error():
 
 
 def test_a_quoted_merge_key_is_a_plain_key(run_cli, tmp_path):
-    """Only a plain '<<' merges; agentv's parser keeps '"<<"' as a key of its own (unknown to agentv)."""
+    """Only a plain '<<' merges; agentv's parser keeps '"<<"' as a key of its own (unknown to agentv),
+    so the test gets no criteria and agentv skips it."""
     text = 'name: x\nbase: &b {criteria: shared}\ntests:\n  - id: a\n    input: hi\n    "<<": *b\n'
     path = write(tmp_path, text)
     code, out, _ = run_cli("validate", str(path))
-    assert (code, out) == (0, f"{path}:2:1: EV101 unknown key 'base'; agentv ignores it\n"
+    assert (code, out) == (1, f"{path}:2:1: EV101 unknown key 'base'; agentv ignores it\n"
+                              f"{path}:4:5: EV502 agentv skips test 'a' silently: it has no criteria, "
+                              "expected_output, assertions or turns; add one\n"
                               f"{path}:6:5: EV101 unknown key '<<'; agentv ignores it\n"
-                              "0 errors, 2 warnings in 1 file\n")
+                              "1 error, 2 warnings in 1 file\n")
     merged = write(tmp_path, text.replace('"<<"', "<<"))
     code, out, _ = run_cli("validate", str(merged))
     assert (code, out) == (0, f"{merged}:2:1: EV101 unknown key 'base'; agentv ignores it\n0 errors, 1 warning in 1 file\n")
