@@ -617,6 +617,66 @@ def _load_yaml(text: str, path: str, max_bytes: int) -> tuple[Any, list[Duplicat
     return root, dups
 
 
+def check_expanded_size(data: Any, path: str, max_bytes: int) -> None:
+    """For data whose aliases share nodes (a parser other than :func:`_load_yaml`, which counts as it
+    reads): raise the alias-bomb :class:`LoadError` when the text of its keys and strings, each
+    shared node counted every time it appears, passes ``max_bytes``; at the value where it does."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(data, False)]
+    while stack:  # the size of every container, each computed once (post-order)
+        node, done = stack.pop()
+        if id(node) in sizes:
+            continue
+        children = list(node.items()) if isinstance(node, dict) else list(enumerate(node)) \
+            if isinstance(node, list) else None
+        if children is None:
+            continue
+        if not done:
+            stack.append((node, True))
+            stack.extend((v, False) for _, v in children if isinstance(v, (dict, list)) and id(v) not in sizes)
+            continue
+        sizes[id(node)] = sum((len(k) if isinstance(k, str) else 0) + _weight(v, sizes) for k, v in children)
+    if _weight(data, sizes) <= max_bytes:
+        return
+    left, node, seen, pos = max_bytes, data, set(), getattr(data, "pos", (1, 1))
+    while True:  # down to the value that passes the limit: a shared node (an alias) or a long string
+        seen.add(id(node))
+        items = list(node.items()) if isinstance(node, dict) else list(enumerate(node))
+        for key, value in items:
+            w = (len(key) if isinstance(key, str) else 0) + _weight(value, sizes)
+            if w <= left:
+                left -= w
+                continue
+            if isinstance(value, (dict, list)) and id(value) not in seen and value is not node:
+                left -= len(key) if isinstance(key, str) else 0
+                pos = _child_pos(node, key)
+                node = value
+                break
+            line, col = _child_pos(node, key)
+            raise LoadError(f"aliases expand the document to more than {_fmt_size(max_bytes)} (an alias bomb?); "
+                            "set EVALFMT_MAX_BYTES to raise the limit", path, line, col)
+        else:  # pragma: no cover - the sizes add up to more than the limit
+            line, col = pos
+            raise LoadError(f"aliases expand the document to more than {_fmt_size(max_bytes)} (an alias bomb?); "
+                            "set EVALFMT_MAX_BYTES to raise the limit", path, line, col)
+
+
+def _weight(value: Any, sizes: dict[int, int]) -> int:
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, (dict, list)):
+        return sizes.get(id(value), 0)
+    return 1
+
+
+def _child_pos(node: Any, key: Any) -> tuple[int, int]:
+    if isinstance(node, YMap):
+        return node.vpos.get(key, node.pos)
+    if isinstance(node, YSeq) and isinstance(key, int) and key < len(node.ipos):
+        return node.ipos[key]
+    return getattr(node, "pos", (1, 1))
+
+
 def _big_int(value: int, raw: str, path: str, mark) -> float:
     """An integer beyond 64 bits as the float JSON.parse and orjson make of it."""
     try:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import LoadError, Pos
-from ..load import Duplicate, Loaded, YMap, YSeq, plain, read_text
+from ..load import Duplicate, Loaded, YMap, YSeq, check_expanded_size, max_bytes_default, plain, read_text
 from ..load import load_text as _libyaml_load_text
 
 MERGE_KEY = "<<"
@@ -113,6 +113,8 @@ def _load_npm(text: str, path: str) -> Loaded:
         data, dups = load(text)
     except YamlError as err:
         raise _refusal(err, text, path) from None
+    if "*" in text:  # aliases: the expanded document must fit the size limit too
+        check_expanded_size(data, path, max_bytes_default())
     duplicates = [Duplicate((), _key_text(d.key), Pos(*d.first_pos), Pos(d.line, d.column)) for d in dups]
     return Loaded(path, "yaml", text, data, _located=data, _duplicates=duplicates)
 

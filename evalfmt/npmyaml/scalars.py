@@ -37,7 +37,7 @@ def single_quoted_value(source: str, on_error) -> str:
 _LINE = re.compile(r"(.*?)\r?\n", re.S)
 _TRIM_END = re.compile(r"(?<![ \t])[ \t]+\Z")
 _TRIM_BOTH = re.compile(r"\A[ \t]+|(?<![ \t])[ \t]+\Z")
-_LAST = re.compile(r"[ \t]*(.*)", re.S)
+_LAST = re.compile(r"[ \t]*+(.*)", re.S)
 
 
 def _unfold(source: str) -> str:
@@ -304,8 +304,16 @@ MERGE = object()  # the value of a '<<' merge key (a JavaScript symbol in the pa
 
 
 def _js_int(text: str, base: int):
-    n = int(text, base)
-    return n if -(2 ** 53) <= n <= 2 ** 53 else float(n)
+    try:
+        n = int(text, base)
+    except ValueError:  # more digits than Python converts (4,300): parseInt gives Infinity
+        return float("-inf") if text.startswith("-") else float("inf")
+    if -(2 ** 53) <= n <= 2 ** 53:
+        return n
+    try:
+        return float(n)
+    except OverflowError:  # beyond a double: parseInt gives Infinity
+        return float("-inf") if n < 0 else float("inf")
 
 
 def _js_float(text: str) -> float:
@@ -382,7 +390,7 @@ TIMESTAMP = YAML11[-1][1]
 
 def _parse_float(s: str) -> float:
     """JavaScript's parseFloat on text already known to look like a number ('.' alone is NaN)."""
-    m = re.match(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", s)
+    m = re.match(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?", s)
     return float(m.group(0)) if m else float("nan")
 
 

@@ -154,10 +154,11 @@ def test_refused_while_building_the_data(name, where, message):
 
 
 def test_nesting_limit_is_evalfmts_own(tmp_path, run_cli):
-    """The package reads 600 levels; evalfmt keeps its 500-level limit for every file (docs/agentv.md)."""
+    """The package reads 600 levels; evalfmt keeps its 100-level limit for every file (docs/agentv.md,
+    docs/security.md: the limit every command can serve)."""
     with pytest.raises(LoadError) as info:
         load_text(DEEP, "t.yaml")
-    assert str(info.value) == "t.yaml:1:503: nesting is deeper than 500 levels"
+    assert str(info.value) == "t.yaml:1:103: nesting is deeper than 100 levels"
 
 
 # ------------------------------------------------------------------------------ duplicate keys

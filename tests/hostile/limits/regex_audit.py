@@ -7,8 +7,9 @@ these shapes occurs (each is reported with a reason):
   can end at more than one place (``(\\w+\\s?)+``): exponential. A body that must begin with a
   character its inner repeats cannot take (``(?:-[a-z0-9]+)*``) has exactly one split, and passes.
 - ``adjacent``: an unbounded repeat followed, in the same sequence, by another unbounded repeat that
-  can take some of the same characters, with nothing in between that the first cannot take
-  (``\\s*\\r?\\n[\\s\\S]*?``): every split point is tried, so polynomial.
+  can start inside the first one's run and scan over places where the first one can end, with
+  nothing in between that the first cannot take (``\\s*\\r?\\n[\\s\\S]*?``): every split point is
+  tried, and each rescans, so polynomial.
 - ``restart`` (only for patterns used with ``search``/``finditer``/``sub``/...): an unbounded repeat
   that can take a character a match can start with, and after which the match can still fail
   (``[a-z0-9.]+@``: a long run without ``@`` is scanned again from each of its characters:
@@ -198,6 +199,36 @@ class _Analyser:
             return _Set(lambda ch: True)
         return _EMPTY
 
+    def last(self, seq) -> _Set:
+        """The characters a match of the sequence can end with."""
+        out = _EMPTY
+        for op, av in reversed(list(seq)):
+            out = out | self.item_last(op, av)
+            if not self.item_nullable(op, av):
+                break
+        return out
+
+    def item_last(self, op, av) -> _Set:
+        cs = self.char_set(op, av)
+        if cs is not None:
+            return cs
+        if op in _REPEATS:
+            return self.last(av[2]) if av[1] else _EMPTY
+        if op == C.SUBPATTERN:
+            return self.last(av[3])
+        if op == C.ATOMIC_GROUP:
+            return self.last(av)
+        if op == C.BRANCH:
+            out = _EMPTY
+            for alt in av[1]:
+                out = out | self.last(alt)
+            return out
+        if op == C.GROUPREF_EXISTS:
+            return self.last(av[1]) | (self.last(av[2]) if av[2] else _EMPTY)
+        if op == C.GROUPREF:
+            return _Set(lambda ch: True)
+        return _EMPTY
+
     def unbounded_repeats(self, seq, inside_look=False):
         """(repeat item, its path of enclosing items) for every unbounded repeat outside lookarounds."""
         for op, av in seq:
@@ -283,13 +314,9 @@ def audit(pattern: re.Pattern, search: bool) -> list[Finding]:
             body = list(av[2])
             # nested: an unbounded repeat inside this one, and an iteration that can end in two places
             inner = list(a.unbounded_repeats(body))
-            if inner:
-                inner_set = _EMPTY
-                for _iop, iav in inner:
-                    inner_set = inner_set | a.consumes(iav[2])
-                if a.nullable(body) or a.first(body).overlaps(inner_set):
-                    found.append(Finding("nested", f"repeat {_show(pattern, av)} holds a repeat that can take "
-                                                   "what starts its next iteration"))
+            if inner and (a.nullable(body) or a.first(body).overlaps(a.last(body))):
+                found.append(Finding("nested", f"repeat {_show(pattern, av)} holds a repeat, and the end of one "
+                                               "iteration can take what starts the next"))
             # alternatives inside the repeat that can match the same text: each iteration doubles
             for alts in _branches(a, body):
                 for x in range(len(alts)):
@@ -301,9 +328,12 @@ def audit(pattern: re.Pattern, search: bool) -> list[Finding]:
             # adjacent: a later repeat in this sequence that can take what this one takes
             if op == C.POSSESSIVE_REPEAT:
                 continue
-            mine, starts = a.consumes(body), a.first(body)
+            # a later repeat that can start inside this one's run, and scan over a place where this
+            # one can end: every way to end is tried, and each rescans (for a repeat of one class,
+            # it can end anywhere; for a group, only after what an iteration ends with)
+            mine, starts, ends = a.consumes(body), a.first(body), a.last(body)
             for op2, av2 in sub[i + 1:]:
-                if _unbounded(op2, av2) and a.first(av2[2]).overlaps(mine):
+                if _unbounded(op2, av2) and a.first(av2[2]).overlaps(mine) and a.consumes(av2[2]).overlaps(ends):
                     found.append(Finding("adjacent", f"repeats {_show(pattern, av)} and {_show(pattern, av2)} "
                                                      "can split the same run in many places"))
                     break
@@ -311,7 +341,7 @@ def audit(pattern: re.Pattern, search: bool) -> list[Finding]:
                     break  # a separator no iteration of the repeat can begin with: its end is fixed
                 if a.char_set(op2, av2) is None and not _unbounded(op2, av2) and \
                         a.item_first(op2, av2).overlaps(mine) and \
-                        any(a.consumes(r[1][2]).overlaps(mine) for r in a.unbounded_repeats([(op2, av2)])):
+                        any(a.consumes(r[1][2]).overlaps(ends) for r in a.unbounded_repeats([(op2, av2)])):
                     found.append(Finding("adjacent", f"repeat {_show(pattern, av)} is followed by a group "
                                                      "holding a repeat over the same characters"))
                     break
@@ -321,26 +351,37 @@ def audit(pattern: re.Pattern, search: bool) -> list[Finding]:
 
 
 def _restart(a: _Analyser, seq, pattern: re.Pattern) -> list[Finding]:
+    """Repeats a scan can restart inside: for each, every alternative of the pattern must refuse to
+    start an attempt inside the repeat's run within a bounded number of characters."""
     flat = _flat(a, seq)
-    if flat and flat[0][0] == C.AT and flat[0][1] in (C.AT_BEGINNING_STRING,) or \
-            flat and flat[0][0] == C.AT and flat[0][1] == C.AT_BEGINNING and not pattern.flags & re.MULTILINE:
-        return []  # one attempt only
-    line_starts = bool(seq) and seq[0] == (C.AT, C.AT_BEGINNING) and bool(pattern.flags & re.MULTILINE)
-    # where an attempt can begin: at a line start (after a line break), else at a first character
-    starts = _Set(lambda ch: ch == "\n", ["\n"]) if line_starts else a.first(seq)
-    behind = _leading_lookbehind(a, seq)
+    alts = [list(alt) for alt in flat[0][1][1]] if len(flat) == 1 and flat[0][0] == C.BRANCH else [list(seq)]
+    multiline = bool(pattern.flags & re.MULTILINE)
     out = []
-    for op, av in a.unbounded_repeats(seq):
-        run = a.consumes(av[2])
-        if not run.overlaps(starts):
-            continue
-        if behind is not None and run.within(behind):
-            continue  # inside the run, the look-behind fails at once: no attempt starts there
-        if _trailing(a, seq, av) or _prefix_leaves(a, seq, run, line_starts):
-            continue
-        out.append(Finding("restart", f"repeat {_show(pattern, av)} can run over where the next attempt starts "
-                                      "and still fail: each start rescans the run"))
+    for alt in alts:
+        for op, av in a.unbounded_repeats(alt):
+            run = a.consumes(av[2])
+            if _trailing(a, alt, av) or all(_refuses_inside(a, other, run, multiline) for other in alts):
+                continue
+            out.append(Finding("restart", f"repeat {_show(pattern, av)} can run over where the next attempt "
+                                          "starts and still fail: each start rescans the run"))
     return out
+
+
+def _refuses_inside(a: _Analyser, alt: list, run: _Set, multiline: bool) -> bool:
+    """True when an attempt of this alternative cannot get far from a start inside ``run``."""
+    flat = _flat(a, alt)
+    if flat and flat[0][0] == C.AT and (flat[0][1] == C.AT_BEGINNING_STRING
+                                        or flat[0][1] == C.AT_BEGINNING and not multiline):
+        return True  # one attempt only, at the start of the text
+    line_starts = bool(flat) and flat[0] == (C.AT, C.AT_BEGINNING) and multiline
+    if line_starts and not run.test("\n"):
+        return True  # attempts start after a line break, which the run does not hold
+    if not line_starts and not a.first(alt).overlaps(run):
+        return True
+    behind = _leading_lookbehind(a, alt)
+    if behind is not None and run.within(behind):
+        return True  # inside the run, the look-behind fails at once
+    return _prefix_leaves(a, alt, run, line_starts)
 
 
 def _leading_lookbehind(a: _Analyser, seq) -> _Set | None:

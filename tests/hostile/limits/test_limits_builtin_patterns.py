@@ -32,10 +32,10 @@ ALLOWED = {
         "every attempt at a quote succeeds: the body stops only at an unescaped quote, a trailing "
         "backslash or the end, and the alternatives after it accept each of those, so the scan "
         "moves past every character once"),
-    "evalfmt.lint.config:_TOML_KEY": (
-        "used with .match on one line of a TOML file; every iteration of the dotted part begins with "
-        "blanks and a dot, and a key ends where it must (a bare key at a character no key holds, a "
-        "quoted one at its quote), so there is one way to split the line"),
+    "evalfmt.npmyaml.simple:_LINE": (
+        "fullmatch on one line (no line break): the final (?P<val>.*) takes whatever is left, so the "
+        "match succeeds on the first way it tries; the optional key group backtracks only over its word "
+        "boundaries, one way each"),
     "evalfmt.formats.skillgym_write:_IMPORT_LINE": (
         "attempts start at line starts beginning 'import'; the repeated continuation lines begin "
         "with a line break not followed by a letter, so no attempt starts inside a match, and a "

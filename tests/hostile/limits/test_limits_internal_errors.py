@@ -123,18 +123,32 @@ def test_a_transcript_line_5000_deep_is_skipped(run_cli, tmp_path):
                    "PASS a (1/1 checks passed)\n  ok   transcript_mentions:hello: found in the transcript\n")
 
 
+LIMIT = ("aliases expand the document to more than 10.0 MB (an alias bomb?); set EVALFMT_MAX_BYTES to raise "
+         "the limit")
+
+
 def test_a_long_string_aliased_thousands_of_times_through_the_cli(run_cli, tmp_path):
-    """1 MB aliased 2,999 times: a 1 MB file that expands to 3 GB (issue 11.9)."""
-    evals = tmp_path / "EVAL.yaml"
-    evals.write_text("x: &s " + "y" * 1_000_000 + "\ntests:\n  - id: t1\n    input: hi\n    notes: ["
-                     + ", ".join(["*s"] * 2999) + "]\n", encoding="utf-8")
-    limit = ("aliases expand the document to more than 10.0 MB (an alias bomb?); set EVALFMT_MAX_BYTES to "
-             "raise the limit")
-    assert run_cli("validate", str(evals)) == (1, f"{evals}:5:49: EV100 {limit}\n1 error, 0 warnings in 1 file\n", "")
-    code, out, err = run_cli("inspect", "--format", "json", "--no-spans", str(evals))
-    assert (code, err) == (1, f"evalfmt: {evals}:5:49: EV100 {limit}\n")
-    assert json.loads(out)["sets"][0]["cases"] == []
-    assert run_cli("convert", str(evals), "--to", "ir", "-o", str(tmp_path / "ir.json")) == (
-        1, "", f"evalfmt: {evals}:5:49: EV100 {limit}\nevalfmt: {evals}: 1 file could not be read, so converting "
-               "would drop them; fix them or use --force\n")
+    """1 MB aliased 2,999 times: a 1 MB file that expands to 3 GB (issue 11.9), in a terum case."""
+    skill = make_skill(tmp_path / "lib", "notes", {
+        "a": "task: &s " + "y" * 1_000_000 + "\nchecks:\n  - transcript_mentions: LegacyConfigLoader\nnotes: ["
+             + ", ".join(["*s"] * 2999) + "]\n"})
+    case = skill / "evals" / "cases" / "a.yaml"
+    assert run_cli("validate", str(case)) == (1, f"{case}:4:45: EV100 {LIMIT}\n1 error, 0 warnings in 1 file\n", "")
+    code, out, err = run_cli("inspect", "--format", "json", "--no-spans", str(skill))
+    assert (code, err) == (1, f"evalfmt: {case}:4:45: EV100 {LIMIT}\n")
+    code, out, err = run_cli("convert", str(skill), "--to", "ir", "-o", str(tmp_path / "ir.json"))
+    assert code == 1 and err.startswith(f"evalfmt: {case}:4:45: EV100 {LIMIT}\n")
     assert not (tmp_path / "ir.json").exists()
+
+
+def test_aliases_in_an_agentv_file(run_cli, tmp_path):
+    """agentv files are read as agentv's parser reads them: it refuses about 100 uses of one anchor
+    (its own alias-bomb guard); fewer uses of a long string are held to the size limit by evalfmt."""
+    evals = tmp_path / "EVAL.yaml"
+    text = "x: &s " + "y" * 1_000_000 + "\ntests:\n  - id: t1\n    input: hi\n    notes: [{}]\n"
+    evals.write_text(text.format(", ".join(["*s"] * 2999)), encoding="utf-8")
+    code, out, err = run_cli("validate", str(evals))
+    assert code == 1 and out.startswith(f"{evals}:5:409: EV100 invalid YAML: excessive alias count indicates a "
+                                        "resource exhaustion attack (agentv's YAML parser)")
+    evals.write_text(text.format(", ".join(["*s"] * 50)), encoding="utf-8")
+    assert run_cli("validate", str(evals)) == (1, f"{evals}:5:49: EV100 {LIMIT}\n1 error, 0 warnings in 1 file\n", "")
