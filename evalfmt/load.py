@@ -546,7 +546,10 @@ def _load_yaml(text: str, path: str, max_bytes: int) -> tuple[Any, list[Duplicat
                 if event.tag is not None and event.tag != "!":
                     value = _tagged(raw, event.tag, path, mark)
                 elif event.implicit[0]:
-                    value = resolve_plain(raw)
+                    try:
+                        value = resolve_plain(raw)
+                    except ValueError:  # an integer of more digits than Python converts (4,300)
+                        value = _big_int(10 ** 400, raw, path, mark)
                 else:
                     value = raw
                 if type(value) is int and not _INT_MIN <= value < _INT_END:

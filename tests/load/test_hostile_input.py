@@ -173,3 +173,8 @@ def test_unreadable_path_and_directory(tmp_path):
         load_file(str(tmp_path / "missing.yaml"))
     with pytest.raises(LoadError, match="is a directory, not a file"):
         load_file(str(tmp_path))
+
+
+def test_an_integer_of_more_digits_than_python_converts_is_an_error():
+    assert str(_err("a: 1\nn: " + "7" * 5000 + "\n")) == (
+        "f.yaml:2:4: invalid YAML: the number 77777777777777777... is too large (beyond the range of a float)")

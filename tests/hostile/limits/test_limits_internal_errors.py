@@ -152,3 +152,15 @@ def test_aliases_in_an_agentv_file(run_cli, tmp_path):
                                         "resource exhaustion attack (agentv's YAML parser)")
     evals.write_text(text.format(", ".join(["*s"] * 50)), encoding="utf-8")
     assert run_cli("validate", str(evals)) == (1, f"{evals}:5:49: EV100 {LIMIT}\n1 error, 0 warnings in 1 file\n", "")
+
+
+def test_huge_numbers_in_an_agentv_file_read_as_javascript_reads_them(run_cli, tmp_path):
+    """agentv files go through the model of agentv's parser: a number beyond a double is Infinity
+    there (parseInt), as agentv reads it; it was an OverflowError (and 5,000 digits a ValueError)."""
+    evals = tmp_path / "EVAL.yaml"
+    evals.write_text("tests:\n  - id: a\n    input: hi\n    criteria: c\n    weight: &w " + "9" * 400
+                     + "\n    other: *w\n    digits: " + "7" * 5000 + "\n", encoding="utf-8")
+    code, out, err = run_cli("inspect", "--format", "json", "--no-spans", str(evals))
+    assert (code, err) == (0, "")
+    extra = json.loads(out)["sets"][0]["cases"][0]["extra"]
+    assert (extra["weight"], extra["other"], extra["digits"]) == (None, None, None)  # Infinity: JSON null
