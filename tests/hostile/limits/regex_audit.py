@@ -170,61 +170,40 @@ class _Analyser:
 
     def first(self, seq) -> _Set:
         """The characters a match of the sequence can begin with."""
+        return self.edge(seq, False)
+
+    def last(self, seq) -> _Set:
+        """The characters a match of the sequence can end with."""
+        return self.edge(seq, True)
+
+    def edge(self, seq, end: bool) -> _Set:
         out = _EMPTY
-        for op, av in seq:
-            f = self.item_first(op, av)
-            out = out | f
+        for op, av in (reversed(list(seq)) if end else seq):
+            out = out | self.item_edge(op, av, end)
             if not self.item_nullable(op, av):
                 break
         return out
 
     def item_first(self, op, av) -> _Set:
+        return self.item_edge(op, av, False)
+
+    def item_edge(self, op, av, end: bool) -> _Set:
         cs = self.char_set(op, av)
         if cs is not None:
             return cs
         if op in _REPEATS:
-            return self.first(av[2]) if av[1] else _EMPTY
+            return self.edge(av[2], end) if av[1] else _EMPTY
         if op == C.SUBPATTERN:
-            return self.first(av[3])
+            return self.edge(av[3], end)
         if op == C.ATOMIC_GROUP:
-            return self.first(av)
+            return self.edge(av, end)
         if op == C.BRANCH:
             out = _EMPTY
             for alt in av[1]:
-                out = out | self.first(alt)
+                out = out | self.edge(alt, end)
             return out
         if op == C.GROUPREF_EXISTS:
-            return self.first(av[1]) | (self.first(av[2]) if av[2] else _EMPTY)
-        if op == C.GROUPREF:
-            return _Set(lambda ch: True)
-        return _EMPTY
-
-    def last(self, seq) -> _Set:
-        """The characters a match of the sequence can end with."""
-        out = _EMPTY
-        for op, av in reversed(list(seq)):
-            out = out | self.item_last(op, av)
-            if not self.item_nullable(op, av):
-                break
-        return out
-
-    def item_last(self, op, av) -> _Set:
-        cs = self.char_set(op, av)
-        if cs is not None:
-            return cs
-        if op in _REPEATS:
-            return self.last(av[2]) if av[1] else _EMPTY
-        if op == C.SUBPATTERN:
-            return self.last(av[3])
-        if op == C.ATOMIC_GROUP:
-            return self.last(av)
-        if op == C.BRANCH:
-            out = _EMPTY
-            for alt in av[1]:
-                out = out | self.last(alt)
-            return out
-        if op == C.GROUPREF_EXISTS:
-            return self.last(av[1]) | (self.last(av[2]) if av[2] else _EMPTY)
+            return self.edge(av[1], end) | (self.edge(av[2], end) if av[2] else _EMPTY)
         if op == C.GROUPREF:
             return _Set(lambda ch: True)
         return _EMPTY
