@@ -51,7 +51,7 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, from_
         (text,) = conv.files.values()
         click.echo(text, nl=False)
         return 0
-    written = write_files(conv.files)
+    written = write_files(conv.files, conv.root, notify=err)
     err(f"wrote {len(written)} file{'s' if len(written) != 1 else ''}"
         + (f" ({len(conv.files) - len(written)} unchanged)" if len(written) != len(conv.files) else ""))
     return 0

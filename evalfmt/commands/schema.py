@@ -42,6 +42,8 @@ def command(out_dir: str, name: str | None, check_only: bool) -> int:
                 stale.append(path)
                 click.echo(f"evalfmt: out of date: {path}", err=True)
         return 1 if stale else 0
-    for path in write_files(files):
-        click.echo(f"evalfmt: wrote {path}", err=True)
+    from ._common import err
+
+    for path in write_files(files, out_dir, notify=err):
+        err(f"wrote {path}")
     return 0

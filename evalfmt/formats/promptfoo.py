@@ -33,8 +33,8 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from ..load import type_name
-from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, loss_at, open_document, peek_keys,
-               span_at)
+from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, hinted_name, loss_at, open_document,
+               peek_keys, plain_name, plain_relpath, span_at)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .. import ir
@@ -540,7 +540,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     losses: list[Loss] = []
     setwhere = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
     files: dict[str, str] = {}
-    name = evalset.hints.get("file_name", DEFAULT_NAME) if own else DEFAULT_NAME
+    name = hinted_name(evalset.hints.get("file_name"), DEFAULT_NAME, setwhere, losses) if own else DEFAULT_NAME
     prompt_var = "prompt"
     if own and "$root" in evalset.extra:
         files[name] = yamlrt.dump(evalset.extra["$root"], existing=(existing or {}).get(name))
@@ -602,13 +602,15 @@ def _tests(evalset: ir.EvalSet, cases: list, own: bool, losses: list[Loss], prom
         return [_test(c, own, losses, f"cases[{i}]", prompt_var) for i, c in enumerate(cases)], extra_files
     i = 0
     by_ref: dict[str, list] = {}
+    names = _RefNames(layout, losses, f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "tests")
+    written = {c.hints.get("from_file") for c in cases}  # the references whose tests are written
     for entry in layout:
         if "inline" in entry:
             if i < len(cases) and "from_file" not in cases[i].hints:
                 out.append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
                 i += 1
             continue
-        out.append(entry["ref"])
+        out.append("file://" + names.rel(entry["ref"]) if entry["ref"] in written else entry["ref"])
         while i < len(cases) and cases[i].hints.get("from_file") == entry["ref"]:
             by_ref.setdefault(entry["ref"], []).append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
             i += 1
@@ -616,9 +618,39 @@ def _tests(evalset: ir.EvalSet, cases: list, own: bool, losses: list[Loss], prom
         out.append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
         i += 1
     for ref, tests in by_ref.items():
-        rel = ref[len("file://"):]
+        rel = names.rel(ref)
         extra_files[rel] = yamlrt.dump(tests, existing=existing.get(rel))
     return out, extra_files
+
+
+class _RefNames:
+    """The file each ``file://`` tests reference is written to: its own path when that is a plain
+    relative path (it stays inside the output folder), else a plain name beside the config (the
+    reference's file name, or ``tests-N.yaml``), with a Loss saying so: an absolute or ``../`` reference
+    is never written where it points."""
+
+    def __init__(self, layout: list, losses: list[Loss], where: str):
+        self.losses = losses
+        self.where = where
+        self.taken = {e["ref"][len("file://"):] for e in layout if "ref" in e
+                      if plain_relpath(e["ref"][len("file://"):])}
+        self.renamed: dict[str, str] = {}
+
+    def rel(self, ref: str) -> str:
+        path = ref[len("file://"):]
+        if plain_relpath(path):
+            return path
+        if ref not in self.renamed:
+            base = path.replace("\\", "/").rsplit("/", 1)[-1]
+            new, n = (base if plain_name(base) else "tests-1.yaml"), 1
+            while new in self.taken:
+                n += 1
+                new = f"tests-{n}.yaml"
+            self.taken.add(new)
+            self.renamed[ref] = new
+            self.losses.append(Loss(self.where, f"tests file '{ref}' (outside the output folder; written as "
+                                             f"'file://{new}' beside the config)"))
+        return self.renamed[ref]
 
 
 def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[ir.Case]:

@@ -319,7 +319,8 @@ def test_nothing_escapes_the_output_folder_through_a_symlink(run_cli, tmp_path):
     os.symlink(outside, work / "out" / "deploy")
     code, out, err = run_in(run_cli, work, "EVAL.yaml", "--out-dir", "out")
     assert code == 2
-    assert err == "evalfmt: refusing to write out/deploy/evals.json: outside out\n"
+    assert err == ("evalfmt: refusing to write out/deploy/evals.json: outside the output folder out (through '..', "
+                   "an absolute path or a symlink); nothing written\n")
     assert list(outside.iterdir()) == []
 
 
