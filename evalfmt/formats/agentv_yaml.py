@@ -6,7 +6,7 @@ evalfmt's loader already follows the 1.2 core schema; two things need care on to
   sources the first source wins; a later explicit key overrides a merged one in place).
   :func:`resolve_merges` does the same on a loaded tree, keeping positions;
 - duplicate keys: the ``yaml`` package refuses them (``Map keys must be unique``) where evalfmt's
-  loader records them. :func:`duplicate_key_error` gives the message agentv prints.
+  loader records them. :func:`duplicate_key_error` gives agentv's message, on one line.
 
 Kept free of pydantic: the agentv transpile layout imports it on its fast path.
 """
@@ -68,42 +68,15 @@ def _merge_one(mapping: dict) -> None:
 
 
 def duplicate_key_error(loaded: Loaded) -> str | None:
-    """The error the ``yaml`` package raises for the first duplicate key, or None when there is none."""
+    """The first duplicate key as one line, ``path:line:col: Map keys must be unique (...)``, at the
+    position the ``yaml`` package reports (agentv adds a code frame below it; evalfmt's errors are one
+    line); None when there is none."""
     dups = [d for d in loaded.duplicates if d.key != MERGE_KEY]
     if not dups:
         return None
     first = min(dups, key=lambda d: (d.second.line, d.second.column))
-    return _prettify(loaded.text, "Map keys must be unique", first.second.line, first.second.column)
-
-
-def _prettify(src: str, message: str, line: int, col: int) -> str:
-    """The ``yaml`` package's error text: message, position, and the source line with a caret."""
-    message += f" at line {line}, column {col}"
-    starts = [0]
-    for i, ch in enumerate(src):
-        if ch == "\n":
-            starts.append(i + 1)
-    starts.append(len(src))
-
-    def line_text(n: int) -> str:
-        return src[starts[n - 1]:starts[n]] if n < len(starts) else ""
-
-    ci = col - 1
-    line_str = line_text(line).rstrip("\r\n")
-    if ci >= 60 and len(line_str) > 80:
-        trim_start = min(ci - 39, len(line_str) - 79)
-        line_str = "\u2026" + line_str[trim_start:]
-        ci -= trim_start - 1
-    if len(line_str) > 80:
-        line_str = line_str[:79] + "\u2026"
-    if line > 1 and line_str[:ci].strip(" ") == "":
-        prev = line_text(line - 1)
-        if len(prev) > 80:
-            prev = prev[:79] + "\u2026\n"
-        line_str = prev + line_str
-    if line_str.strip(" "):
-        message += f":\n\n{line_str}\n{' ' * ci}^\n"
-    return message
+    return (f"{loaded.path}:{first.second.line}:{first.second.column}: Map keys must be unique "
+            f"(duplicate key '{first.key}', first at line {first.first.line})")
 
 
 __all__ = ["resolve_merges", "duplicate_key_error", "plain", "YMap", "YSeq"]
