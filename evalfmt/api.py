@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def read_units(units: list[Unit]) -> ReadResult:
     result = ReadResult()
     for unit in units:
-        result.extend(formats.get(unit.format).read(unit.path))
+        result.extend(formats.read_file(unit.format, unit.path))
     return result
 
 

@@ -19,11 +19,13 @@ SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 #: isolates (they reorder the text printed after them).
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 #: Line breaks and tabs: a run of them prints as one space on a one-line output.
-_BREAKS = re.compile("[\t\n\v\f\r\x85\u2028\u2029]+")
+_BREAK_CHARS = "\t\n\v\f\r\x85\u2028\u2029"
+_BREAKS = re.compile(f"[{_BREAK_CHARS}]+")
 #: Other characters that are invisible or reorder text: printed as ``[U+XXXX]``.
-_INVISIBLE = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u061c\u200b-\u200f\u202a-\u202e"
-                        "\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]")
-_UNSAFE = re.compile(f"{_BREAKS.pattern}|{_INVISIBLE.pattern}")
+_INVISIBLE_CHARS = ("\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u061c\u200b-\u200f\u202a-\u202e"
+                    "\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb")
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
+_UNSAFE = re.compile(f"[{_BREAK_CHARS}{_INVISIBLE_CHARS}]")
 
 
 def one_line(text: str) -> str:

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import CONTROL, Diagnostic, EvalfmtError, LoadError
+from ..errors import CONTROL, Diagnostic, EvalfmtError, LoadError, one_line
 from ..load import Loaded, load_file, type_name
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,7 +37,7 @@ class Loss:
     what: str
 
     def format(self) -> str:
-        return f"lost: {self.where}: {self.what}"
+        return one_line(f"lost: {self.where}: {self.what}")
 
 
 def loss_at(span: "Span | None", fallback: str, what: str) -> Loss:
@@ -135,6 +135,16 @@ def get(name: str) -> Format:
     fmt = module.FORMAT
     _cache[name] = fmt
     return fmt
+
+
+def read_file(name: str, path: str) -> ReadResult:
+    """Read ``path`` with format ``name``, then the checks every format shares (EV116: a control
+    character in a name or id). Every command reads through here."""
+    from .names import check
+
+    result = get(name).read(path)
+    check(result.raw_sets(), result.diagnostics, result.documents)
+    return result
 
 
 #: A cheap first look by name (no import, no I/O) before a format module's own ``detect`` runs, so

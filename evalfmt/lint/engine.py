@@ -9,16 +9,14 @@ modules add everything else. Nothing from an eval file is ever executed.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 
-from ..errors import Diagnostic, EvalfmtError
+from ..errors import Diagnostic, EvalfmtError, one_line
 from . import config as config_mod
 from . import suppress
 from .context import Context, SkillFolder, scan_skill, single_file, skill_name
 from .registry import Registry, registry
 
-_MULTILINE = re.compile(r"[\r\n\t\v\f\x85\u2028\u2029]+")
 
 # --------------------------------------------------------------------------------------- targets
 
@@ -122,12 +120,12 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False) -> 
 
 def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintResult:
     """Read and lint some work items; the result before configuration and suppressions."""
-    from ..formats import ReadResult, get
+    from ..formats import ReadResult, read_file
 
     read = ReadResult()
     for w in works:
         for unit in w.units:
-            read.extend(get(unit.format).read(unit.path))
+            read.extend(read_file(unit.format, unit.path))
     enabled = [r for r in reg if r.scope in ("set", "skill") and cfg.enabled(r.code)]
     ctx = Context(read.documents, cfg.rule_options)
     set_rules = [r() for r in enabled if r.scope == "set"]
@@ -187,8 +185,7 @@ def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintR
             continue
         if cfg.severity:
             d.severity = cfg.severity_of(d.code, d.severity)  # type: ignore[assignment]
-        if _MULTILINE.search(d.message):
-            d.message = _MULTILINE.sub(" ", d.message)
+        d.message = one_line(d.message)
         kept.append(d)
     sups: dict[str, list[suppress.Suppression]] = {}
     for path, text in result.texts.items():
@@ -253,7 +250,7 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
     for problem in reg.problems:
         import sys
 
-        sys.stderr.write(f"evalfmt: {problem}\n")
+        sys.stderr.write(f"evalfmt: {one_line(problem)}\n")
     for code in (select or []) + (ignore or []):
         if code != "ALL" and not any(c.startswith(code) for c in reg.codes()):
             raise EvalfmtError(f"'{code}' matches no rule (see 'evalfmt rules')")

@@ -40,7 +40,7 @@ from typing import Any, TextIO
 import orjson
 
 from .. import ir
-from ..errors import EvalfmtError
+from ..errors import EvalfmtError, one_line
 from . import runners as runners_mod
 from .compare import CANDIDATE, DEAD_MARKER, ArmRun, run_arm
 from .runners import Outcome, Runner, SessionSpec
@@ -302,6 +302,7 @@ class Progress:
     def line(self, text: str) -> None:
         if not self.enabled:
             return
+        text = one_line(text)
         if self.tty:
             self._write("\r\x1b[K" + text + "\n")
             self._write(self.status())

@@ -84,7 +84,7 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
     groups: dict[str, list] = {}
     for path in paths:
         for unit in discover(path, force=fmt):
-            read = formats.get(unit.format).read(unit.path)
+            read = formats.read_file(unit.format, unit.path)
             result.diagnostics.extend(read.diagnostics)
             root = out_dir if out_dir is not None else default_out(unit.path, "seed", unit.format)
             groups.setdefault(root, []).extend(read.raw_sets())
@@ -156,7 +156,7 @@ def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
     from .. import formats
     from ..formats.agentv_write import to_data
 
-    read = formats.get(unit.format).read(unit.path)
+    read = formats.read_file(unit.format, unit.path)
     errors = [d for d in read.diagnostics if d.severity == "error"]
     if errors:
         raise AgentvError(errors[0].format())
