@@ -65,6 +65,7 @@ def write_set(files: Mapping[str, bytes], roots: str | Mapping[str, str], notify
     output folder of every path, or a mapping path -> its folder. Returns the paths written."""
     root_of = (lambda _p: roots) if isinstance(roots, str) else roots.__getitem__
     check_roots(files, root_of)
+    timeout = lock_timeout()
     groups: dict[str, list[str]] = {}
     for path in files:
         groups.setdefault(root_of(path), []).append(path)
@@ -73,7 +74,7 @@ def write_set(files: Mapping[str, bytes], roots: str | Mapping[str, str], notify
     locks = []
     try:
         for root in sorted(groups, key=os.path.realpath):
-            locks.append(lock(root, say))
+            locks.append(lock(root, say, timeout))
         for root in sorted(groups, key=os.path.realpath):
             repair(root, say)
         for root, paths in groups.items():
@@ -198,6 +199,8 @@ def repair(root: str, notify: Notify) -> None:
     """Finish what a killed write left in ``root`` (call with the root's lock held): a committed
     journal is rolled forward, a pending one rolled back (its temporary files deleted)."""
     path = os.path.join(root, JOURNAL)
+    if os.path.lexists(path + TMP_SUFFIX):  # killed while writing the journal itself: nothing began
+        _remove(path + TMP_SUFFIX)
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
@@ -276,8 +279,9 @@ def lock_timeout() -> float:
     return max(value, 0.0)
 
 
-def lock(root: str, notify: Notify) -> _Held:
-    """An exclusive lock on the folder ``root`` (created if missing), waiting for another holder."""
+def lock(root: str, notify: Notify, timeout: float = DEFAULT_LOCK_TIMEOUT) -> _Held:
+    """An exclusive lock on the folder ``root`` (created if missing), waiting at most ``timeout``
+    seconds for another holder."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX: no lock
@@ -288,7 +292,7 @@ def lock(root: str, notify: Notify) -> _Held:
     except OSError as exc:
         raise EvalfmtError(f"cannot open the output folder {root}: {exc.strerror or exc}") from None
     try:
-        _acquire(fd, fcntl.flock, root, notify)
+        _acquire(fd, fcntl.flock, root, notify, timeout)
         return _Held(fd)
     except OSError as exc:
         os.close(fd)
@@ -304,7 +308,7 @@ def lock(root: str, notify: Notify) -> _Held:
     except OSError as exc:
         raise EvalfmtError(f"cannot open {path}: {exc.strerror or exc}") from None
     try:
-        _acquire(fd, fcntl.lockf, root, notify)
+        _acquire(fd, fcntl.lockf, root, notify, timeout)
     except OSError as exc:
         os.close(fd)
         raise EvalfmtError(f"cannot lock {path}: {exc.strerror or exc}") from None
@@ -314,7 +318,7 @@ def lock(root: str, notify: Notify) -> _Held:
     return _Held(fd)
 
 
-def _acquire(fd: int, how, root: str, notify: Notify) -> None:
+def _acquire(fd: int, how, root: str, notify: Notify, timeout: float) -> None:
     import fcntl
 
     try:
@@ -322,7 +326,6 @@ def _acquire(fd: int, how, root: str, notify: Notify) -> None:
         return
     except BlockingIOError:
         pass
-    timeout = lock_timeout()
     notify(f"waiting for another evalfmt that is writing to {root} (at most {timeout:g} s)")
     deadline = time.monotonic() + timeout
     delay = 0.01
