@@ -27,9 +27,7 @@ root; a process that is not evalfmt is not held off by the lock.
 from __future__ import annotations
 
 import errno
-import json
 import os
-import secrets
 import time
 from typing import Callable, Mapping
 
@@ -106,6 +104,8 @@ def _rel(root: str, path: str) -> str:
 
 
 def _commit_set(root: str, paths: list[str], files: Mapping[str, bytes]) -> None:
+    import secrets
+
     token = secrets.token_hex(6)
     entries = []
     for i, path in enumerate(paths):
@@ -124,6 +124,8 @@ def _commit_set(root: str, paths: list[str], files: Mapping[str, bytes]) -> None
 
 
 def _write_journal(root: str, data: dict) -> None:
+    import json
+
     path = os.path.join(root, JOURNAL)
     tmp = path + TMP_SUFFIX
     try:
@@ -226,6 +228,8 @@ def repair(root: str, notify: Notify) -> None:
 def _parse_journal(root: str, text: str, path: str) -> tuple[list[tuple[str, str]], str]:
     """The (target, temporary file) pairs of a journal and its state; EvalfmtError when it is not a
     journal evalfmt wrote (every name must be a temporary file beside its target, inside ``root``)."""
+    import json
+
     def bad(why: str) -> EvalfmtError:
         return EvalfmtError(f"{path}: not a journal evalfmt can finish ({why}); if no evalfmt is writing to "
                             f"{root}, delete it")
