@@ -39,14 +39,11 @@ def check(items: list, diagnostics: list[Diagnostic], documents: dict | None = N
         source = _get(es, "source") or "-"
         set_span = _get(es, "span")
 
-        def report(noun: str, value: Any, span: Any) -> None:
+        def report(noun: str, value: Any, span: Any, fallback: Any = set_span) -> None:
             if not isinstance(value, str) or not CONTROL.search(value):
                 return
-            path, line, column = _at(span or set_span, source)
-            diagnostics.append(Diagnostic(
-                path, line, column, CODE,
-                f"{noun} '{value}' holds a control character ({control_char(value)}): names and ids must print on "
-                "one line; remove it"))
+            path, line, column = _at(span or fallback, source)
+            diagnostics.append(Diagnostic(path, line, column, CODE, message(noun, value)))
 
         def checks(items: Any, span: Any) -> None:
             for c in items or []:
@@ -54,8 +51,8 @@ def check(items: list, diagnostics: list[Diagnostic], documents: dict | None = N
                     report("skill name", _get(c, "skill"), _get(c, "span") or span)
 
         report("eval set name", _get(es, "name"), _name_key(documents, set_span, _get(es, "name")) or set_span)
-        skill = _get(es, "skill")
-        if skill:
+        skill, triggers = _get(es, "skill"), _get(es, "triggers")
+        if skill and not (triggers and _get(triggers, "skill") == _get(skill, "name")):  # else reported below
             report("skill name", _get(skill, "name"), _get(skill, "span"))
         checks(_get(es, "checks"), set_span)
         noun = CASE_NOUN.get(_get(es, "format"), "case name")
@@ -68,9 +65,14 @@ def check(items: list, diagnostics: list[Diagnostic], documents: dict | None = N
             for entry in _get(suite, "entries") or []:
                 report("suite entry name", _get(entry, "name"), _get(entry, "span") or _get(suite, "span"))
                 checks(_get(entry, "checks"), _get(entry, "span"))
-        triggers = _get(es, "triggers")
-        if triggers and not (skill and _get(triggers, "skill") == _get(skill, "name")):  # terum: the folder's name
-            report("skill name", _get(triggers, "skill"), _get(triggers, "span"))
+        if triggers:  # where the router reports it too (the same diagnostic, so it is listed once)
+            report("skill name", _get(triggers, "skill"), _get(triggers, "span"), fallback=None)
+
+
+def message(noun: str, value: str) -> str:
+    """The EV116 message (the router gives the same one for a skill name, so the two dedupe)."""
+    return f"{noun} '{value}' holds a control character ({control_char(value)}): names and ids must print on one " \
+           "line; remove it"
 
 
 def _name_key(documents: dict | None, span: Any, name: Any) -> dict | None:

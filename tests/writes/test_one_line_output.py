@@ -104,11 +104,15 @@ def test_a_folder_whose_name_holds_a_line_break(run_cli, tmp_path):
     shown = str(tmp_path) + "/evil ::error file=README.md::folder"
     assert code == 1
     assert out == (
-        f"{shown}:1:1: EV116 skill name 'evil ::error file=README.md::folder' holds a control character (U+000A): "
-        "names and ids must print on one line; remove it\n"
         f"{shown}/evals/cases/mentions.yaml:3:9: EV109 unknown bucket '3'; the engine refuses the case: use one of "
         "explicit, implicit, contextual, negative, adversarial\n"
+        f"{shown}/evals/triggers.yaml:1:1: EV116 skill name 'evil ::error file=README.md::folder' holds a control "
+        "character (U+000A): names and ids must print on one line; remove it\n"
         "2 errors, 0 warnings in 2 files\n")
+    (skill / "evals" / "triggers.yaml").unlink()  # without a trigger set, the folder itself is named
+    code, out, err = run_cli("validate", str(skill))
+    assert out.splitlines()[0] == (f"{shown}:1:1: EV116 skill name 'evil ::error file=README.md::folder' holds a "
+                                   "control character (U+000A): names and ids must print on one line; remove it")
 
 
 # ------------------------------------------------------------------------- every one-line output
