@@ -61,6 +61,8 @@ def check_roots(paths, root_of: Callable[[str], str]) -> None:
 def write_set(files: Mapping[str, bytes], roots: str | Mapping[str, str], notify: Notify | None = None) -> list[str]:
     """Write ``files`` (path -> bytes) as described in the module docstring. ``roots`` is the one
     output folder of every path, or a mapping path -> its folder. Returns the paths written."""
+    if roots is None:
+        raise EvalfmtError("no output folder given: nothing is written without one")
     root_of = (lambda _p: roots) if isinstance(roots, str) else roots.__getitem__
     check_roots(files, root_of)
     timeout = lock_timeout()
@@ -85,7 +87,8 @@ def write_set(files: Mapping[str, bytes], roots: str | Mapping[str, str], notify
     finally:
         for held in reversed(locks):
             held.release()
-    return [p for p in files if p in set(written)]
+    done = set(written)
+    return [p for p in files if p in done]
 
 
 def _same(path: str, data: bytes) -> bool:

@@ -169,6 +169,9 @@ def test_write_files_needs_a_root_and_checks_every_path_before_writing(tmp_path)
     assert files_under(tmp_path) == []
     with pytest.raises(TypeError):
         write_files(files)  # type: ignore[call-arg]  # no write without a root
+    with pytest.raises(EvalfmtError, match="no output folder given"):
+        write_files(files, None)  # type: ignore[arg-type]  # convert's root when there is no -o
+    assert files_under(tmp_path) == []
 
 
 def test_transpile_and_convert_share_the_root_rule(run_cli, tmp_path):

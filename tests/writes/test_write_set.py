@@ -242,7 +242,7 @@ def test_a_bad_lock_timeout_is_one_line(tmp_path, run_cli, monkeypatch):
     assert (code, out, err) == (2, "", "evalfmt: EVALFMT_LOCK_TIMEOUT='soon' is not a number of seconds\n")
 
 
-def test_nothing_is_locked_or_created_when_nothing_changes(work):
+def test_an_unchanged_set_leaves_nothing_behind(work):
     done = run(EVALFMT + ["transpile", "EVAL.yaml", "-d", "out"], work)
     assert done.returncode == 0
     again = run(EVALFMT + ["transpile", "EVAL.yaml", "-d", "out"], work)
