@@ -36,6 +36,8 @@ def check(items: list, diagnostics: list[Diagnostic], documents: dict | None = N
     The position is the span of the node holding the name; for an eval set's ``name``, the key in its
     document (``documents``: path -> Loaded) when there is one."""
     for es in items:
+        if isinstance(es, dict) and not _may_hold(es):
+            continue
         source = _get(es, "source") or "-"
         set_span = _get(es, "span")
 
@@ -67,6 +69,28 @@ def check(items: list, diagnostics: list[Diagnostic], documents: dict | None = N
                 checks(_get(entry, "checks"), _get(entry, "span"))
         if triggers:  # where the router reports it too (the same diagnostic, so it is listed once)
             report("skill name", _get(triggers, "skill"), _get(triggers, "span"), fallback=None)
+
+
+def _may_hold(es: dict) -> bool:
+    """A quick look at an eval set in the IR's JSON shape: could any name in it hold a control character?
+    (Lint and validate read thousands of sets; almost none do.)"""
+    names = [es.get("name"), (es.get("skill") or {}).get("name"), (es.get("triggers") or {}).get("skill")]
+    add = names.append
+    groups = [es.get("checks")]
+    for case in es.get("cases") or ():
+        add(case.get("name"))
+        groups.append(case.get("checks"))
+    suite = es.get("suite")
+    if suite:
+        groups.append(suite.get("checks"))
+        for entry in suite.get("entries") or ():
+            add(entry.get("name"))
+            groups.append(entry.get("checks"))
+    for group in groups:
+        for c in group or ():
+            if c.get("kind") == "skill-trigger":
+                add(c.get("skill"))
+    return CONTROL.search("\ue000".join([n for n in names if n.__class__ is str])) is not None
 
 
 def message(noun: str, value: str) -> str:
