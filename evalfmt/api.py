@@ -14,7 +14,7 @@ from . import formats
 from .discover import Unit, discover
 from .errors import Diagnostic, EvalfmtError
 from .formats import Loss, ReadResult
-from .writeset import atomic_write, inside, write_set  # noqa: F401 - atomic_write, inside: part of this API
+from .writeset import atomic_write, write_set  # noqa: F401 - atomic_write: the commands import it from here
 
 if TYPE_CHECKING:  # pragma: no cover
     from .writeset import Notify
