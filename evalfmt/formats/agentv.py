@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 
+from ..load import is_virtual
 from . import Format, ReadResult, basename, peek_keys
 
 YAML_EXTS = (".yaml", ".yml")
@@ -25,7 +26,7 @@ NOT_AGENTV = {"prompts", "providers", "defaultTest", "redteam", "scenarios"}
 def detect(path: str) -> bool:
     name = basename(path)
     lower = name.lower()
-    if not lower.endswith(YAML_EXTS) or not os.path.isfile(path):
+    if not lower.endswith(YAML_EXTS) or not (os.path.isfile(path) or is_virtual(path)):
         return False
     stem = lower.rsplit(".", 1)[0]
     if stem == "eval" or stem.endswith(".eval"):
