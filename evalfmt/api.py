@@ -98,6 +98,11 @@ class Conversion:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: the folder every file must stay inside (``-o DIR``, or the folder of ``-o FILE``); None without ``out``
     root: str | None = None
+    #: ``where: why`` for each eval set the target format could not hold at all (nothing written for it)
+    skipped: list[str] = field(default_factory=list)
+    #: folders to copy into the output (output folder -> source folder): terum fixtures, which terum
+    #: reads only inside the skill folder (see :mod:`evalfmt.rebase`)
+    copies: dict[str, str] = field(default_factory=dict)
 
 
 def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -> Conversion:
@@ -121,8 +126,17 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
     if several and out is None:
         raise EvalfmtError(f"{src} holds {len(result.sets)} eval sets; give -o DIR to write them all")
     conv.root = output_root(out, target, several)
+    from .rebase import rebase
+
     for i, evalset in enumerate(result.sets):
+        evalset, copies = rebase(evalset, to, _out_dir(out, src, target, several, evalset, i))
+        if out is not None:
+            conv.copies.update(copies)
         written = target.write(evalset)
+        if not written.files:
+            conv.losses.extend(written.losses)
+            conv.skipped.append(f"{evalset.source or _subdir(evalset, i)}: {written.nothing or 'nothing to write'}")
+            continue
         places = {rel: _place(out, rel, target, several, evalset, i, main=n == 0)
                   for n, rel in enumerate(written.files)}
         existing = _existing(places) if out is not None else {}
@@ -132,6 +146,22 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
         for rel, text in written.files.items():
             conv.files[places.get(rel) or _place(out, rel, target, several, evalset, i, main=False)] = text
     return conv
+
+
+def _out_dir(out: str | None, src: str, target, several: bool, evalset, index: int) -> str:
+    """The folder the output of one eval set lives in (for terum: the skill folder). Without ``-o`` the
+    output is taken to live where the source does."""
+    if out is None:
+        if evalset.format == "terum":
+            from .formats.terum_read import skill_root
+
+            return skill_root(evalset.source or src) or src
+        if evalset.source:
+            return evalset.source if os.path.isdir(evalset.source) else os.path.dirname(evalset.source) or "."
+        return src if os.path.isdir(src) else os.path.dirname(src) or "."
+    if several:
+        return os.path.join(out, _subdir(evalset, index))
+    return output_root(out, target, several) or out
 
 
 def _subdir(evalset, index: int) -> str:
@@ -178,11 +208,31 @@ def _existing(places: dict[str, str]) -> dict[str, str]:
 
 # ---------------------------------------------------------------------------------------- writing
 
-def write_files(files: dict[str, str], root: "str | Mapping[str, str]", notify: "Notify | None" = None) -> list[str]:
-    """Write every file as one set (:mod:`evalfmt.writeset`): every path must resolve inside ``root``
-    (the output folder, or a mapping path -> its folder), checked for all files before the first
-    write; the folder is locked while writing; a file whose content would not change is not
+
+def copied_files(copies: dict[str, str]) -> dict[str, bytes]:
+    """The files to copy for ``copies`` (output folder -> source folder): each regular file of a source
+    folder, by its path in the output folder. Symbolic links are neither followed nor copied. The
+    copies are written with the rest of the conversion, as one set (:func:`write_files`)."""
+    out: dict[str, bytes] = {}
+    for dst, src in copies.items():
+        for folder, dirs, names in os.walk(src):
+            dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
+            for name in sorted(names):
+                path = os.path.join(folder, name)
+                if os.path.islink(path) or not os.path.isfile(path):
+                    continue
+                with open(path, "rb") as fh:
+                    out[os.path.join(dst, os.path.relpath(path, src))] = fh.read()
+    return out
+
+
+def write_files(files: "Mapping[str, str | bytes]", root: "str | Mapping[str, str]",
+                notify: "Notify | None" = None) -> list[str]:
+    """Write every file (text or bytes) as one set (:mod:`evalfmt.writeset`): every path must resolve
+    inside ``root`` (the output folder, or a mapping path -> its folder), checked for all files before
+    the first write; the folder is locked while writing; a file whose content would not change is not
     rewritten; several changed files are renamed into place as a set a killed run's rerun finishes.
     ``notify`` receives one-line notes (waiting for a lock, an interrupted write finished).
     Returns the paths written."""
-    return write_set({path: text.encode("utf-8") for path, text in files.items()}, root, notify)
+    return write_set({path: data.encode("utf-8") if isinstance(data, str) else data for path, data in files.items()},
+                     root, notify)
