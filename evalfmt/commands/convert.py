@@ -71,9 +71,9 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbo
         click.echo(text, nl=False)
         return 0
     copied = copied_files(conv.copies)
+    written = write_files({**conv.files, **copied}, conv.root, notify=err)
     for dst, origin in conv.copies.items():
         err(f"copied fixture {origin} to {dst} (terum reads fixtures only inside the skill folder)")
-    written = write_files({**conv.files, **copied}, conv.root, notify=err)
     total = len(conv.files) + len(copied)
     err(f"wrote {len(written)} file{'s' if len(written) != 1 else ''}"
         + (f" ({total - len(written)} unchanged)" if len(written) != total else ""))

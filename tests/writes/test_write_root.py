@@ -186,3 +186,20 @@ def test_transpile_and_convert_share_the_root_rule(run_cli, tmp_path):
     assert err == (f"evalfmt: refusing to write {tmp_path}/out/deploy/evals.json: outside the output folder "
                    f"{tmp_path}/out (through '..', an absolute path or a symlink); nothing written\n")
     assert files_under(tmp_path / "elsewhere") == []
+
+
+def test_promptfoo_glob_reference_outside_is_expanded_beside_the_config(run_cli, tmp_path):
+    (tmp_path / "shared").mkdir()
+    for name, prompt in (("a.yaml", "first"), ("b.yaml", "second")):
+        (tmp_path / "shared" / name).write_text(f"- vars: {{prompt: {prompt}}}\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "promptfooconfig.yaml").write_text("prompts: ['{{prompt}}']\ntests:\n  - file://../shared/*.yaml\n")
+    code, _, err = run_cli("convert", str(tmp_path / "src" / "promptfooconfig.yaml"), "--to", "promptfoo",
+                           "-o", str(tmp_path / "out") + "/")
+    assert code == 0, err
+    assert (": tests file 'file://../shared/*.yaml' (outside the output folder; written as 'file://a.yaml', "
+            "'file://b.yaml' beside the config)\n") in err
+    assert files_under(tmp_path / "out") == ["a.yaml", "b.yaml", "promptfooconfig.yaml"]
+    assert "tests:\n  - file://a.yaml\n  - file://b.yaml\n" in (tmp_path / "out" / "promptfooconfig.yaml").read_text()
+    code, stdout, err = run_cli("inspect", str(tmp_path / "out" / "promptfooconfig.yaml"))
+    assert (code, err) == (0, "") and "first" in stdout and "second" in stdout
