@@ -4,9 +4,9 @@ process that is really killed, or really slow):
     python instrumented_evalfmt.py kill K ARGS...
         SIGKILL this process just before the K-th step of a write: a rename (os.replace) or the
         creation of a temporary file of a set (writeset._write_new);
-    python instrumented_evalfmt.py slow MARKER SECONDS ARGS...
-        after the first rename of an output file, create MARKER, then sleep SECONDS before every later
-        rename (a write another process can overlap).
+    python instrumented_evalfmt.py pause MARKER GO ARGS...
+        after the first rename of an output file, create MARKER, then wait (at most 60 s) for the file
+        GO to exist before the next rename (a write another process overlaps, deterministically).
 """
 
 from __future__ import annotations
@@ -48,13 +48,14 @@ def main() -> None:
         except (ImportError, AttributeError):  # an evalfmt without write sets: renames only
             pass
     else:
-        marker, seconds = sys.argv[2], float(sys.argv[3])
+        marker, go = sys.argv[2], sys.argv[3]
         args = sys.argv[4:]
 
         def replace(src, dst, *a, **k):
             if str(dst).endswith("evals.json"):
-                if steps[0]:
-                    time.sleep(seconds)
+                deadline = time.monotonic() + 60
+                while steps[0] == 1 and not os.path.exists(go) and time.monotonic() < deadline:
+                    time.sleep(0.01)
                 real_replace(src, dst, *a, **k)
                 steps[0] += 1
                 if steps[0] == 1:

@@ -154,28 +154,34 @@ def test_a_stale_journal_temporary_is_cleaned(tmp_path):
 
 
 def test_two_transpiles_into_one_folder_take_turns(tmp_path):
-    """A (slow: 0.5 s between its renames) starts first; B starts while A is half way. Without a lock B's
-    files land between A's and the folder ends with files from both; with it B waits, then writes its
-    whole set."""
+    """A starts first and pauses after its first rename; B starts then. Without a lock B's files land
+    between A's and the folder ends with files from both; with it B says it waits, A finishes, then B
+    writes its whole set."""
     for name in ("A", "B"):
         (tmp_path / f"{name}.yaml").write_text(eval_yaml(name))
-    marker = tmp_path / "a-started"
-    a = subprocess.Popen(INSTRUMENTED + ["slow", str(marker), "0.5", "transpile", "A.yaml", "-d", "out"],
+    marker, go = tmp_path / "a-started", tmp_path / "a-go-on"
+    a = subprocess.Popen(INSTRUMENTED + ["pause", str(marker), str(go), "transpile", "A.yaml", "-d", "out"],
                          cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    b = None
     try:
         deadline = time.monotonic() + 60
         while not marker.exists():
             assert a.poll() is None and time.monotonic() < deadline, "A never started writing"
             time.sleep(0.01)
-        b = run(EVALFMT + ["transpile", "B.yaml", "-d", "out"], tmp_path)
-        a_out, a_err = a.communicate(timeout=60)
+        b = subprocess.Popen(EVALFMT + ["transpile", "B.yaml", "-d", "out"], cwd=tmp_path,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = b.stderr.readline()  # B is blocked on the lock (without one it would have written by now)
+        go.touch()
+        _, a_err = a.communicate(timeout=60)
+        _, b_rest = b.communicate(timeout=60)
     finally:
-        if a.poll() is None:
-            a.kill()
-            a.wait()
+        for p in (a, b):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait()
     assert a.returncode == 0, a_err
-    assert b.returncode == 0, b.stderr
-    assert b.stderr.splitlines()[0] == "evalfmt: waiting for another evalfmt that is writing to out (at most 120 s)"
+    assert b.returncode == 0, b_rest
+    assert first == "evalfmt: waiting for another evalfmt that is writing to out (at most 120 s)\n"
     assert state(tmp_path / "out") == ["B", "B", "B"]
     assert leftovers(tmp_path / "out") == []
 
