@@ -13,14 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import frontmatter
-from ..errors import Diagnostic, LoadError, Pos
+from ..errors import Diagnostic, LoadError, Pos, one_line
 from ..load import Loaded, YMap, YSeq
 
 #: How much of a file decides whether it is text (terum: no NUL in the first 8 KiB).
 TEXT_PROBE = 8192
-
-
-_ONE_LINE = re.compile(r"[\r\n\t\v\f\x85\u2028\u2029]+")
 
 
 def shown(text: str, limit: int = 80) -> str:
@@ -291,7 +288,7 @@ class Context:
                **data) -> None:
         line, column = (pos.line, pos.column) if isinstance(pos, Pos) else pos
         fix = bool(rule.fixable and data.get("fix"))
-        message = _ONE_LINE.sub(" ", message)
+        message = one_line(message)
         self.diagnostics.append(Diagnostic(path, line, column, rule.code, message, severity or rule.severity,
                                            fixable=fix, data=data))
 

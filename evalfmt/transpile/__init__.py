@@ -89,7 +89,7 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
     groups: dict[str, list] = {}
     for path in paths:
         for unit in discover(path, force=fmt):
-            read = formats.get(unit.format).read(unit.path)
+            read = formats.read_file(unit.format, unit.path)
             result.diagnostics.extend(read.diagnostics)
             root = out_dir if out_dir is not None else default_out(unit.path, "seed", unit.format)
             groups.setdefault(root, []).extend(read.raw_sets())
@@ -176,7 +176,7 @@ def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
     from .. import formats
     from ..formats.agentv_write import to_data
 
-    read = formats.get(unit.format).read(unit.path)
+    read = formats.read_file(unit.format, unit.path)
     errors = [d for d in read.diagnostics if d.severity == "error"]
     if errors:
         raise AgentvError(errors[0].format())
@@ -195,17 +195,15 @@ def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
 # ----------------------------------------------------------------------------------- disk side
 
 
-def apply(p: Plan) -> list[str]:
-    """Write the plan's files (atomically; every path checked inside its folder before the first
-    write; unchanged files left alone). Returns the paths written."""
-    from ..api import inside, write_files
+def apply(p: Plan, notify=None) -> list[str]:
+    """Write the plan's files (:func:`evalfmt.api.write_files`: every path checked inside its folder
+    before the first write, the folders locked, the set atomic, unchanged files left alone).
+    Returns the paths written."""
+    from ..api import write_files
 
     if not p.ok:
         raise EvalfmtError("refusing to write: the transpile has errors")
-    for path, root in p.roots.items():
-        if not inside(root, path):
-            raise EvalfmtError(f"refusing to write {path}: outside {root}")
-    return write_files(p.files)
+    return write_files(p.files, p.roots, notify)
 
 
 def check(p: Plan) -> list[tuple[str, str]]:
