@@ -130,6 +130,9 @@ def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
             raise StageError("staging", f"unsafe file path '{shown}': {problem}", ("files", rel))
     # 2. the fixture
     if spec.fixture is not None:
+        if "\x00" in spec.fixture:  # no folder has such a name (and the path functions refuse it)
+            shown = spec.fixture.replace("\x00", "\\0")
+            raise StageError("staging", f"fixture '{shown}' holds a NUL character (EV107): not copied", ("fixture",))
         source = os.path.normpath(os.path.join(spec.case_dir, spec.fixture))
         if spec.fixture_root is not None and _fixture_outside(spec.case_dir, spec.fixture, spec.fixture_root):
             raise StageError("staging", f"fixture '{spec.fixture}' is outside the skill folder (EV107): not copied; "
