@@ -704,7 +704,8 @@ def _read_prop(ctx: Ctx, case: ir.Case, prop: Tree, entry: dict, seen: set[str])
             ctx.add("EV102", "'tags' must be a list of non-empty strings", where)
             case.extra["tags"] = value
     elif key == "timeoutMs":
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 and float(value).is_integer():
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 2 ** 53 \
+                and float(value).is_integer():  # (2**53: JavaScript's largest safe integer)
             case.timeout_ms = int(value)
         else:
             ctx.add("EV102", f"'timeoutMs' must be a positive whole number of milliseconds, not {_what(value)}", where)

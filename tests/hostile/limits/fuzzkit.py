@@ -223,10 +223,5 @@ def check_promises(args, code: int, out: str, err: str) -> None:
     for text in (out, err):
         assert "Traceback (most recent call last)" not in text, f"{what}: a traceback\n{text[-3000:]}"
         assert "internal error" not in text, f"{what}: {text[-3000:]}"
-    lines = err.splitlines()
-    if "--layout" in args and "agentv" in args and lines and lines[0].startswith("evalfmt: "):
-        # the agentv layout prints agentv's own YAML error with its code frame, on purpose (byte for
-        # byte what `agentv transpile` prints); issue 11.13 asks for one line: open, see the report
-        lines = lines[:1]
-    for line in lines:
+    for line in err.splitlines():
         assert line.startswith("evalfmt: ") or DIAGNOSTIC.fullmatch(line), f"{what}: stray stderr line {line!r}"

@@ -165,3 +165,16 @@ def test_huge_numbers_in_an_agentv_file_read_as_javascript_reads_them(run_cli, t
     assert (code, err) == (0, "")
     extra = json.loads(out)["sets"][0]["cases"][0]["extra"]
     assert (extra["weight"], extra["other"], extra["digits"]) == (None, None, None)  # Infinity: JSON null
+
+
+def test_a_skillgym_timeout_beyond_2_53_is_ev102(run_cli, tmp_path):
+    """2**64 as timeoutMs became an int orjson cannot write (found by the fuzz test)."""
+    suite = tmp_path / "suite.ts"
+    suite.write_text('import { assert, type Case } from "skillgym";\nconst suite: Case[] = [\n  {\n    id: "a",\n'
+                     '    prompt: "p",\n    timeoutMs: 18446744073709551616,\n    assert(report) {\n'
+                     '      assert.skills.has(report, "x");\n    },\n  },\n];\nexport default suite;\n', encoding="utf-8")
+    message = f"{suite}:6:16: EV102 'timeoutMs' must be a positive whole number of milliseconds, not a number"
+    assert run_cli("validate", str(suite)) == (1, message + "\n1 error, 0 warnings in 1 file\n", "")
+    code, out, err = run_cli("inspect", "--format", "json", "--no-spans", str(suite))
+    assert (code, err) == (1, f"evalfmt: {message}\n")
+    assert json.loads(out)["sets"][0]["cases"][0]["extra"]["timeoutMs"] == 1.8446744073709552e19
