@@ -220,6 +220,25 @@ def loads(data: bytes | str) -> Any:
             raise ValueError("JSON nested too deeply") from None
 
 
+def json_numbers(value: Any) -> Any:
+    """``value`` with every integer outside the 64-bit range orjson writes turned into the float a
+    JavaScript number would hold (infinity past a double): the last guard of JSON output."""
+    if isinstance(value, bool) or value is None or isinstance(value, (str, float)):
+        return value
+    if isinstance(value, int):
+        if -(2 ** 63) <= value < 2 ** 64:
+            return value
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    if isinstance(value, dict):
+        return {k: json_numbers(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_numbers(v) for v in value]
+    return value
+
+
 def stringify(value: Any, indent: int | None = None) -> str:
     """``JSON.stringify(value, null, indent)`` for data loaded from YAML/JSON.
 

@@ -43,7 +43,13 @@ def out_option(dest: str, *old: str, **kwargs: Any):
 def echo_json(data: Any) -> None:
     import orjson
 
-    sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n")
+    try:
+        text = orjson.dumps(data, option=orjson.OPT_INDENT_2)
+    except TypeError:  # an integer beyond 64 bits that no reader caught: written as JavaScript would
+        from ..js import json_numbers
+
+        text = orjson.dumps(json_numbers(data), option=orjson.OPT_INDENT_2)
+    sys.stdout.write(text.decode("utf-8") + "\n")
 
 
 def err(message: str) -> None:

@@ -135,7 +135,14 @@ def dumps(sets: list[ir.EvalSet]) -> str:
 
     from .ir_doc import document
 
-    return orjson.dumps(document(sets), option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+    doc = document(sets)
+    try:
+        text = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+    except TypeError:  # an integer beyond 64 bits that no reader caught: written as JavaScript would
+        from ..js import json_numbers
+
+        text = orjson.dumps(json_numbers(doc), option=orjson.OPT_INDENT_2)
+    return text.decode("utf-8") + "\n"
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:

@@ -354,7 +354,7 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
             ctx.value("max_turns", code="EV102",
                       message=f"'max_turns' must be a positive integer, not a {type_name(m)}")
             extra["max_turns"] = plain(m)
-        elif not is_js_integer(m) or m <= 0:
+        elif not is_js_integer(m) or m <= 0 or m > 2 ** 53:  # (2**53: the largest integer a JS number holds exactly)
             ctx.value("max_turns", code="EV108", message=f"'max_turns' is {js_string(m)}: it must be a positive integer")
             extra["max_turns"] = m
         else:

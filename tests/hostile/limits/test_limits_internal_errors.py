@@ -178,3 +178,23 @@ def test_a_skillgym_timeout_beyond_2_53_is_ev102(run_cli, tmp_path):
     code, out, err = run_cli("inspect", "--format", "json", "--no-spans", str(suite))
     assert (code, err) == (1, f"evalfmt: {message}\n")
     assert json.loads(out)["sets"][0]["cases"][0]["extra"]["timeoutMs"] == 1.8446744073709552e19
+
+
+def test_max_turns_beyond_2_53_is_ev108(run_cli, tmp_path):
+    """2**64 read as a float, then int() again for the IR: JSON output could not hold it (found by the fuzz test)."""
+    skill = make_skill(tmp_path / "lib", "notes", {"a": "task: t\nmax_turns: 18446744073709551616\nchecks:\n"
+                                                         "  - transcript_mentions: LegacyConfigLoader\n"})
+    case = skill / "evals" / "cases" / "a.yaml"
+    message = (f"{case}:2:12: EV108 'max_turns' is 18446744073709552000: it must be a positive integer")
+    assert run_cli("validate", str(case)) == (1, message + "\n1 error, 0 warnings in 1 file\n", "")
+    code, out, err = run_cli("inspect", "--format", "json", "--no-spans", str(skill))
+    assert (code, err) == (1, f"evalfmt: {message}\n")
+    assert json.loads(out)["sets"][0]["cases"][0]["extra"]["max_turns"] == 1.8446744073709552e19
+
+
+def test_json_output_holds_any_integer():
+    """The last guard of JSON output: an integer beyond 64 bits is written as a JavaScript number."""
+    from evalfmt.js import json_numbers
+
+    assert json_numbers({"a": [2 ** 70, 1, -(2 ** 80), 10 ** 400, True, None, 1.5, "x"]}) == {
+        "a": [1.1805916207174113e21, 1, -1.2089258196146292e24, float("inf"), True, None, 1.5, "x"]}
