@@ -18,6 +18,26 @@ from .formats.terum_read import has_assets, read_or_reported, skill_root  # skil
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".cache", ".tox",
              ".mypy_cache", ".pytest_cache", ".ruff_cache", ".agentv", "dist", "build"}
 
+#: The hidden folders agents keep project skills in (``<folder>/skills/<skill>/SKILL.md``): searched,
+#: but only their ``skills/`` folder (docs/discovery.md lists which agent reads which).
+AGENT_DIRS = frozenset({".agents", ".claude", ".codex", ".cursor", ".gemini", ".github", ".opencode",
+                        ".windsurf"})
+
+
+def searched(parent: str, name: str) -> bool:
+    """Whether a folder search enters the sub-folder ``name`` of a folder whose own name is ``parent``.
+
+    Hidden folders are skipped, except an agent's skill folder (``.github/skills/``: the agent folder,
+    then only its ``skills/``) and a hidden catalogue inside a ``skills/`` folder
+    (``skills/.curated/``); version control, dependencies, caches and build outputs never are."""
+    if name in SKIP_DIRS:
+        return False
+    if parent in AGENT_DIRS:
+        return name == "skills"
+    if name.startswith("."):
+        return name in AGENT_DIRS or parent == "skills"
+    return True
+
 
 @dataclass(frozen=True)
 class Unit:
@@ -54,6 +74,7 @@ def discover(path: str, force: str | None = None) -> list[Unit]:
 
 
 def _walk(folder: str, units: list[Unit], seen_terum: set[str]) -> None:
+    parent = os.path.basename(os.path.abspath(folder))
     terum = _terum_unit(folder)
     if terum is not None and terum.path not in seen_terum:
         seen_terum.add(terum.path)
@@ -64,10 +85,9 @@ def _walk(folder: str, units: list[Unit], seen_terum: set[str]) -> None:
         raise EvalfmtError(f"{folder}: cannot list: {exc.strerror}") from None
     for entry in entries:
         if entry.is_dir(follow_symlinks=False):
-            if entry.name in SKIP_DIRS or (entry.name.startswith(".") and entry.name != ".claude"):
-                continue
-            _walk(entry.path, units, seen_terum)
-        elif entry.is_file(follow_symlinks=False):
+            if searched(parent, entry.name):
+                _walk(entry.path, units, seen_terum)
+        elif entry.is_file(follow_symlinks=False) and parent not in AGENT_DIRS:
             if _covered_by_terum(entry.path, seen_terum):
                 continue
             fmt = formats.detect(entry.path)

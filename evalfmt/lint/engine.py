@@ -65,7 +65,7 @@ SKILL_FILE = "SKILL.md"
 def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False) -> list[Work]:
     """The work for one PATH: its units, and the skill folders under it (a SKILL.md given as a file
     means its folder)."""
-    from ..discover import SKIP_DIRS, discover, skill_root
+    from ..discover import discover, searched, skill_root
 
     if not os.path.exists(path):
         raise EvalfmtError(f"{path}: no such file or directory")
@@ -101,7 +101,8 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False) -> 
             roots.append(start)
     else:
         for current, dirs, files in os.walk(norm):
-            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not (d.startswith(".") and d != ".claude"))
+            parent = os.path.basename(os.path.abspath(current))
+            dirs[:] = sorted(d for d in dirs if searched(parent, d))
             if SKILL_FILE in files:
                 roots.append(current)
                 # a skill's evals/ and fixtures/ hold test material (a fixture may look like a skill)
