@@ -19,7 +19,7 @@ from .formats import Loss, ReadResult
 def read_units(units: list[Unit]) -> ReadResult:
     result = ReadResult()
     for unit in units:
-        result.extend(formats.get(unit.format).read(unit.path))
+        result.extend(formats.read_unit(unit))
     return result
 
 

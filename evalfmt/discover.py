@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from . import formats
 from .errors import EvalfmtError
-from .formats.terum_read import has_assets, read_or_reported, skill_root  # skill_root: also used from here
+from .formats.terum_read import has_assets, is_skill_dir, read_or_reported, skill_root  # skill_root: also used from here
 
 #: Folders never searched: version control, dependencies, caches, and build outputs.
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".cache", ".tox",
@@ -41,13 +41,24 @@ def searched(parent: str, name: str) -> bool:
 
 @dataclass(frozen=True)
 class Unit:
+    """What one reader reads at once. ``options`` are keyword arguments for the reader (terum's
+    ``forced`` and ``exclude``); a unit with a ``note`` is a file left unread, and why."""
+
     format: str
     path: str
+    options: tuple = ()
+    note: str | None = None
+
+
+#: why a file at terum's paths outside a skill folder is not read
+NOT_A_SKILL = ("not read: no SKILL.md in {root}, so it is not a terum skill's file (another tool's?); "
+               "--from terum reads it as one")
 
 
 def discover(path: str, force: str | None = None) -> list[Unit]:
     """The units under ``path``. ``force`` names the format that reads ``path``: a file, or for
-    ``terum`` a skill or evals/ folder (the other formats read single files)."""
+    ``terum`` a skill or evals/ folder (the other formats read single files). Forced, terum reads
+    every file at its paths, whatever it holds."""
     if not os.path.exists(path):
         raise EvalfmtError(f"{path}: no such file or directory")
     if force is not None:
@@ -55,29 +66,71 @@ def discover(path: str, force: str | None = None) -> list[Unit]:
         if force != "terum" and os.path.isdir(path):
             raise EvalfmtError(f"{path}: is a folder, and --from {force} reads one file: give the file, or leave "
                                "out --from to search the folder")
-        return [Unit(force, path)]
+        return [Unit(force, path, (("forced", True),) if force == "terum" else ())]
     if os.path.isfile(path):
-        fmt = formats.detect(path)
-        if fmt is None:
-            raise EvalfmtError(f"{path}: not an eval file evalfmt recognises (use --from FORMAT)")
-        return [Unit(fmt.name, path)]
+        return [_file_unit(path)]
     units: list[Unit] = []
     seen_terum: set[str] = set()
     top = os.path.normpath(path)
     root = skill_root(top)
-    if root is not None:  # a skill (or evals/) folder named directly is read even when it is empty
+    if root is not None and is_skill_dir(root):  # a skill folder named directly is read even when empty
         seen_terum.add(os.path.normpath(root))
         units.append(Unit("terum", root))
         top = root
     _walk(top, units, seen_terum)
-    return units
+    return _assign_referenced(units)
+
+
+def _file_unit(path: str) -> Unit:
+    from .formats.terum import at_terum_path
+
+    terum_path = at_terum_path(path)
+    if terum_path or path.lower().endswith((".yaml", ".yml", ".jsonl")):
+        from .formats.agentv_refs import owner
+
+        found = owner(path, not_owner=at_terum_path)
+        if found is not None:
+            return Unit("agentv", found)
+    if terum_path:
+        root = skill_root(path) or "."
+        if is_skill_dir(root):
+            return Unit("terum", path)
+        return Unit("terum", path, note=NOT_A_SKILL.format(root=root))
+    fmt = formats.detect(path)
+    if fmt is None:
+        raise EvalfmtError(f"{path}: not an eval file evalfmt recognises (use --from FORMAT)")
+    return Unit(fmt.name, path)
+
+
+def _assign_referenced(units: list[Unit]) -> list[Unit]:
+    """Give the files an agentv eval file reads its tests from to that file alone: no other unit
+    reads them (a terum skill folder is told to leave them out), and no note is given for them."""
+    owners = [u for u in units if u.format == "agentv" and u.note is None]
+    if not owners:
+        return units
+    from .formats.agentv_refs import references
+
+    owned: set[str] = set()
+    for u in owners:
+        owned |= references(u.path)
+    if not owned:
+        return units
+    out: list[Unit] = []
+    for u in units:
+        full = os.path.abspath(u.path)
+        if u.format == "terum" and u.note is None and os.path.isdir(u.path):
+            mine = frozenset(p for p in owned if p.startswith(full + os.sep))
+            out.append(Unit(u.format, u.path, (("exclude", mine),)) if mine else u)
+        elif full not in owned:
+            out.append(u)
+    return out
 
 
 def _walk(folder: str, units: list[Unit], seen_terum: set[str]) -> None:
     parent = os.path.basename(os.path.abspath(folder))
     terum = _terum_unit(folder)
-    if terum is not None and terum.path not in seen_terum:
-        seen_terum.add(terum.path)
+    if terum is not None and os.path.normpath(terum.path) not in seen_terum:
+        seen_terum.add(os.path.normpath(terum.path))
         units.append(terum)
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
@@ -91,15 +144,19 @@ def _walk(folder: str, units: list[Unit], seen_terum: set[str]) -> None:
             if _covered_by_terum(entry.path, seen_terum):
                 continue
             fmt = formats.detect(entry.path)
-            if fmt is not None and fmt.name != "terum":
+            if fmt is None:
+                continue
+            if fmt.name != "terum":
                 units.append(Unit(fmt.name, entry.path))
+            else:  # at terum's paths, outside a skill folder
+                units.append(Unit("terum", entry.path, note=NOT_A_SKILL.format(root=skill_root(entry.path) or ".")))
 
 
 def _terum_unit(folder: str) -> Unit | None:
     evals = os.path.join(folder, "evals")
     if os.path.basename(folder) == "evals":
         return None  # handled from the parent
-    if os.path.isdir(evals) and has_assets(evals):
+    if os.path.isdir(evals) and has_assets(evals) and is_skill_dir(folder):
         return Unit("terum", folder)
     return None
 

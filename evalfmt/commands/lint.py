@@ -84,6 +84,8 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
             moved = dict(plan.renames)
             targets = [moved.get(p, p) for p in targets]
             result = lint(targets, **options)
+    for note in sorted(result.notes):
+        sys.stderr.write(f"evalfmt: note: {note}\n")
     sys.stdout.write(reporters.render(fmt, result, registry(), fixed, quiet))
     failing = result.errors or (strict and result.warnings)
     return 1 if failing else 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json, from_option, summary_line
+from ._common import echo_json, err, from_option, summary_line
 
 
 @click.command("validate")
@@ -21,9 +21,12 @@ def command(paths: tuple[str, ...], fmt: str, from_: str | None, quiet: bool) ->
     PATHS are files or folders (searched recursively). Exit 0 when no error is found (warnings
     alone exit 0), 1 when any is, 2 on unusable paths.
     """
-    from ..api import validate
+    from ..api import read_many, sort_diagnostics
 
-    diags = [d for d in validate(list(paths), from_) if d.code.startswith("EV1")]
+    result = read_many(list(paths), from_)
+    for note in sorted(result.notes):
+        err(f"note: {note}")
+    diags = [d for d in sort_diagnostics(result.diagnostics) if d.code.startswith("EV1")]
     if fmt == "json":
         echo_json({"diagnostics": [d.to_json() for d in diags],
                    "summary": {"errors": sum(d.severity == "error" for d in diags),

@@ -58,6 +58,9 @@ class ReadResult:
         self._items: list = list(sets or [])
         self.diagnostics: list[Diagnostic] = list(diagnostics or [])
         self.documents: dict[str, "Loaded"] = dict(documents or {})
+        #: files left unread for want of evidence of their format, as ``path: why`` lines (never a
+        #: failure: commands print them on stderr as ``evalfmt: note: ...``)
+        self.notes: list[str] = []
 
     @property
     def sets(self) -> list["EvalSet"]:
@@ -80,6 +83,7 @@ class ReadResult:
         self._items.extend(other._items)
         self.diagnostics.extend(other.diagnostics)
         self.documents.update(other.documents)
+        self.notes.extend(n for n in other.notes if n not in self.notes)
 
 
 @dataclass
@@ -148,6 +152,16 @@ _MAY_BE: dict[str, Callable[[str], bool]] = {
     "skillgym": lambda p: p.lower().endswith((".ts", ".mts", ".cts", ".js", ".mjs")),
     "promptfoo": lambda p: p.lower().endswith((".yaml", ".yml", ".json")),
 }
+
+
+def read_unit(unit) -> ReadResult:
+    """Read one :class:`~evalfmt.discover.Unit`: its format's reader with the unit's options, or, for a
+    file discovery left unread, just its note."""
+    if unit.note is not None:
+        result = ReadResult()
+        result.notes.append(f"{unit.path}: {unit.note}")
+        return result
+    return get(unit.format).read(unit.path, **dict(unit.options))
 
 
 def detect(path: str) -> Format | None:

@@ -39,6 +39,8 @@ class LintResult:
     files: int = 0
     #: files a fix may touch: path -> loaded text (for --fix)
     texts: dict[str, str] = field(default_factory=dict)
+    #: files left unread for want of evidence of their format (``path: why``; never a finding)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -123,12 +125,12 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False) -> 
 
 def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintResult:
     """Read and lint some work items; the result before configuration and suppressions."""
-    from ..formats import ReadResult, get
+    from ..formats import ReadResult, read_unit
 
     read = ReadResult()
     for w in works:
         for unit in w.units:
-            read.extend(get(unit.format).read(unit.path))
+            read.extend(read_unit(unit))
     enabled = [r for r in reg if r.scope in ("set", "skill") and cfg.enabled(r.code)]
     ctx = Context(read.documents, cfg.rule_options)
     set_rules = [r() for r in enabled if r.scope == "set"]
@@ -166,7 +168,7 @@ def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintRe
         if t is not None and p not in texts:
             texts[p] = t
     files = set(read.documents) | set(hygiene_files) | {d.path for d in diags}
-    return LintResult(diags, len(files), texts)
+    return LintResult(diags, len(files), texts, list(read.notes))
 
 
 def _skill_folder(w: Work, documents) -> SkillFolder:
@@ -287,6 +289,7 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
         total.diagnostics.extend(part.diagnostics)
         total.files += part.files
         total.texts.update(part.texts)
+        total.notes.extend(n for n in part.notes if n not in total.notes)
     from ..api import sort_diagnostics
 
     total.diagnostics = sort_diagnostics(total.diagnostics)
@@ -309,13 +312,13 @@ def _chunks(works: list[Work], n: int) -> list[list[Work]]:
     return [c for c in chunks if c]
 
 
-def _worker(args) -> tuple[list[Diagnostic], int]:
+def _worker(args) -> tuple[list[Diagnostic], int, list[str]]:
     """Lint one chunk completely (suppressions are per file, so a chunk can apply its own) and send
     back only the findings: the file texts stay in the worker."""
     works, cfg = args
     reg = registry()
     part = finalize(run_work(works, cfg, reg), cfg, reg)
-    return part.diagnostics, part.files
+    return part.diagnostics, part.files, part.notes
 
 
 def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int) -> LintResult:
@@ -329,7 +332,8 @@ def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int) -> LintR
     with ctx.Pool(len(chunks)) as pool:
         parts = pool.map(_worker, [(c, cfg) for c in chunks])
     out = LintResult()
-    for diags, files in parts:
+    for diags, files, notes in parts:
         out.diagnostics.extend(diags)
         out.files += files
+        out.notes.extend(notes)
     return out

@@ -14,6 +14,7 @@ from evalfmt import __version__
 def case_file(tmp_path, data: bytes, name: str = "c.yaml") -> str:
     folder = tmp_path / "skill" / "evals" / "cases"
     folder.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "skill" / "SKILL.md").write_text("---\nname: skill\ndescription: d\n---\n")
     path = folder / name
     path.write_bytes(data)
     return str(path)
@@ -105,7 +106,7 @@ def test_internal_errors_never_show_a_traceback(run_cli, monkeypatch, tmp_path):
     def boom(*a, **k):
         raise RuntimeError("kaput")
 
-    monkeypatch.setattr(evalfmt.api, "validate", boom)
+    monkeypatch.setattr(evalfmt.api, "read_many", boom)
     path = case_file(tmp_path, b"task: x\n")
     assert run_cli("validate", path) == (2, "", "evalfmt: internal error: RuntimeError: kaput (run with --debug for details)\n")
 
