@@ -732,8 +732,8 @@ class OutsideReferences(Rule):
         name: sample
         description: Drafts release notes from the git history.
         ---
-        Follow shared/notes-template.md when you write the notes.
-        # file: ../shared/notes-template.md
+        Follow common/notes-template.md when you write the notes.
+        # file: ../common/notes-template.md
         # Template
 
     Passes:
