@@ -198,6 +198,9 @@ def test_one_rule_for_trigger_sets_outside_a_skill_folder(run_cli, tmp_path):
     assert run_cli("triggers", "--from", "terum", "t1/evals/triggers.yaml", "--selections", "sel.jsonl",
                    cwd=str(tmp_path)) == refused
     assert run_cli("triggers", "t2/evals/trigger-evals.json", "--selections", "sel.jsonl", cwd=str(tmp_path)) == refused
+    # not forced, the terum file outside a skill folder is not read at all, and the error says why
+    assert run_cli("triggers", "t1/evals/triggers.yaml", "--selections", "sel.jsonl", cwd=str(tmp_path)) == (
+        2, "", note("t1/evals/triggers.yaml", "t1").replace("evalfmt: note: ", "evalfmt: "))
     # with the skill named, both are scored
     for path in ("t1/evals/triggers.yaml", "t2/evals/trigger-evals.json"):
         code, out, err = run_cli("triggers", "--from", "terum" if path.endswith("yaml") else "skill-creator-triggers",
