@@ -194,7 +194,8 @@ def test_one_rule_for_trigger_sets_outside_a_skill_folder(run_cli, tmp_path):
                                                     ' {"query": "what time is it", "should_trigger": false}]\n',
                      "sel.jsonl": '{"prompt": "write the release notes", "selected": ["t1"]}\n'
                                   '{"prompt": "what time is it", "selected": []}\n'})
-    refused = (2, "", "evalfmt: the trigger set names no skill (give the skill folder)\n")
+    refused = (2, "", "evalfmt: the trigger set names no skill (it is not in a skill folder): give the skill folder "
+                      "or --skill NAME\n")
     assert run_cli("triggers", "--from", "terum", "t1/evals/triggers.yaml", "--selections", "sel.jsonl",
                    cwd=str(tmp_path)) == refused
     assert run_cli("triggers", "t2/evals/trigger-evals.json", "--selections", "sel.jsonl", cwd=str(tmp_path)) == refused
