@@ -12,7 +12,6 @@ key with a value on its own line.
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 
@@ -49,6 +48,8 @@ def references(path: str) -> set[str]:
             if isinstance(item, str) and item.startswith("file://"):
                 full = os.path.normpath(os.path.join(base, item[len("file://"):]))
                 if any(ch in item for ch in "*?{"):
+                    import glob
+
                     out.update(os.path.abspath(p) for p in glob.glob(full, recursive=True) if os.path.isfile(p))
                 elif os.path.isfile(full):
                     out.add(full)
