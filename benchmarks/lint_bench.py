@@ -54,29 +54,16 @@ BARE_PARSE = (
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def side_by_side(package_parent: str) -> tuple[list[str], dict[str, str]]:
-    """A command prefix and environment running the evalfmt package found in ``package_parent`` with this
-    environment's dependencies: ``python -S`` (no site hooks, so the editable install of this checkout
-    does not win) with the package's parent and site-packages on PYTHONPATH."""
-    import sysconfig
-
-    path = os.pathsep.join([os.path.abspath(package_parent), sysconfig.get_paths()["purelib"]])
-    return [sys.executable, "-S", "-m", "evalfmt"], dict(ENV, PYTHONPATH=path)
-
-
-def run_once(cmd) -> float:
-    env, cwd = ENV, None
-    if isinstance(cmd, tuple):  # a side-by-side pair: away from the checkout, whose evalfmt/ would win
-        (cmd, env), cwd = cmd, os.sep
+def run_once(cmd: list[str]) -> float:
     start = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
     elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{cmd[:4]} failed ({proc.returncode}): {proc.stderr.decode()[:500]}")
     return elapsed
 
 
-def measure(commands: dict, runs: int) -> dict[str, list[float]]:
+def measure(commands: dict[str, list[str]], runs: int) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {k: [] for k in commands}
     for _ in range(runs):
         for label, cmd in commands.items():
@@ -99,17 +86,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--skills", type=int, default=200)
     ap.add_argument("--large", type=int, default=1000, help="skills in the --jobs comparison (0: skip it)")
-    ap.add_argument("--baseline", metavar="DIR",
-                    help="a folder holding another revision's evalfmt package (e.g. `git archive main evalfmt | "
-                         "tar -x -C DIR`): its lint and validate run side by side with this checkout's")
     args = ap.parse_args()
     evalfmt = os.path.join(BIN, "evalfmt")
     subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "evalfmt")], check=True, env=ENV)
-    pairs: dict[str, tuple[list[str], dict[str, str]]] = {}
-    if args.baseline:  # both run the same way (python -S -m evalfmt), so only the code differs
-        subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(args.baseline, "evalfmt")], check=True,
-                       env=ENV)
-        pairs = {"baseline": side_by_side(args.baseline), "this checkout": side_by_side(ROOT)}
     with tempfile.TemporaryDirectory() as tmp:
         files = generate(tmp, args.skills)
         yamls = [f for f in files if f.endswith(".yaml")]
@@ -124,9 +103,6 @@ def main() -> None:
             "evalfmt lint --isolated --jobs 2 (the folder)": [evalfmt, "lint", "--isolated", "--jobs", "2", tmp],
             "evalfmt validate (the folder)": [evalfmt, "validate", tmp],
         }
-        for who, (prefix, env) in pairs.items():
-            corpus[f"{who} (-S): lint --isolated (the folder)"] = ([*prefix, "lint", "--isolated", tmp], env)
-            corpus[f"{who} (-S): validate (the folder)"] = ([*prefix, "validate", tmp], env)
         times = measure(corpus, args.runs)
         print("whole corpus:")
         table(times, "yamllint -d relaxed (the folder)",
@@ -141,9 +117,6 @@ def main() -> None:
             "evalfmt validate (one case file)": [evalfmt, "validate", one],
             "bare libyaml parse (one case file)": [sys.executable, "-c", BARE_PARSE, one],
         }
-        for who, (prefix, env) in pairs.items():
-            single[f"{who} (-S): lint (one case file)"] = ([*prefix, "lint", "--isolated", one], env)
-            single[f"{who} (-S): validate (one case file)"] = ([*prefix, "validate", one], env)
         times = measure(single, args.runs)
         print("one case file, cold process (the pre-commit case):")
         table(times, "check-jsonschema (one case file)",

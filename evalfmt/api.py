@@ -52,6 +52,41 @@ def validate(paths: list[str], fmt: str | None = None) -> list[Diagnostic]:
     return sort_diagnostics(read_many(paths, fmt).diagnostics)
 
 
+@dataclass
+class Validation:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: how many files were read (with findings or not)
+    files: int = 0
+    #: the folders given that hold no eval file
+    empty: list[str] = field(default_factory=list)
+    #: files left unread for want of evidence of their format (``path: why``)
+    notes: list[str] = field(default_factory=list)
+
+
+def validate_paths(paths: list[str], fmt: str | None = None, exclude=None) -> Validation:
+    """:func:`validate` that also counts the files read and names the folders holding none.
+    ``exclude``: a function giving the :class:`evalfmt.globs.Exclude` of a path (or None)."""
+    out = Validation()
+    result = ReadResult()
+    files: set[str] = set()
+    for path in paths:
+        excl = exclude(path) if exclude is not None else None
+        units = discover(path, force=fmt, exclude=excl)
+        if all(u.note is not None for u in units) and os.path.isdir(path):
+            out.empty.append(path)  # nothing at all, or only files left unread (each has its note)
+        part = read_units(units)
+        if excl:  # files read as part of a skill's evals/ that a pattern names
+            part.diagnostics = [d for d in part.diagnostics if not excl(d.path)]
+        files.update(u.path for u in units if u.note is None and not os.path.isdir(u.path))
+        result.extend(part)
+    files.update(result.documents)
+    files.update(d.path for d in result.diagnostics)
+    out.diagnostics = sort_diagnostics(result.diagnostics)
+    out.files = len(files)
+    out.notes = list(result.notes)
+    return out
+
+
 # ---------------------------------------------------------------------------------------- convert
 
 

@@ -42,6 +42,15 @@ class LazyGroup(click.Group):
         module = importlib.import_module(f"evalfmt.commands.{COMMANDS[name][0]}")
         return module.command
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.6)
+            ctx.fail(f"no such command '{name}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
         if rows:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from . import formats
 from .errors import EvalfmtError
+from .load import is_virtual
 from .formats.terum_read import has_assets, is_skill_dir, read_or_reported, skill_root  # skill_root: also used from here
 
 #: Folders never searched: version control, dependencies, caches, and build outputs.
@@ -55,19 +56,24 @@ NOT_A_SKILL = ("not read: no SKILL.md in {root}, so it is not a terum skill's fi
                "--from terum reads it as one")
 
 
-def discover(path: str, force: str | None = None) -> list[Unit]:
+def discover(path: str, force: str | None = None, exclude=None) -> list[Unit]:
     """The units under ``path``. ``force`` names the format that reads ``path``: a file, or for
     ``terum`` a skill or evals/ folder (the other formats read single files). Forced, terum reads
-    every file at its paths, whatever it holds."""
-    if not os.path.exists(path):
+    every file at its paths, whatever it holds. ``exclude`` (a :class:`evalfmt.globs.Exclude`) skips
+    the files and folders it matches, ``path`` itself included (a file pre-commit passes is skipped
+    too, as ruff's ``--force-exclude`` does)."""
+    virtual = is_virtual(path)
+    if not virtual and not os.path.exists(path):
         raise EvalfmtError(f"{path}: no such file or directory")
+    if exclude and exclude(path):
+        return []
     if force is not None:
         formats.get(force)  # unknown name -> error
         if force != "terum" and os.path.isdir(path):
             raise EvalfmtError(f"{path}: is a folder, and --from {force} reads one file: give the file, or leave "
                                "out --from to search the folder")
         return [Unit(force, path, (("forced", True),) if force == "terum" else ())]
-    if os.path.isfile(path):
+    if virtual or os.path.isfile(path):
         return [_file_unit(path)]
     units: list[Unit] = []
     seen_terum: set[str] = set()
@@ -77,7 +83,7 @@ def discover(path: str, force: str | None = None) -> list[Unit]:
         seen_terum.add(os.path.normpath(root))
         units.append(Unit("terum", root))
         top = root
-    _walk(top, units, seen_terum)
+    _walk(top, units, seen_terum, exclude)
     return _assign_referenced(units)
 
 
@@ -126,9 +132,11 @@ def _assign_referenced(units: list[Unit]) -> list[Unit]:
     return out
 
 
-def _walk(folder: str, units: list[Unit], seen_terum: set[str]) -> None:
+def _walk(folder: str, units: list[Unit], seen_terum: set[str], exclude=None) -> None:
     parent = os.path.basename(os.path.abspath(folder))
     terum = _terum_unit(folder)
+    if terum is not None and exclude and exclude(os.path.join(folder, "evals")):
+        terum = None
     if terum is not None and os.path.normpath(terum.path) not in seen_terum:
         seen_terum.add(os.path.normpath(terum.path))
         units.append(terum)
@@ -137,9 +145,11 @@ def _walk(folder: str, units: list[Unit], seen_terum: set[str]) -> None:
     except OSError as exc:
         raise EvalfmtError(f"{folder}: cannot list: {exc.strerror}") from None
     for entry in entries:
+        if exclude and exclude(entry.path):
+            continue
         if entry.is_dir(follow_symlinks=False):
             if searched(parent, entry.name):
-                _walk(entry.path, units, seen_terum)
+                _walk(entry.path, units, seen_terum, exclude)
         elif entry.is_file(follow_symlinks=False) and parent not in AGENT_DIRS:
             if _covered_by_terum(entry.path, seen_terum):
                 continue

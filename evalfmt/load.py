@@ -154,9 +154,28 @@ def _fmt_size(n: int) -> str:
     return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{n} bytes"
 
 
+#: Texts standing in for files that a command read from stdin (``lint - --stdin-filename PATH``):
+#: absolute path -> bytes. Empty unless a command put one there (see :func:`stdin_file`).
+VIRTUAL: dict[str, bytes] = {}
+
+
+def is_virtual(path: str) -> bool:
+    return bool(VIRTUAL) and os.path.abspath(path) in VIRTUAL
+
+
+def virtual_bytes(path: str) -> bytes | None:
+    """The text read from stdin for ``path``, or None (the file is read from disk)."""
+    return VIRTUAL.get(os.path.abspath(path)) if VIRTUAL else None
+
+
 def read_text(path: str, max_bytes: int | None = None) -> str:
     """Read a file as strict UTF-8 text, refusing oversized files, NUL bytes and invalid UTF-8."""
     limit = max_bytes_default() if max_bytes is None else max_bytes
+    if VIRTUAL and (raw := virtual_bytes(path)) is not None:
+        if len(raw) > limit:  # stdin is read up to the limit and a byte, so its size is unknown
+            raise LoadError(f"file is larger than the limit of {_fmt_size(limit)} (set EVALFMT_MAX_BYTES to raise "
+                            "it)", path, 1, 1)
+        return decode(raw, path)
     try:
         size = os.stat(path).st_size
         if size > limit:

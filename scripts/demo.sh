@@ -26,7 +26,7 @@ show validate "$OUT/broken-skill"
 
 run convert fixtures/library/release-notes/evals/cases/no-tag-push.yaml --to terum
 if has transpile; then
-  run transpile fixtures/agentv/EVAL.yaml --out-dir "$OUT/skills"
+  run transpile fixtures/agentv/EVAL.yaml --out "$OUT/skills"
   for f in "$OUT"/skills/*/evals.json; do echo "--- $f"; cat "$f"; done
 fi
 if "$EVALFMT" convert --help >/dev/null 2>&1 && "$EVALFMT" inspect fixtures/agentv/EVAL.yaml >/dev/null 2>&1; then

@@ -18,6 +18,28 @@ def from_option(f):
                         help="Read with this format instead of detecting it.")(f)
 
 
+class AliasedOption(click.Option):
+    """An option that also answers to older spellings, which ``--help`` does not show (they keep
+    working for scripts written against them; see the README's changelog)."""
+
+    def __init__(self, *args: Any, shown: tuple[str, ...] = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.shown = list(shown)
+
+    def get_help_record(self, ctx: click.Context):
+        opts = self.opts
+        self.opts = [o for o in opts if o in self.shown]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = opts
+
+
+def out_option(dest: str, *old: str, **kwargs: Any):
+    """The output option of every command that writes: ``-o/--out`` (older spellings ``old`` hidden)."""
+    return click.option("-o", "--out", *old, dest, cls=AliasedOption, shown=("-o", "--out"), **kwargs)
+
+
 def echo_json(data: Any) -> None:
     import orjson
 

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from . import _findings
 from ._common import from_option
 
 FORMATS = ["text", "json", "sarif", "github"]
@@ -44,35 +45,46 @@ def _codes(values: tuple[str, ...]) -> list[str] | None:
               help="Lint in N processes (pays off on large trees; see benchmarks/RESULTS.md).")
 @click.option("--quiet", "-q", is_flag=True, help="Text output: findings only, no summary line.")
 @from_option
+@_findings.options
 def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ignore: tuple[str, ...], fix: bool,
             show_diff: bool, strict: bool, config_file: str | None, isolated: bool, skip_unrecognized: bool,
-            jobs: int, quiet: bool, from_: str | None) -> int:
+            jobs: int, quiet: bool, from_: str | None, exit_zero: bool, statistics: bool, exclude: tuple[str, ...],
+            stdin_filename: str | None) -> int:
     """Lint eval assets and skill folders: structure (EV1xx), eval quality (EV2xx), triggers (EV3xx),
     generated assets (EV4xx), AgentV specifics (EV5xx) and terum hygiene (HYG1-HYG8).
 
-    PATHS are files or folders (searched recursively; a skill folder also gets the hygiene checks).
-    Configuration: [tool.evalfmt] in pyproject.toml or an evalfmt.toml, found upward from each path
-    (docs/lint.md). Silence a finding with '# evalfmt: noqa: CODE' at the end of its line.
+    PATHS are files or folders (searched recursively; a skill folder also gets the hygiene checks);
+    '-' reads one file from stdin (name it with --stdin-filename). Configuration: [tool.evalfmt] in
+    pyproject.toml or an evalfmt.toml, found upward from each path (docs/lint.md). Silence a finding
+    with '# evalfmt: noqa: CODE' (or ruff's '# noqa: CODE') at the end of its line.
 
     Exit 0 when no error remains (warnings alone exit 0 unless --strict), 1 when one does, 2 on
-    unusable paths or configuration.
+    unusable paths or configuration. A folder holding nothing to lint is named on stderr (exit 0).
     """
     from ..lint import reporters
     from ..lint.engine import lint
     from ..lint.registry import registry
 
     if fmt is None:
-        fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+        fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" and not statistics else "text"
+    if statistics and fmt not in ("text", "json"):
+        raise click.UsageError("--statistics prints text or json (give --format text or --format json)")
     options = dict(select=_codes(select), ignore=_codes(ignore), config_file=config_file, isolated=isolated,
-                   fmt=from_, skip_unrecognized=skip_unrecognized, jobs=1 if (fix or show_diff) else jobs)
-    targets = list(paths)
-    result = lint(targets, **options)
+                   fmt=from_, skip_unrecognized=skip_unrecognized, jobs=1 if (fix or show_diff) else jobs,
+                   exclude=_findings.patterns(exclude))
+    refuse = "--fix" if fix else "--diff" if show_diff else None
+    with _findings.stdin_paths(paths, stdin_filename, from_, refuse) as targets:
+        result = lint(targets, **options)
+    for note in sorted(result.notes):
+        sys.stderr.write(f"evalfmt: note: {note}\n")
+    if not quiet:
+        _findings.warn_empty(result.empty)
     if fix or show_diff:
         from ..lint import fix as fixer
     if show_diff:
         plan = fixer.plan(result.diagnostics, dict(result.texts))
         sys.stdout.write(fixer.diff(plan))
-        return 0 if plan.empty else 1
+        return _findings.exit_code(not plan.empty, exit_zero)
     fixed = 0
     if fix:
         for _ in range(5):
@@ -84,8 +96,8 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
             moved = dict(plan.renames)
             targets = [moved.get(p, p) for p in targets]
             result = lint(targets, **options)
-    for note in sorted(result.notes):
-        sys.stderr.write(f"evalfmt: note: {note}\n")
-    sys.stdout.write(reporters.render(fmt, result, registry(), fixed, quiet))
-    failing = result.errors or (strict and result.warnings)
-    return 1 if failing else 0
+    if statistics:
+        sys.stdout.write(_findings.statistics(result.diagnostics, fmt))
+    else:
+        sys.stdout.write(reporters.render(fmt, result, registry(), fixed, quiet))
+    return _findings.exit_code(bool(result.errors or (strict and result.warnings)), exit_zero)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import click
 
+from ._common import out_option
+
 
 @click.command("report")
 @click.argument("receipts", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["html", "markdown"]), default="html", show_default=True,
               help="html: one self-contained page; markdown: a summary for a pull-request comment or $GITHUB_STEP_SUMMARY.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="OUT",
-              help="Write the report to this file (default: stdout).")
+@out_option("output", "--output", type=click.Path(dir_okay=False), metavar="OUT",
+            help="Write the report to this file (default: stdout).")
 def command(receipts: tuple[str, ...], fmt: str, output: str | None) -> int:
     """Render one or more RECEIPTS (written by `compare --receipt` or `run`): the verdict and the
     net-lift line, run status, wins / losses / ties per case, the checks that failed or passed in

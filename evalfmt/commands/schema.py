@@ -7,12 +7,14 @@ import sys
 
 import click
 
+from ._common import out_option
+
 
 @click.command("schema")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="schemas", show_default=True,
-              help="Folder to write the *.schema.json files into.")
-@click.option("--name", default=None, metavar="FILE",
-              help="Print one schema (e.g. terum-case.schema.json) to stdout instead of writing files.")
+@out_option("out_dir", type=click.Path(file_okay=False), default="schemas", show_default=True, metavar="DIR",
+            help="Folder to write the *.schema.json files into.")
+@click.option("--name", default=None, metavar="NAME",
+              help="Print one schema (e.g. terum-case, or terum-case.schema.json) to stdout instead of writing files.")
 @click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 naming each file that is missing or differs.")
 def command(out_dir: str, name: str | None, check_only: bool) -> int:
     """Write the JSON Schemas of terum case, suite and triggers files, AgentV EVAL.yaml, Agent Skills
@@ -25,9 +27,15 @@ def command(out_dir: str, name: str | None, check_only: bool) -> int:
     from ..schemas_models import SCHEMAS, all_schemas, render
 
     if name is not None:
-        if name not in SCHEMAS:
-            raise EvalfmtError(f"unknown schema '{name}' (known: {', '.join(SCHEMAS)})")
-        sys.stdout.write(render(name))
+        full = name if name in SCHEMAS else f"{name}.schema.json"
+        if full not in SCHEMAS:
+            short = [n.removesuffix(".schema.json") for n in SCHEMAS]
+            import difflib
+
+            close = difflib.get_close_matches(name.removesuffix(".schema.json"), short, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise EvalfmtError(f"unknown schema '{name}' ({hint}known: {', '.join(short)})")
+        sys.stdout.write(render(full))
         return 0
     files = {os.path.join(out_dir, n): text for n, text in all_schemas().items()}
     if check_only:

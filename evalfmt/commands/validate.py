@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from . import _findings
 from ._common import echo_json, err, from_option, summary_line
 
 
@@ -13,28 +14,59 @@ from ._common import echo_json, err, from_option, summary_line
               help="text: one 'path:line:col: CODE message' line per finding and a summary; json: a document.")
 @from_option
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
-def command(paths: tuple[str, ...], fmt: str, from_: str | None, quiet: bool) -> int:
+@click.option("--isolated", is_flag=True, help="Ignore every configuration file (validate reads only its exclude).")
+@_findings.options
+def command(paths: tuple[str, ...], fmt: str, from_: str | None, quiet: bool, isolated: bool, exit_zero: bool,
+            statistics: bool, exclude: tuple[str, ...], stdin_filename: str | None) -> int:
     """Check eval files for structural errors: invalid YAML/JSON, unknown keys, wrong types, missing
     required fields, unknown check kinds, bad regexes, unsafe paths, misplaced files, duplicates
-    (the EV1xx rules of `evalfmt rules`).
+    (the EV1xx rules of `evalfmt rules`), and the other errors the readers find (an AgentV test
+    agentv skips, EV502; conflicting skill triggers, EV503).
 
-    PATHS are files or folders (searched recursively). Exit 0 when no error is found (warnings
-    alone exit 0), 1 when any is, 2 on unusable paths.
+    PATHS are files or folders (searched recursively); '-' reads one file from stdin (name it with
+    --stdin-filename). Of the configuration ([tool.evalfmt] or evalfmt.toml, docs/lint.md) validate
+    uses only exclude / extend-exclude. Exit 0 when no error is found (warnings alone exit 0), 1 when
+    any is, 2 on unusable paths. A folder holding no eval file is named on stderr (exit 0).
     """
-    from ..api import read_many, sort_diagnostics
+    from ..api import validate_paths
 
-    result = read_many(list(paths), from_)
+    with _findings.stdin_paths(paths, stdin_filename, from_) as targets:
+        result = validate_paths(targets, from_, exclude=_excluder(isolated, _findings.patterns(exclude)))
     for note in sorted(result.notes):
         err(f"note: {note}")
-    diags = [d for d in sort_diagnostics(result.diagnostics) if d.code.startswith("EV1")]
-    if fmt == "json":
+    diags = [d for d in result.diagnostics if d.code.startswith("EV1") or d.severity == "error"]
+    if not quiet:
+        _findings.warn_empty(result.empty)
+    if statistics:
+        click.echo(_findings.statistics(diags, fmt), nl=False)
+    elif fmt == "json":
         echo_json({"diagnostics": [d.to_json() for d in diags],
                    "summary": {"errors": sum(d.severity == "error" for d in diags),
                                "warnings": sum(d.severity == "warning" for d in diags),
-                               "files": len({d.path for d in diags})}})
+                               "files": result.files}})
     else:
         for d in diags:
             click.echo(d.format())
         if diags and not quiet:
             click.echo(summary_line(diags))
-    return 1 if any(d.severity == "error" for d in diags) else 0
+    return _findings.exit_code(any(d.severity == "error" for d in diags), exit_zero)
+
+
+def _excluder(isolated: bool, cli: list[str]):
+    """path -> the Exclude for it: the exclude of the configuration found upward from it (unless
+    --isolated), plus --exclude."""
+    import os
+
+    from ..globs import Exclude
+
+    def exclude_for(path: str):
+        if isolated:
+            patterns = []
+        else:
+            from ..lint.config import find
+
+            cfg = find(path)
+            patterns = [(cfg.root, p) for p in cfg.exclude]
+        return Exclude(patterns + [(os.getcwd(), p) for p in cli])
+
+    return exclude_for

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import Diagnostic, EvalfmtError, LoadError
-from ..load import Loaded, load_file, type_name
+from ..load import Loaded, load_file, type_name, virtual_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir import EvalSet, Span
@@ -190,6 +190,9 @@ _JSON_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
 
 def head(path: str, size: int = 65536) -> str:
     """The first ``size`` bytes of a file as text (errors replaced); '' when unreadable."""
+    raw = virtual_bytes(path)
+    if raw is not None:
+        return raw[:size].decode("utf-8", errors="replace")
     try:
         with open(path, "rb") as fh:
             return fh.read(size).decode("utf-8", errors="replace")

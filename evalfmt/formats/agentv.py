@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 
+from ..load import is_virtual
 from . import Format, ReadResult, basename, peek_keys
 
 YAML_EXTS = (".yaml", ".yml")
@@ -34,7 +35,7 @@ def named_like_eval(path: str) -> bool:
 def detect(path: str) -> bool:
     name = basename(path)
     lower = name.lower()
-    if not lower.endswith(YAML_EXTS) or not os.path.isfile(path):
+    if not lower.endswith(YAML_EXTS) or not (os.path.isfile(path) or is_virtual(path)):
         return False
     if named_like_eval(path):
         return True

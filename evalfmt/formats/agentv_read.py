@@ -9,11 +9,14 @@ What agentv does, and so what this reader does (see docs/agentv.md for the whole
   A path that does not exist is EV103 at the ``tests`` value;
 - legacy names are read and reported (EV501, with the replacement): ``eval_cases``/``evalcases``,
   ``assert``, ``expected_outcome``, ``code-judge``/``llm-judge`` and snake_case assertion types;
-- unknown keys are ignored by agentv with a warning: EV101 (warning) with the nearest known key;
+- unknown keys are ignored by agentv with a warning: EV101 with the nearest known key. A near miss of
+  a known key (``assertion:`` for ``assertions:``, a did-you-mean) is an error: agentv's shrug loses
+  what the author meant (every assertion of the test); a key close to no known key stays a warning;
 - assertion types agentv does not build in are custom assertions, looked up in ``.agentv/assertions/``
-  up the folder tree: only a type found in neither place is reported (EV104, warning);
-- a test agentv would skip silently (no criteria, expected_output, assertions or turns) is EV502; an
-  assertion ``agentv transpile`` drops or reduces to a placeholder is EV504 (both warnings).
+  up the folder tree: only a type found in neither place is reported (EV104): an error when it is a
+  near miss of a built-in type (``skill-triger``), a warning otherwise;
+- a test agentv would skip silently (no criteria, expected_output, assertions or turns) is EV502
+  (error); an assertion ``agentv transpile`` drops or reduces to a placeholder is EV504 (warning).
 
 Nothing is dropped: values of the wrong type and unknown keys stay in ``extra`` (in source order), a
 key order that differs from the writer's is kept in ``hints["keys"]``, and terum's fields written by
@@ -317,7 +320,7 @@ class Reader:
         """EV101 in the document being read (an external tests file has its own ``ctx``)."""
         hint = suggest(key, known)
         more = f" (did you mean '{hint}'?)" if hint else ""
-        ctx.at_key(where, "EV101", f"unknown key '{key}'{more}; agentv ignores it", "warning",
+        ctx.at_key(where, "EV101", f"unknown key '{key}'{more}; agentv ignores it", "error" if hint else "warning",
                         **({"fix": {"rename": hint}} if hint else {}))
 
     # ------------------------------------------------------------------------------------ tests
@@ -656,7 +659,7 @@ class Reader:
         if not has:
             ctx.add(case_pos(ctx, where), "EV502",
                     f"agentv skips test '{name}' silently: it has no criteria, expected_output, assertions or "
-                    "turns; add one", "warning")
+                    "turns; add one")
 
     def _trigger_conflicts(self, ctx: Ctx, checks: list, test: str | None) -> None:
         """EV103 for a skill-trigger without a skill (the router's line too), EV503 for a test that asks
@@ -781,7 +784,7 @@ class Reader:
             more = f" (did you mean '{close[0]}'?)" if close else ""
             ctx.at_value(at + ("type",), "EV104",
                          f"unknown assertion type '{raw_type}'{more}; agentv runs it as a custom assertion, and none "
-                         f"named '{kind}' was found in .agentv/assertions/", "warning")
+                         f"named '{kind}' was found in .agentv/assertions/", "error" if close else "warning")
         self._lossy(ctx, item, kind, raw_type, at)
         ir_kind = TERUM_BY_TYPE[kind][0] if kind in TERUM_BY_TYPE else kind
         if ir_kind not in KIND_FIELDS:

@@ -13,6 +13,8 @@ Keys (all optional)::
     policy-license = "MIT"
     [rules.HYG7]
     categories = ["writing", "engineering"]
+    exclude = ["legacy/**"]         # globs (relative to the config file) of files and folders to skip
+    extend-exclude = ["*.draft.yaml"]  # more of them (both add to the folders always skipped)
 
 Selection works as in ruff: within one layer the more specific prefix wins (``select = ["EV2"]``,
 ``ignore = ["EV204"]`` keeps EV2xx but EV204), and the command line is a later layer whose
@@ -27,10 +29,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..errors import EvalfmtError
+from ..globs import glob_regex, relative
 
 CONFIG_NAMES = ("evalfmt.toml", "pyproject.toml")
 SEVERITIES = ("error", "warning", "info")
-_KNOWN_KEYS = {"select", "ignore", "severity", "per-file-ignores", "rules", "extend-select", "extend-ignore"}
+_KNOWN_KEYS = {"select", "ignore", "severity", "per-file-ignores", "rules", "extend-select", "extend-ignore",
+               "exclude", "extend-exclude"}
 _PREFIX = re.compile(r"(?:ALL|[A-Z]{1,5}[0-9]{0,4})\Z")
 
 
@@ -48,12 +52,16 @@ class Config:
     severity: dict[str, str] = field(default_factory=dict)
     per_file_ignores: list[tuple[str, Any, list[str]]] = field(default_factory=list)  # (glob, regex, codes)
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: every code the file names, as (setting, code as written, normalised code), for check_codes
+    named: list[tuple[str, str, str]] = field(default_factory=list)
+    #: glob patterns of files and folders to skip (exclude + extend-exclude), relative to ``root``
+    exclude: list[str] = field(default_factory=list)
 
     def with_cli(self, select: list[str] | None, ignore: list[str] | None) -> "Config":
         if select is None and not ignore:
             return self
         out = Config(self.path, self.root, list(self.layers), dict(self.severity), list(self.per_file_ignores),
-                     dict(self.rule_options))
+                     dict(self.rule_options), list(self.named), list(self.exclude))
         out.layers.append(Layer(select, list(ignore or [])))
         return out
 
@@ -83,7 +91,7 @@ class Config:
     def ignored_for_file(self, path: str, code: str) -> bool:
         if not self.per_file_ignores:
             return False
-        rel = _relative(path, self.root)
+        rel = relative(path, self.root)
         for _glob, regex, codes in self.per_file_ignores:
             if regex.match(rel) and any(_match_len(code, c) >= 0 for c in codes):
                 return True
@@ -98,45 +106,6 @@ def _match_len(code: str, prefix: str) -> int:
 
 def _best(code: str, prefixes: Iterable[str]) -> int:
     return max((_match_len(code, p) for p in prefixes), default=-1)
-
-
-def _relative(path: str, root: str) -> str:
-    try:
-        rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
-    except ValueError:  # another drive on Windows
-        rel = path
-    return rel.replace(os.sep, "/")
-
-
-def glob_regex(pattern: str):
-    """A glob with ``**`` (any folders), ``*`` and ``?`` (within one segment) as a regex. A pattern
-    without a slash matches the file name in any folder."""
-    pat = pattern.replace(os.sep, "/")
-    while pat.startswith("./"):
-        pat = pat[2:]
-    if "/" not in pat:
-        pat = "**/" + pat
-    out = []
-    i = 0
-    while i < len(pat):
-        c = pat[i]
-        if pat.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if pat.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        else:
-            out.append(re.escape(c))
-        i += 1
-    # A folder pattern also covers everything below it.
-    return re.compile("".join(out) + r"(?:/.*)?\Z")
 
 
 # ----------------------------------------------------------------------------------------- loading
@@ -158,30 +127,48 @@ def parse_codes(value: Any, where: str) -> list[str]:
 
 def from_table(table: dict, path: str | None) -> Config:
     where = path or "configuration"
+    cfg = Config(path=path, root=os.path.dirname(os.path.abspath(path)) if path else os.getcwd())
     unknown = [k for k in table if k not in _KNOWN_KEYS]
     if unknown:
-        raise EvalfmtError(f"{where}: unknown key '{unknown[0]}' in the evalfmt settings "
-                           f"(known: {', '.join(sorted(_KNOWN_KEYS - {'extend-select', 'extend-ignore'}))})")
-    cfg = Config(path=path, root=os.path.dirname(os.path.abspath(path)) if path else os.getcwd())
-    select = parse_codes(table["select"], f"{where}: select") if "select" in table else None
+        raise _at(cfg, unknown[0], unknown[0], f"unknown key '{unknown[0]}' in the evalfmt settings "
+                  f"(known: {', '.join(sorted(_KNOWN_KEYS - {'extend-select', 'extend-ignore'}))})", as_key=True)
+    for key in ("exclude", "extend-exclude"):
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise _at(cfg, key, key, f"{key} must be a list of glob patterns, like [\"legacy/**\"]", as_key=True)
+        cfg.exclude.extend(value)
+
+    def codes(setting: str, value: Any, label: str | None = None) -> list[str]:
+        if isinstance(value, list):
+            for v in value:
+                if isinstance(v, str) and not _PREFIX.match(v.strip().upper()):
+                    raise _at(cfg, setting, v.strip(), f"{label or setting}: '{v}' is not a rule code or prefix "
+                                                       "(like EV204, EV2, HYG or ALL)", as_key=setting == "severity")
+        out = parse_codes(value, f"{where}: {label or setting}")
+        written = [v for v in re.split(r"[,\s]+", value) if v] if isinstance(value, str) else value
+        cfg.named.extend((setting, w.strip(), c) for w, c in zip(written, out))
+        return out
+
+    select = codes("select", table["select"]) if "select" in table else None
     if "extend-select" in table:
-        select = (select if select is not None else ["ALL"]) + parse_codes(table["extend-select"], f"{where}: extend-select")
-    ignore = parse_codes(table.get("ignore", []), f"{where}: ignore")
-    ignore += parse_codes(table.get("extend-ignore", []), f"{where}: extend-ignore")
+        select = (select if select is not None else ["ALL"]) + codes("extend-select", table["extend-select"])
+    ignore = codes("ignore", table.get("ignore", []))
+    ignore += codes("extend-ignore", table.get("extend-ignore", []))
     cfg.layers.append(Layer(select, ignore))
     sev = table.get("severity", {})
     if not isinstance(sev, dict):
         raise EvalfmtError(f"{where}: severity must be a table like {{ EV204 = \"error\" }}")
     for key, value in sev.items():
-        code = parse_codes([key], f"{where}: severity")[0]
+        code = codes("severity", [key])[0]
         if value not in SEVERITIES:
             raise EvalfmtError(f"{where}: severity of {key} must be one of error, warning, info (not {value!r})")
         cfg.severity[code] = value
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
         raise EvalfmtError(f"{where}: per-file-ignores must be a table of glob = [codes]")
-    for glob, codes in pfi.items():
-        cfg.per_file_ignores.append((glob, glob_regex(glob), parse_codes(codes, f"{where}: per-file-ignores '{glob}'")))
+    for glob, value in pfi.items():
+        cfg.per_file_ignores.append((glob, glob_regex(glob), codes("per-file-ignores", value,
+                                                                   f"per-file-ignores '{glob}'")))
     rules = table.get("rules", {})
     if not isinstance(rules, dict):
         raise EvalfmtError(f"{where}: rules must be a table of rule code -> options")
@@ -194,13 +181,19 @@ def from_table(table: dict, path: str | None) -> Config:
 
 def load_file(path: str) -> Config | None:
     """The config in ``path`` (None for a pyproject.toml without ``[tool.evalfmt]``)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise EvalfmtError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if os.path.basename(path) == "pyproject.toml" and b"evalfmt" not in raw:
+        return None  # no [tool.evalfmt]: no need to parse (validate runs this on every commit)
     import tomllib
 
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as exc:
-        raise EvalfmtError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise EvalfmtError(f"{path}: invalid TOML: not UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise EvalfmtError(f"{path}: invalid TOML: {exc}") from None
     if os.path.basename(path) == "pyproject.toml":
@@ -215,6 +208,30 @@ def load_file(path: str) -> Config | None:
     return from_table(table, path)
 
 
+def unknown_code(code: str, setting: str, known: Iterable[str]) -> str | None:
+    """The message for a code or prefix that names no rule (None when it names one): the same words
+    for the command line (``--select``) and every setting of a configuration file."""
+    known = list(known)
+    if code == "ALL" or any(c.startswith(code) for c in known):
+        return None
+    import difflib
+
+    pool = sorted(set(known) | {c[:len(code)] for c in known})
+    close = [c for c in pool if sorted(c) == sorted(code)] or difflib.get_close_matches(code, pool, n=1, cutoff=0.8)
+    hint = f"did you mean '{close[0]}'?" if close else "see 'evalfmt rules' for the codes"
+    return f"unknown rule code '{code}' in {setting} ({hint})"
+
+
+def check_codes(cfg: Config, rules: dict[str, Any]) -> None:
+    """Refuse a configuration that names a code or prefix no rule has, anywhere (select,
+    extend-select, ignore, extend-ignore, severity, per-file-ignores): a typo there would otherwise
+    turn a rule, or the whole linter, off without a word. Raises with the file, line and column."""
+    for setting, written, code in cfg.named:
+        message = unknown_code(code, setting, rules)
+        if message is not None:
+            raise _at(cfg, setting, written, message, as_key=setting == "severity")
+
+
 def check_rule_options(cfg: Config, rules: dict[str, Any]) -> None:
     """Refuse a ``[rules.CODE]`` table that names no rule, an option the rule does not have, or a
     value of another type than the option's default (the rule would crash or silently ignore it)."""
@@ -222,7 +239,8 @@ def check_rule_options(cfg: Config, rules: dict[str, Any]) -> None:
     for code, opts in cfg.rule_options.items():
         rule = rules.get(code)
         if rule is None:
-            raise EvalfmtError(f"{where}: [rules.{code}]: no rule has this code (see 'evalfmt rules')")
+            raise _at(cfg, "rules", code, f"[rules.{code}]: no rule has this code (see 'evalfmt rules')",
+                      as_key=True)
         for key, value in opts.items():
             if key not in rule.options:
                 known = ", ".join(rule.options) or "none"
@@ -230,6 +248,86 @@ def check_rule_options(cfg: Config, rules: dict[str, Any]) -> None:
             expected = _expected_type(rule.options[key], value)
             if expected is not None:
                 raise EvalfmtError(f"{where}: [rules.{code}] {key} must be {expected}, not {value!r}")
+
+
+def _at(cfg: Config, setting: str, written: str, message: str, as_key: bool = False) -> EvalfmtError:
+    """An error at the place ``written`` stands in the file, under ``setting`` (path:line:col)."""
+    if cfg.path is None:
+        return EvalfmtError(f"configuration: {message}")
+    pos = locate(cfg.path, setting, written, as_key)
+    if pos is None and not as_key:  # a code inside a comma-separated string: "EV1, EV2"
+        pos = locate(cfg.path, setting, written, True)
+    if pos is None:
+        return EvalfmtError(message, cfg.path)
+    return EvalfmtError(message, cfg.path, *pos)
+
+
+_TOML_KEY = re.compile(r"[ \t]*((?:[A-Za-z0-9_-]+|\"[^\"\n]*\"|'[^'\n]*')(?:[ \t]*\.[ \t]*(?:[A-Za-z0-9_-]+|\"[^\"\n]*\"|'[^'\n]*'))*)[ \t]*=")
+_WORD = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def locate(path: str, setting: str, written: str, as_key: bool = False) -> tuple[int, int] | None:
+    """Line and column (1-based) of ``written`` (a code as a TOML string, or as a bare key when
+    ``as_key``) under the setting ``setting`` of the evalfmt settings in ``path``; None if not found.
+
+    A line-based look, not a TOML parser (tomllib keeps no positions; the file has already parsed,
+    so only positions are at stake): it follows table headers, the key of the statement being read
+    and the brackets of a multi-line array, so the same code under two settings is told apart."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().split("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    pyproject = os.path.basename(path) == "pyproject.toml"
+    token = re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(written)}(?![A-Za-z0-9_-])" if as_key
+                       else rf"([\"']){re.escape(written)}\1", re.I)
+    section: list[str] = []
+    key: list[str] = []
+    depth = 0  # open brackets of the value being read (a multi-line array)
+    for n, line in enumerate(lines, 1):
+        code = _strip_comment(line)
+        start = 0
+        if depth == 0:
+            stripped = code.lstrip()
+            if stripped.startswith("["):
+                end = stripped.find("]")
+                section, key = _WORD.findall(stripped[:end if end > 0 else None]), []
+            else:
+                m = _TOML_KEY.match(code)
+                if m:
+                    key = _WORD.findall(m.group(1))
+                    start = m.end()
+        depth = max(0, depth + _brackets(code[start:]))
+        where = section + key
+        if pyproject and where[:2] != ["tool", "evalfmt"]:
+            continue
+        for hit in token.finditer(code):
+            if setting in where + _WORD.findall(code[:hit.start()]):
+                return n, hit.start() + 1
+    return None
+
+
+def _unquoted(text: str):
+    """(index, character) of the characters of a TOML line that are outside its strings."""
+    quote = ""
+    for i, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        else:
+            yield i, c
+
+
+def _brackets(text: str) -> int:
+    """Opening minus closing square brackets outside strings."""
+    return sum(1 if c == "[" else -1 for _i, c in _unquoted(text) if c in "[]")
+
+
+def _strip_comment(line: str) -> str:
+    """``line`` without a trailing TOML comment (a ``#`` outside quotes)."""
+    return next((line[:i] for i, c in _unquoted(line) if c == "#"), line)
 
 
 def _expected_type(default: Any, value: Any) -> str | None:

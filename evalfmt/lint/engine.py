@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import Diagnostic, EvalfmtError
+from ..globs import Exclude
+from ..load import is_virtual, virtual_bytes
 from . import config as config_mod
 from . import suppress
 from .context import Context, SkillFolder, scan_skill, single_file, skill_name
@@ -41,6 +43,8 @@ class LintResult:
     texts: dict[str, str] = field(default_factory=dict)
     #: files left unread for want of evidence of their format (``path: why``; never a finding)
     notes: list[str] = field(default_factory=list)
+    #: the folders given in which nothing was found to lint
+    empty: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -64,15 +68,18 @@ class LintResult:
 SKILL_FILE = "SKILL.md"
 
 
-def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False) -> list[Work]:
+def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exclude=None) -> list[Work]:
     """The work for one PATH: its units, and the skill folders under it (a SKILL.md given as a file
-    means its folder)."""
+    means its folder). ``exclude`` (:class:`evalfmt.globs.Exclude`) skips what it matches."""
     from ..discover import discover, searched, skill_root
 
-    if not os.path.exists(path):
+    virtual = is_virtual(path)
+    if not virtual and not os.path.exists(path):
         raise EvalfmtError(f"{path}: no such file or directory")
     norm = os.path.normpath(path)
-    if os.path.isfile(norm):
+    if exclude and exclude(norm):
+        return []
+    if virtual or os.path.isfile(norm):
         if os.path.basename(norm) == SKILL_FILE:
             return [Work(skill=os.path.dirname(norm) or ".", whole=True)]
         try:
@@ -84,7 +91,7 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False) -> 
         root = skill_root(norm)
         skill = root if root is not None and os.path.isfile(os.path.join(root, SKILL_FILE)) else None
         return [Work(units=units, skill=skill, whole=False, files=[norm])]
-    units = discover(norm, force=fmt)
+    units = discover(norm, force=fmt, exclude=exclude)
     by_folder: dict[str, Work] = {}
     order: list[Work] = []
     for unit in units:
@@ -104,8 +111,8 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False) -> 
     else:
         for current, dirs, files in os.walk(norm):
             parent = os.path.basename(os.path.abspath(current))
-            dirs[:] = sorted(d for d in dirs if searched(parent, d))
-            if SKILL_FILE in files:
+            dirs[:] = sorted(d for d in dirs if searched(parent, d) and not (exclude and exclude(os.path.join(current, d))))
+            if SKILL_FILE in files and not (exclude and exclude(os.path.join(current, SKILL_FILE))):
                 roots.append(current)
                 # a skill's evals/ and fixtures/ hold test material (a fixture may look like a skill)
                 dirs[:] = [d for d in dirs if d not in ("evals", "fixtures")]
@@ -195,7 +202,7 @@ def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintR
         kept.append(d)
     sups: dict[str, list[suppress.Suppression]] = {}
     for path, text in result.texts.items():
-        found = suppress.scan(path, text)
+        found = suppress.scan(path, text, reg.rules)
         if found:
             sups[path] = found
     for d in kept:
@@ -203,7 +210,7 @@ def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintR
             text = _read_text(d.path)
             if text is not None:
                 result.texts[d.path] = text
-                found = suppress.scan(d.path, text)
+                found = suppress.scan(d.path, text, reg.rules)
                 if found:
                     sups[d.path] = found
     kept = suppress.apply(kept, sups)
@@ -236,6 +243,9 @@ def _unused(sups: dict[str, list[suppress.Suppression]], cfg: config_mod.Config,
 
 
 def _read_text(path: str) -> str | None:
+    raw = virtual_bytes(path)
+    if raw is not None:
+        return raw.decode("utf-8", errors="replace")
     try:
         with open(path, "rb") as fh:
             raw = fh.read(4 * 1024 * 1024)
@@ -249,18 +259,21 @@ def _read_text(path: str) -> str | None:
 
 def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str] | None = None,
          config_file: str | None = None, isolated: bool = False, fmt: str | None = None,
-         skip_unrecognized: bool = False, jobs: int = 1) -> LintResult:
-    """Lint the eval assets and skill folders under ``paths``. Raises EvalfmtError for unusable paths
-    or configuration (exit 2)."""
+         skip_unrecognized: bool = False, jobs: int = 1, exclude: list[str] | None = None) -> LintResult:
+    """Lint the eval assets and skill folders under ``paths``. ``exclude``: glob patterns relative to
+    the working folder, added to the configuration's ``exclude``. Raises EvalfmtError for unusable
+    paths or configuration (exit 2)."""
     reg = registry()
     for problem in reg.problems:
         import sys
 
         sys.stderr.write(f"evalfmt: {problem}\n")
-    for code in (select or []) + (ignore or []):
-        if code != "ALL" and not any(c.startswith(code) for c in reg.codes()):
-            raise EvalfmtError(f"'{code}' matches no rule (see 'evalfmt rules')")
-    groups: dict[int, tuple[config_mod.Config, list[Work]]] = {}
+    for option, codes in (("--select", select), ("--ignore", ignore)):
+        for code in codes or ():
+            message = config_mod.unknown_code(code, option, reg.rules)
+            if message is not None:
+                raise EvalfmtError(message)
+    groups: dict[int, tuple[config_mod.Config, list[Work], Exclude]] = {}
     fixed_cfg: config_mod.Config | None = None
     if isolated:
         fixed_cfg = config_mod.Config(layers=[config_mod.Layer()])
@@ -268,24 +281,33 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
         fixed_cfg = config_mod.load_file(config_file) or config_mod.Config(path=config_file,
                                                                           layers=[config_mod.Layer()])
     seen: set[tuple] = set()
+    empty: list[str] = []
     for path in paths:
         base = fixed_cfg or config_mod.find(path)
-        works = plan(path, fmt, skip_unrecognized)
-        bucket = groups.setdefault(id(base), (base.with_cli(select, ignore), []))
+        if id(base) not in groups:
+            groups[id(base)] = (base.with_cli(select, ignore), [], exclusions(base, exclude))
+        bucket = groups[id(base)]
+        works = plan(path, fmt, skip_unrecognized, bucket[2])
+        if not any(w.skill or any(u.note is None for u in w.units) for w in works) and not (
+                os.path.isfile(path) or is_virtual(path)):
+            empty.append(path)  # nothing at all, or only files left unread (each has its note)
         for w in works:
             sig = (tuple(u.path for u in w.units), w.skill, w.whole, tuple(w.files))
             if sig in seen:
                 continue
             seen.add(sig)
             bucket[1].append(w)
-    for cfg, _works in groups.values():
+    for cfg, _works, _excl in groups.values():
+        config_mod.check_codes(cfg, reg.rules)
         config_mod.check_rule_options(cfg, reg.rules)
-    total = LintResult()
-    for cfg, works in groups.values():
+    total = LintResult(empty=empty)
+    for cfg, works, excl in groups.values():
         if jobs > 1 and len(works) > 1:
             part = _run_parallel(works, cfg, jobs)
         else:
             part = finalize(run_work(works, cfg, reg), cfg, reg)
+        if excl:  # files read as part of a skill's evals/ that a pattern names
+            part.diagnostics = [d for d in part.diagnostics if not excl(d.path)]
         total.diagnostics.extend(part.diagnostics)
         total.files += part.files
         total.texts.update(part.texts)
@@ -294,6 +316,12 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
 
     total.diagnostics = sort_diagnostics(total.diagnostics)
     return total
+
+
+def exclusions(cfg: config_mod.Config, cli: list[str] | None) -> Exclude:
+    """The configuration's ``exclude`` patterns (relative to its folder) and the command line's
+    (relative to the working folder)."""
+    return Exclude([(cfg.root, p) for p in cfg.exclude] + [(os.getcwd(), p) for p in cli or ()])
 
 
 def _chunks(works: list[Work], n: int) -> list[list[Work]]:

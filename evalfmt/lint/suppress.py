@@ -8,6 +8,11 @@
 In Markdown the same text may sit in an HTML comment: ``<!-- evalfmt: noqa: HYG2 -->``. A
 suppression that silenced nothing is reported as EV001 (like ruff's unused-noqa), and so is one that
 names no code or an unknown code: a blanket ``noqa`` is not accepted, say what you silence.
+
+ruff's spelling works too: ``# noqa: EV204`` (``NOQA`` as well). Such a comment may also name other
+tools' codes (``# noqa: E501, EV204``): only evalfmt's codes (``EV``/``HYG`` and installed plugins'
+codes) are read from it, the rest is left to those tools, and a ``# noqa`` without evalfmt codes
+(blanket, or only other tools' codes) is not evalfmt's and is ignored.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from ..errors import Diagnostic
 
 MARK = "evalfmt:"
 _COMMENT = re.compile(
-    r"(?:#|<!--)[ \t]*evalfmt:[ \t]*noqa(?P<file>-file)?(?P<rest>[^\n]*?)[ \t]*(?:-->)?[ \t]*\r?$")
+    r"(?:#|<!--)[ \t]*(?:(?P<ours>evalfmt:)[ \t]*noqa(?P<file>-file)?|(?:noqa|NOQA)(?=[ \t]*:))"
+    r"(?P<rest>[^\n]*?)[ \t]*(?:-->)?[ \t]*\r?$")
+_OUR_CODE = re.compile(r"(?:EV|HYG)[0-9]+\Z")
 _CODES = re.compile(r"[ \t]*:[ \t]*(?P<codes>[A-Za-z0-9][A-Za-z0-9 \t,]*)$")
 
 
@@ -34,15 +41,16 @@ class Suppression:
     used: set[str] = field(default_factory=set)
 
 
-def scan(path: str, text: str) -> list[Suppression]:
-    """The suppression comments in one file."""
-    if MARK not in text:
+def scan(path: str, text: str, known=()) -> list[Suppression]:
+    """The suppression comments in one file. ``known``: the codes of the rules installed (so that a
+    plugin's code in ruff's ``# noqa:`` spelling counts as evalfmt's)."""
+    if "noqa" not in text and "NOQA" not in text:
         return []
     out: list[Suppression] = []
     lines = text.split("\n")
     header_end = _first_block_end(lines)
     for i, line in enumerate(lines):
-        if MARK not in line:
+        if "noqa" not in line and "NOQA" not in line:
             continue
         for m in _COMMENT.finditer(line):
             if not _outside_quotes(line, m.start()):
@@ -51,6 +59,10 @@ def scan(path: str, text: str) -> list[Suppression]:
             rest = m.group("rest")
             cm = _CODES.match(rest)
             codes = [c.upper() for c in re.split(r"[,\s]+", cm.group("codes")) if c] if cm else []
+            if not m.group("ours"):  # ruff's spelling: only evalfmt's codes, the rest is another tool's
+                codes = [c for c in codes if _OUR_CODE.match(c) or c in known]
+                if not codes:
+                    continue
             s = Suppression(path, i + 1, m.start() + 1, file_level, codes)
             if not codes:
                 s.problem = "a suppression must name the codes it silences, like '# evalfmt: noqa: EV204'"

@@ -19,6 +19,11 @@ from dataclasses import dataclass, field
 from ..errors import Diagnostic, EvalfmtError
 
 LAYOUTS = ("seed", "agentv")
+#: Reader errors that stop the agentv layout too: the file says something agentv does not read, so
+#: what it writes is not what the author meant (a near-miss key such as ``assertion:``, a near-miss
+#: assertion type such as ``skill-triger``). Other reader findings do not stop it (that layout writes
+#: what agentv writes from the YAML as it is): a test agentv skips (EV502) is still written there.
+AGENTV_GATE = ("EV101", "EV104")
 SEED_DIR = os.path.join(".agentv", "skills")
 
 
@@ -122,6 +127,11 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
             if unit.note is not None:
                 result.notes.append(f"note: {unit.path}: {unit.note}")
                 continue
+            if unit.format == "agentv":
+                gate = _agentv_gate(unit.path)
+                if gate:
+                    result.diagnostics.extend(gate)
+                    continue
             try:
                 produced = _agentv_unit(unit)
             except AgentvError as exc:
@@ -138,11 +148,21 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
                 target = os.path.join(root, name)
                 if target in owner and owner[target] != unit.path:
                     raise EvalfmtError(f"{target} would be written from both {owner[target]} and {unit.path}; "
-                                       "give them different --out-dir folders")
+                                       "give them different --out folders")
                 owner[target] = unit.path
                 result.files[target] = text
                 result.roots[target] = root
+    if result.diagnostics:  # (evalfmt.api, which sorts them, imports tempfile: not needed otherwise)
+        result.diagnostics = _dedupe(result.diagnostics)
     return result
+
+
+def _agentv_gate(path: str) -> list[Diagnostic]:
+    """The reader's errors in an EVAL.yaml that mean a test or an assertion the author wrote is lost."""
+    from .. import formats
+
+    read = formats.get("agentv").read(path)
+    return [d for d in read.diagnostics if d.severity == "error" and d.code in AGENTV_GATE]
 
 
 def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:

@@ -32,7 +32,14 @@ def test_help_lists_commands(run_cli):
 
 
 def test_unknown_command_is_a_usage_error(run_cli):
-    assert run_cli("frobnicate") == (2, "", "evalfmt: No such command 'frobnicate'. (see 'evalfmt --help')\n")
+    assert run_cli("frobnicate") == (2, "", "evalfmt: no such command 'frobnicate' (see 'evalfmt --help')\n")
+
+
+@pytest.mark.parametrize("typo,meant", [("valdate", "validate"), ("lnt", "lint"), ("transpil", "transpile"),
+                                        ("shema", "schema")])
+def test_a_command_typo_gets_a_suggestion(run_cli, typo, meant):
+    assert run_cli(typo, "x") == (2, "", f"evalfmt: no such command '{typo}' (did you mean '{meant}'?) "
+                                         "(see 'evalfmt --help')\n")
 
 
 def test_missing_path(run_cli, tmp_path):
@@ -106,7 +113,7 @@ def test_internal_errors_never_show_a_traceback(run_cli, monkeypatch, tmp_path):
     def boom(*a, **k):
         raise RuntimeError("kaput")
 
-    monkeypatch.setattr(evalfmt.api, "read_many", boom)
+    monkeypatch.setattr(evalfmt.api, "validate_paths", boom)
     path = case_file(tmp_path, b"task: x\n")
     assert run_cli("validate", path) == (2, "", "evalfmt: internal error: RuntimeError: kaput (run with --debug for details)\n")
 

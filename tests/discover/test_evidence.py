@@ -124,10 +124,11 @@ TERUM_TRIGGERS = "should_trigger:\n  - write the release notes\nshould_not_trigg
 ])
 def test_outside_a_skill_folder_files_at_terum_paths_are_not_read(run_cli, tmp_path, rel, text):
     write(tmp_path, {rel: text})
-    for command in ("validate", "inspect"):
-        assert run_cli(command, ".", cwd=str(tmp_path)) == (0, "", note(f"./{rel}", "."))
+    nothing = "evalfmt: no eval files found under .\n"
+    assert run_cli("validate", ".", cwd=str(tmp_path)) == (0, "", note(f"./{rel}", ".") + nothing)
+    assert run_cli("inspect", ".", cwd=str(tmp_path)) == (0, "", note(f"./{rel}", "."))
     assert run_cli("lint", "--isolated", ".", cwd=str(tmp_path)) == (0, "0 errors, 0 warnings in 0 files\n",
-                                                                     note(f"./{rel}", "."))
+                                                                     note(f"./{rel}", ".") + nothing)
     # named alone, as pre-commit does
     assert run_cli("validate", rel, cwd=str(tmp_path)) == (0, "", note(rel, "."))
     assert run_cli("lint", "--isolated", rel, cwd=str(tmp_path)) == (0, "0 errors, 0 warnings in 0 files\n",

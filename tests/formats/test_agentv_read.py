@@ -321,9 +321,13 @@ def test_ev101_unknown_keys_suggest_the_nearest(tmp_path):
             input: go
             criterias: c
             assertions: []
+            owner: release-team
         """, tmp_path) == [
-        ("EV101", 1, 1, "warning", "unknown key 'test' (did you mean 'tests'?); agentv ignores it"),
-        ("EV101", 6, 5, "warning", "unknown key 'criterias' (did you mean 'criteria'?); agentv ignores it"),
+        # a near miss of a known key is an error (agentv drops what the author meant); a key close to
+        # no known key stays a warning (agentv ignores extra keys by design)
+        ("EV101", 1, 1, "error", "unknown key 'test' (did you mean 'tests'?); agentv ignores it"),
+        ("EV101", 6, 5, "error", "unknown key 'criterias' (did you mean 'criteria'?); agentv ignores it"),
+        ("EV101", 8, 5, "warning", "unknown key 'owner'; agentv ignores it"),
     ]
 
 
@@ -378,7 +382,7 @@ def test_ev104_only_for_types_neither_built_in_nor_found_in_agentv_assertions(tm
               - type: sentiment
                 criteria: upbeat
         """, sub) == [
-        ("EV104", 5, 15, "warning", "unknown assertion type 'contain' (did you mean 'contains'?); agentv runs it as a "
+        ("EV104", 5, 15, "error", "unknown assertion type 'contain' (did you mean 'contains'?); agentv runs it as a "
                                     "custom assertion, and none named 'contain' was found in .agentv/assertions/"),
         ("EV104", 8, 15, "warning", "unknown assertion type 'sentiment'; agentv runs it as a custom assertion, and "
                                     "none named 'sentiment' was found in .agentv/assertions/"),
@@ -468,7 +472,7 @@ def test_ev502_test_agentv_skips(tmp_path):
             input: go
             criteria: "  "
         """, tmp_path) == [
-        ("EV502", 2, 5, "warning", "agentv skips test 'a' silently: it has no criteria, expected_output, assertions or "
+        ("EV502", 2, 5, "error", "agentv skips test 'a' silently: it has no criteria, expected_output, assertions or "
                                    "turns; add one"),
     ]
 

@@ -141,7 +141,55 @@ def test_bad_config_is_a_one_line_error(run_cli, tmp_path, text, message):
 
 def test_unknown_code_on_the_command_line(run_cli, tmp_path):
     repo = materialize(tmp_path, SPEC)
-    assert lint(run_cli, repo, "--select", "EV9") == (2, "", "evalfmt: 'EV9' matches no rule (see 'evalfmt rules')\n")
+    assert lint(run_cli, repo, "--select", "EV9") == (
+        2, "", "evalfmt: unknown rule code 'EV9' in --select (see 'evalfmt rules' for the codes)\n")
+    assert lint(run_cli, repo, "--ignore", "HGY") == (2, "", "evalfmt: unknown rule code 'HGY' in --ignore "
+                                                            "(did you mean 'HYG'?)\n")
+
+
+# A code or prefix that names no rule, anywhere in the configuration, is refused at its line and column:
+# before, `select = ["XYZ"]` linted nothing and exited 0, and bad codes elsewhere were ignored.
+@pytest.mark.parametrize("name,text,where,message", [
+    ("evalfmt.toml", 'select = ["XYZ"]\n', "1:11", "unknown rule code 'XYZ' in select (see 'evalfmt rules' for the codes)"),
+    ("evalfmt.toml", 'select = ["EV99"]\n', "1:11", "unknown rule code 'EV99' in select (see 'evalfmt rules' for the codes)"),
+    ("evalfmt.toml", 'select = ["EV2"]\nextend-select = "EV1, XYZ1"\n', "2:23",
+     "unknown rule code 'XYZ1' in extend-select (see 'evalfmt rules' for the codes)"),
+    ("evalfmt.toml", 'ignore = [\n  "EV1",  # "EV2044"\n  "EV2044",\n]\n', "3:3",
+     "unknown rule code 'EV2044' in ignore (did you mean 'EV204'?)"),
+    ("evalfmt.toml", 'extend-ignore = ["EV0001"]\n', "1:18", "unknown rule code 'EV0001' in extend-ignore (did you mean 'EV001'?)"),
+    ("evalfmt.toml", '[severity]\nEV2 = "info"\nHGY1 = "error"\n', "3:1",
+     "unknown rule code 'HGY1' in severity (did you mean 'HYG1'?)"),
+    ("evalfmt.toml", 'select = ["EV999"]\nseverity = { EV204 = "error", EV999 = "info" }\n', "1:11",
+     "unknown rule code 'EV999' in select (see 'evalfmt rules' for the codes)"),
+    ("evalfmt.toml", 'severity = { EV204 = "error", EV999 = "info" }\n', "1:31",
+     "unknown rule code 'EV999' in severity (see 'evalfmt rules' for the codes)"),
+    ("evalfmt.toml", '[per-file-ignores]\n"fixtures/**" = ["EV1", "EV7"]\n', "2:25",
+     "unknown rule code 'EV7' in per-file-ignores (see 'evalfmt rules' for the codes)"),
+    ("evalfmt.toml", '[rules.EV998]\nx = 1\n', "1:8", "[rules.EV998]: no rule has this code (see 'evalfmt rules')"),
+    ("evalfmt.toml", "\nselct = ['EV2']\n", "2:1", "unknown key 'selct' in the evalfmt settings"),
+    ("evalfmt.toml", "select = ['ev2x']\n", "1:11", "select: 'ev2x' is not a rule code or prefix"),
+    # pyproject.toml: only [tool.evalfmt] counts (ruff's select may hold the same text)
+    ("pyproject.toml", '[tool.ruff]\nselect = ["XYZ"]\n[tool.evalfmt]\nignore = ["EV204"]\nselect = ["EV2", "XYZ"]\n',
+     "5:18", "unknown rule code 'XYZ' in select (see 'evalfmt rules' for the codes)"),
+    ("pyproject.toml", '[tool]\nevalfmt.select = ["EV2", "XYZ"]\n', "2:26",
+     "unknown rule code 'XYZ' in select (see 'evalfmt rules' for the codes)"),
+    ("pyproject.toml", '[tool.evalfmt.rules.ev998]\nx = 1\n', "1:21", "[rules.EV998]: no rule has this code"),
+])
+def test_unknown_codes_in_the_config_are_refused_at_their_line(run_cli, tmp_path, name, text, where, message):
+    repo = materialize(tmp_path, SPEC)
+    (repo / name).write_text(text)
+    code, out, err = lint(run_cli, repo)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"evalfmt: {repo / name}:{where}: {message}") and err.count("\n") == 1
+
+
+def test_prefixes_that_match_codes_stay_valid(run_cli, tmp_path):
+    repo = materialize(tmp_path, SPEC)
+    (repo / "evalfmt.toml").write_text('select = ["EV1", "EV2", "HYG", "EV20"]\nignore = ["EV21"]\n'
+                                       '[severity]\nEV2 = "info"\n[per-file-ignores]\n"x/**" = ["HYG"]\n')
+    code, out, err = lint(run_cli, repo)
+    assert (code, err) == (0, "")
+    assert codes(out) == [EV203, EV204, EV205]
 
 
 def test_glob_regex():

@@ -106,5 +106,5 @@ def test_nothing_in_the_linted_repository_is_imported(run_cli, tmp_path):
     (repo / "evalfmt.toml").write_text("select = ['ALL']\n[rules.EV999]\nmodule = 'evalfmt_plugin'\n")
     cfgmod.clear_cache()
     assert run_cli("lint", "sample", cwd=str(repo)) == (
-        2, "", f"evalfmt: {repo / 'evalfmt.toml'}: [rules.EV999]: no rule has this code (see 'evalfmt rules')\n")
+        2, "", f"evalfmt: {repo / 'evalfmt.toml'}:2:8: [rules.EV999]: no rule has this code (see 'evalfmt rules')\n")
     assert not marker.exists()

@@ -73,3 +73,22 @@ def test_skill_md_suppressions(run_cli, tmp_path):
     repo = materialize(tmp_path, {"files": {"SKILL.md": md, "../shared/template.md": "x\n"}})
     code, out, err = run_cli("lint", "--isolated", "--quiet", "sample", cwd=str(repo))
     assert (code, out, err) == (0, "", "")
+
+
+def test_ruff_spelling_is_accepted(run_cli, tmp_path):
+    """`# noqa: EV204` (ruff's spelling) works like `# evalfmt: noqa: EV204`; other tools' codes in it are
+    theirs (not EV001), and a `# noqa` naming no evalfmt code is not evalfmt's comment at all."""
+    case = ("task: Write the release notes since v1.4.0.\nchecks:\n"
+            "  - transcript_mentions: done  # noqa: EV204\n"
+            "  - transcript_mentions: fix  # NOQA: E501, EV204, EV205\n"
+            "  - transcript_mentions: ok  # noqa\n"
+            "  - file_absent: X.orig  # noqa: E501,F401\n"
+            "  - file_absent: Y.orig  # noqa: EV999\n")
+    code, lines = run(run_cli, tmp_path, {"evals/cases/a.yaml": case, "scripts/a.py": "import os  # noqa: F401\n"},
+                      "--select", "EV204,EV205,EV001")
+    assert lines == [
+        "sample/evals/cases/a.yaml:4:31: EV001 unused suppression: no EV205 finding on this line; remove 'EV205'",
+        "sample/evals/cases/a.yaml:5:26: EV204 anchor 'ok' is shorter than 4 characters: it passes by luck in any "
+        "transcript; anchor on an identifier the answer must cite",
+        "sample/evals/cases/a.yaml:7:26: EV001 unknown rule code 'EV999' in suppression: remove it",
+    ]

@@ -59,6 +59,13 @@ def test_schemas_are_generated_and_in_sync(run_cli, tmp_path):
     (tmp_path / "terum-case.schema.json").write_text("{}")
     assert run_cli("schema", "--out", str(tmp_path), "--check")[0] == 1
     assert run_cli("schema", "--name", "terum-triggers.schema.json")[1] == generated["terum-triggers.schema.json"]
+    # the name without its suffix (as `evalfmt schema --name terum-case` reads), and -o like every command
+    assert run_cli("schema", "--name", "terum-triggers") == (0, generated["terum-triggers.schema.json"], "")
+    assert run_cli("schema", "--name", "terum-cas") == (
+        2, "", "evalfmt: unknown schema 'terum-cas' (did you mean 'terum-case'? known: terum-case, terum-suite, "
+               "terum-triggers, agentv-eval, agent-skills-evals, skill-creator-triggers)\n")
+    assert run_cli("schema", "-o", str(tmp_path / "o"))[0] == 0
+    assert run_cli("schema", "-o", str(tmp_path / "o"), "--check") == (0, "", "")
 
 
 SAMPLES = sorted(p for p in (FIXTURES / "library").glob("*/evals/**/*.yaml") if "fixtures" not in p.parts[-3:-1])

@@ -31,6 +31,12 @@ def test_output_file_equals_stdout(run_cli, tmp_path):
     code, stdout, err = run_cli("report", src, cwd=str(ROOT))
     assert (code, err) == (0, "")
     assert out_file.read_text(encoding="utf-8") == stdout
+    # --out is the spelling of every command; --output, the old one, still works (hidden in --help)
+    for flag in ("--out", "--output"):
+        other = tmp_path / f"report{flag}.html"
+        assert run_cli("report", src, flag, str(other), cwd=str(ROOT)) == (0, "", "")
+        assert other.read_text(encoding="utf-8") == stdout
+    assert "-o, --out OUT" in run_cli("report", "--help")[1] and "--output" not in run_cli("report", "--help")[1]
     assert stdout.startswith("<!DOCTYPE html>") and stdout.endswith("</html>\n")
 
 

@@ -172,5 +172,5 @@ def test_two_inputs_writing_one_file_is_refused(run_cli, tmp_path):
                            str(tmp_path / "b" / "EVAL.yaml"), "-d", str(tmp_path / "out"))
     assert code == 2
     assert err == (f"evalfmt: {tmp_path}/out/evals.json would be written from both {tmp_path}/a/EVAL.yaml and "
-                   f"{tmp_path}/b/EVAL.yaml; give them different --out-dir folders\n")
+                   f"{tmp_path}/b/EVAL.yaml; give them different --out folders\n")
     assert not (tmp_path / "out").exists()

@@ -361,7 +361,7 @@ def test_check_names_every_missing_or_differing_file_and_writes_nothing(run_cli,
     assert err == ("evalfmt: missing: .agentv/skills/commit/evals.json\n"
                    "evalfmt: missing: .agentv/skills/push/evals.json\n"
                    "evalfmt: missing: .agentv/skills/review/evals.json\n"
-                   "evalfmt: 3 of 3 files out of date; run 'evalfmt transpile' without --check to update\n")
+                   "evalfmt: 3 of 3 files out of date; to update, run: evalfmt transpile EVAL.yaml\n")
     assert not (tmp_path / ".agentv").exists()
     assert run_in(run_cli, tmp_path, "EVAL.yaml")[0] == 0
     assert run_in(run_cli, tmp_path, "EVAL.yaml", "--check") == (0, "", "")
@@ -382,6 +382,49 @@ def test_stdout_prints_the_one_file(run_cli, tmp_path):
     code, out, err = run_in(run_cli, tmp_path, "EVAL.yaml", "--stdout")
     assert (code, out) == (1, "")
     assert err.startswith("evalfmt: --stdout needs exactly one output file; this transpile writes 3: ")
+
+
+@pytest.mark.parametrize("layout", ["seed", "agentv"])
+def test_check_prints_the_exact_command_that_updates(run_cli, tmp_path, layout):
+    """The advice names the inputs, the layout and the output folder, quoted for the shell, and running
+    it brings --check back to exit 0 (before: "run 'evalfmt transpile' without --check", which under
+    --layout agentv wrote the wrong layout)."""
+    import shlex
+
+    folder = tmp_path / "my evals"
+    folder.mkdir()
+    write(folder, "EVAL.yaml", ONE_SKILL)
+    args = ["--layout", layout, "--out", "out dir/it's here", "my evals/EVAL.yaml"]
+    code, out, err = run_in(run_cli, tmp_path, "--check", *args)
+    assert (code, out) == (1, "")
+    last = err.splitlines()[-1]
+    layout_args = "--layout agentv " if layout == "agentv" else ""
+    assert last == ("evalfmt: 1 of 1 file out of date; to update, run: evalfmt transpile "
+                    f"{layout_args}--out 'out dir/it'\"'\"'s here' 'my evals/EVAL.yaml'")
+    command = shlex.split(last.split("run: ", 1)[1])
+    assert command[:2] == ["evalfmt", "transpile"]
+    assert run_in(run_cli, tmp_path, *command[2:])[0] == 0
+    assert run_in(run_cli, tmp_path, "--check", *args) == (0, "", "")
+
+
+def test_check_advice_keeps_skill_and_from_and_stays_on_one_line(run_cli, tmp_path):
+    from evalfmt.commands.transpile import shell_quote, update_command
+
+    assert update_command(("-odd.json",), "seed", None, "notes", "skill-creator-triggers") == (
+        "evalfmt transpile --skill notes --from skill-creator-triggers -- -odd.json")
+    assert shell_quote("a\nb\tc'\\\x85\u2028") == "$'a\\nb\\tc\\'\\\\\\u0085\\u2028'"
+    assert shell_quote("plain/path.yaml") == "plain/path.yaml"
+
+
+def test_old_output_flag_spellings_still_work(run_cli, tmp_path):
+    """-o/--out is the output flag of every command now; transpile's -d/--out-dir (agentv's names) are
+    kept as hidden aliases."""
+    write(tmp_path, "EVAL.yaml", ONE_SKILL)
+    for flag in ("-d", "--out-dir", "-o", "--out"):
+        assert run_in(run_cli, tmp_path, "--check", flag, f"x{flag}", "EVAL.yaml")[2].splitlines()[0] == (
+            f"evalfmt: missing: x{flag}/acme-deploy/evals.json")
+    code, out, err = run_cli("transpile", "--help")
+    assert "-o, --out DIR" in out and "--out-dir" not in out and "-d," not in out
 
 
 def test_missing_input_is_a_usage_error(run_cli, tmp_path):

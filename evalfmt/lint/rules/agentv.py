@@ -48,7 +48,8 @@ class DeprecatedKey(_Reader):
 class SkippedTest(_Reader):
     """A test agentv skips silently: no criteria, expected_output, assertions or turns.
 
-    Why: it is listed, counted by nobody, and never run.
+    Why: it is listed, counted by nobody, and never run; often a typo elsewhere in the test
+    (``assertion:``) is what left it empty. An error: the gate must not pass a test that will never run.
 
     Fails:
 
@@ -70,6 +71,7 @@ class SkippedTest(_Reader):
 
     code = "EV502"
     name = "skipped-test"
+    severity = "error"
 
 
 class ConflictingTrigger(_Reader):

@@ -43,7 +43,11 @@ class UnknownKey(_Reader):
     """A key the format does not define: the engine ignores it silently.
 
     Why: a typo such as ``check:`` for ``checks:`` loses every check without a word from the engine.
-    The message suggests the nearest known key.
+    The message suggests the nearest known key. In an AgentV EVAL.yaml a near miss of a known key
+    (``assertion:`` for ``assertions:``, where a did-you-mean is given) is an error like everywhere
+    else, because agentv drops every assertion of the test without failing it; a key close to no
+    known key stays a warning there, since agentv documents that it ignores extra keys. Skill-creator
+    evals.json keys are warnings (skill-creator ignores them too).
 
     Fails:
 
@@ -125,6 +129,10 @@ class UnknownCheckKind(_Reader):
     """A check or assertion type no engine knows; the nearest known one is suggested.
 
     Why: terum fails the arm with ``unknown check kind``, in every arm, so the case can never be won.
+    AgentV runs an unknown type as a custom assertion from ``.agentv/assertions/``; a type found
+    neither there nor among the built-in ones is an error when it is a near miss of a built-in type
+    (``skill-triger``: the test is not routed by ``transpile`` and never checks what was meant), and a
+    warning otherwise.
 
     Fails:
 

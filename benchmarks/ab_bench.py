@@ -1,0 +1,105 @@
+"""Benchmark: this working tree's evalfmt against another revision's, side by side, on the commands
+whose speed has a goal: lint of the corpus folder, one-file lint and validate (the pre-commit case),
+and one-file transpile in both layouts.
+
+    .venv/bin/python benchmarks/ab_bench.py --baseline main [--runs 9] [--skills 200]
+
+The baseline is `git archive REV evalfmt` unpacked into a temporary folder; both trees are byte-compiled
+and run as `python -c 'from evalfmt.cli import main; main()' ARGS` with their own folder first on
+sys.path (same interpreter, same dependencies), interleaved run by run so machine noise spreads over
+both. Prints medians (min/max) of wall time and the median CPU time (user + system of the process,
+steadier than wall time on a shared machine), with ratios to the baseline; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from corpus import generate  # noqa: E402
+
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+RUN = ("import sys\nsys.path.insert(0, sys.argv.pop(1))\nimport evalfmt\n"
+       "assert evalfmt.__file__.startswith(sys.path[0]), evalfmt.__file__\n"
+       "from evalfmt.cli import main\nmain(sys.argv[1:])\n")
+
+
+def tree(rev: str, into: str) -> str:
+    os.makedirs(into)
+    archive = subprocess.run(["git", "archive", rev, "evalfmt"], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", into], input=archive, check=True)
+    return into
+
+
+def cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_once(src: str, args: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run."""
+    start, start_cpu = time.perf_counter(), cpu()
+    proc = subprocess.run([sys.executable, "-c", RUN, src, *args], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, env=ENV)
+    elapsed, used = time.perf_counter() - start, cpu() - start_cpu
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{src} {args[:3]} failed ({proc.returncode}): {proc.stderr.decode()[:500]}")
+    return elapsed, used
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--baseline", default="main", help="git revision to compare with (default: main)")
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--skills", type=int, default=200)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = tree(args.baseline, os.path.join(tmp, "baseline"))
+        trees = {args.baseline: base, "this tree": ROOT}
+        for src in trees.values():
+            subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(src, "evalfmt")], check=True, env=ENV)
+        corpus = os.path.join(tmp, "corpus")
+        files = generate(corpus, args.skills)
+        one = next(f for f in files if "/evals/cases/" in f)
+        agentv = os.path.join(tmp, "agentv")
+        shutil.copytree(os.path.join(ROOT, "fixtures", "agentv"), agentv)
+        eval_yaml = os.path.join(agentv, "EVAL.yaml")
+        commands = {
+            f"lint --isolated (corpus, {len(files)} files)": ["lint", "--isolated", corpus],
+            "lint --isolated (one case file)": ["lint", "--isolated", one],
+            "validate (one case file)": ["validate", one],
+            "transpile --check, seed (one EVAL.yaml)": ["transpile", "--check", eval_yaml],
+            "transpile --check, agentv (one EVAL.yaml)": ["transpile", "--check", "--layout", "agentv", eval_yaml],
+        }
+        times: dict[tuple[str, str], list[tuple[float, float]]] = {(c, t): [] for c in commands for t in trees}
+        for _ in range(args.runs):
+            for label, cmd in commands.items():
+                for name, src in trees.items():
+                    times[(label, name)].append(run_once(src, cmd))
+    print(f"{args.runs} runs each, interleaved; baseline = {args.baseline}\n")
+    print(f"| command | tree | median ms | min ms | max ms | vs {args.baseline} | median CPU ms | CPU vs "
+          f"{args.baseline} |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for label in commands:
+        b = statistics.median(w for w, _c in times[(label, args.baseline)])
+        bc = statistics.median(c for _w, c in times[(label, args.baseline)])
+        for name in trees:
+            walls = [w for w, _c in times[(label, name)]]
+            cpus = [c for _w, c in times[(label, name)]]
+            med, medc = statistics.median(walls), statistics.median(cpus)
+            print(f"| {label} | {name} | {med * 1000:.0f} | {min(walls) * 1000:.0f} | {max(walls) * 1000:.0f} | "
+                  f"{med / b:.2f}x | {medc * 1000:.0f} | {medc / bc:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
