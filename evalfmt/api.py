@@ -95,6 +95,11 @@ class Conversion:
     files: dict[str, str] = field(default_factory=dict)  # output path -> text
     losses: list[Loss] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: ``where: why`` for each eval set the target format could not hold at all (nothing written for it)
+    skipped: list[str] = field(default_factory=list)
+    #: folders to copy into the output (output folder -> source folder): terum fixtures, which terum
+    #: reads only inside the skill folder (see :mod:`evalfmt.rebase`)
+    copies: dict[str, str] = field(default_factory=dict)
 
 
 def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -> Conversion:
@@ -116,8 +121,17 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
     several = len(result.sets) > 1
     if several and out is None:
         raise EvalfmtError(f"{src} holds {len(result.sets)} eval sets; give -o DIR to write them all")
+    from .rebase import rebase
+
     for i, evalset in enumerate(result.sets):
+        evalset, copies = rebase(evalset, to, _out_dir(out, src, target, several, evalset, i))
+        if out is not None:
+            conv.copies.update(copies)
         written = target.write(evalset)
+        if not written.files:
+            conv.losses.extend(written.losses)
+            conv.skipped.append(f"{evalset.source or _subdir(evalset, i)}: {written.nothing or 'nothing to write'}")
+            continue
         places = {rel: _place(out, rel, target, several, evalset, i, main=n == 0)
                   for n, rel in enumerate(written.files)}
         existing = _existing(places) if out is not None else {}
@@ -127,6 +141,24 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
         for rel, text in written.files.items():
             conv.files[places.get(rel) or _place(out, rel, target, several, evalset, i, main=False)] = text
     return conv
+
+
+def _out_dir(out: str | None, src: str, target, several: bool, evalset, index: int) -> str:
+    """The folder the output of one eval set lives in (for terum: the skill folder). Without ``-o`` the
+    output is taken to live where the source does."""
+    if out is None:
+        if evalset.format == "terum":
+            from .formats.terum_read import skill_root
+
+            return skill_root(evalset.source or src) or src
+        if evalset.source:
+            return evalset.source if os.path.isdir(evalset.source) else os.path.dirname(evalset.source) or "."
+        return src if os.path.isdir(src) else os.path.dirname(src) or "."
+    if several:
+        return os.path.join(out, _subdir(evalset, index))
+    if target.single_file and not os.path.isdir(out) and not out.endswith(("/", os.sep)):
+        return os.path.dirname(out) or "."
+    return out
 
 
 def _subdir(evalset, index: int) -> str:
@@ -162,6 +194,37 @@ def _existing(places: dict[str, str]) -> dict[str, str]:
 # ---------------------------------------------------------------------------------------- writing
 
 
+def copy_folders(copies: dict[str, str], root: str) -> list[str]:
+    """Copy each source folder's regular files into its output folder (inside ``root``), atomically
+    file by file; symbolic links are not followed and not copied. Returns the files written."""
+    written: list[str] = []
+    for dst, src in copies.items():
+        for folder, dirs, names in os.walk(src):
+            dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
+            for name in sorted(names):
+                path = os.path.join(folder, name)
+                if os.path.islink(path) or not os.path.isfile(path):
+                    continue
+                out = os.path.join(dst, os.path.relpath(path, src))
+                if not inside(root, out):
+                    raise EvalfmtError(f"refusing to write {out}: outside {root}")
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                if not unchanged(out, data):
+                    atomic_write(out, data)
+                    written.append(out)
+    return written
+
+
+def unchanged(path: str, data: bytes) -> bool:
+    """True when the file at ``path`` already holds exactly ``data``."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read() == data
+    except OSError:
+        return False
+
+
 def inside(root: str, path: str) -> bool:
     """True when ``path`` resolves inside ``root`` (symlinks resolved)."""
     r = os.path.realpath(root)
@@ -182,14 +245,9 @@ def write_files(files: dict[str, str], root: str | None = None) -> list[str]:
     written = []
     for path, text in files.items():
         data = text.encode("utf-8")
-        try:
-            with open(path, "rb") as fh:
-                if fh.read() == data:
-                    continue
-        except OSError:
-            pass
-        atomic_write(path, data)
-        written.append(path)
+        if not unchanged(path, data):
+            atomic_write(path, data)
+            written.append(path)
     return written
 
 

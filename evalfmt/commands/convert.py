@@ -15,17 +15,23 @@ from ._common import FORMAT_NAMES, err, from_option
                    "eval sets. Without it a single-file result goes to stdout.")
 @click.option("--strict", is_flag=True, help="Write nothing and exit 1 if anything would be lost.")
 @click.option("--force", is_flag=True, help="Convert even when a source file cannot be read.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Also list each field kept in a form the target's tools do not act on (metadata, custom "
+                   "assertion types, expectation sentences), one 'kept:' line each.")
 @from_option
-def command(src: str, to: str, out: str | None, strict: bool, force: bool, from_: str | None) -> int:
+def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbose: bool, from_: str | None) -> int:
     """Convert the eval assets at SRC to another format.
 
     Every field the target cannot hold is listed on stderr as `evalfmt: lost: <where>: <what>`;
-    with --strict such a conversion writes nothing and exits 1. Structural errors in the source are
-    printed on stderr; a source file that cannot be read at all (EV100) stops the conversion
-    (exit 1) unless --force. Files are written atomically, unchanged files are not rewritten, and
-    YAML written over an existing file keeps its comments and key order.
+    with --strict such a conversion writes nothing and exits 1. Fields the output keeps in a form
+    the target's tools do not act on (e.g. terum's setup under agentv's metadata.terum) are not lost:
+    one line counts them, and --verbose lists them as `evalfmt: kept: <where>: <what>`. Structural
+    errors in the source are printed on stderr; a source file that cannot be read at all (EV100)
+    stops the conversion (exit 1) unless --force. Files are written atomically, unchanged files are
+    not rewritten, and YAML written over an existing file keeps its comments and key order.
     """
-    from ..api import convert, write_files
+    from ..api import convert, copy_folders, write_files
+    from ..errors import EvalfmtError
 
     conv = convert(src, to, out, from_)
     unread = [d for d in conv.diagnostics if d.code == "EV100"]
@@ -39,19 +45,37 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, from_
         err(f"{src}: {len(unread)} file{'s' if len(unread) != 1 else ''} could not be read, so "
             "converting would drop them; fix them or use --force")
         return 1
-    for loss in conv.losses:
+    # errors that end the conversion come before any loss line
+    if not conv.files and conv.skipped:
+        raise EvalfmtError(f"nothing written: {conv.skipped[0]}")
+    if out is None and len(conv.files) != 1:
+        err(f"the {to} output is {len(conv.files)} files: give -o DIR")
+        return 2
+    for line in conv.skipped:
+        err(f"not written: {line}")
+    lost = [x for x in conv.losses if x.lost]
+    kept = [x for x in conv.losses if not x.lost]
+    for loss in lost:
         err(loss.format())
-    if strict and conv.losses:
-        err(f"--strict: {len(conv.losses)} field{'s' if len(conv.losses) != 1 else ''} would be lost; nothing written")
+    if verbose:
+        for item in kept:
+            err(item.format())
+    elif kept:
+        err(f"kept {len(kept)} field{'s' if len(kept) != 1 else ''} as metadata or custom types {to} does not act "
+            "on (converting back restores them): --verbose lists them")
+    if strict and lost:
+        err(f"--strict: {len(lost)} field{'s' if len(lost) != 1 else ''} would be lost; nothing written")
         return 1
     if out is None:
-        if len(conv.files) != 1:
-            err(f"the {to} output is {len(conv.files)} files: give -o DIR")
-            return 2
         (text,) = conv.files.values()
         click.echo(text, nl=False)
         return 0
     written = write_files(conv.files)
+    for dst, origin in conv.copies.items():
+        err(f"copied fixture {origin} to {dst} (terum reads fixtures only inside the skill folder)")
+    copied = copy_folders(conv.copies, out)
+    written += copied
+    conv.files.update(dict.fromkeys(copied, ""))
     err(f"wrote {len(written)} file{'s' if len(written) != 1 else ''}"
         + (f" ({len(conv.files) - len(written)} unchanged)" if len(written) != len(conv.files) else ""))
     return 0

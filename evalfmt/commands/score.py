@@ -27,6 +27,9 @@ def detection_option(f):
               help="The recorded session: Claude Code stream-json or a session JSONL file (detected by content).")
 @click.option("--sandbox", type=click.Path(file_okay=False),
               help="The sandbox folder after the session (file checks and command_succeeds need it).")
+@click.option("--subagent", is_flag=True,
+              help="Score the subagent's entries of a Claude Code session file (isSidechain: true, as in "
+                   "<session>/subagents/agent-*.jsonl) instead of the main agent's.")
 @click.option("--case", "case_name", metavar="NAME", help="Pick one case or test out of a file that holds several.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @detection_option
@@ -34,8 +37,8 @@ def detection_option(f):
               help="Seconds a command_succeeds check may run.")
 @tag_option
 @from_option
-def command(case: str, transcript: str, sandbox: str | None, case_name: str | None, fmt: str, detection: str,
-            timeout: float, from_: str | None, tags: tuple[str, ...] = ()) -> int:
+def command(case: str, transcript: str, sandbox: str | None, subagent: bool, case_name: str | None, fmt: str,
+            detection: str, timeout: float, from_: str | None, tags: tuple[str, ...] = ()) -> int:
     """Score the checks of CASE (a case file, a suite scored entry by entry, or one test picked with
     --case) against one recorded session.
 
@@ -48,7 +51,7 @@ def command(case: str, transcript: str, sandbox: str | None, case_name: str | No
 
     detect_mod.get(detection)  # unknown mode: exit 2 before reading anything
     targets = pick_targets(case, case_name, from_, parse_tags(tags))
-    session = read_session(transcript)
+    session = read_session(transcript, subagent=subagent)
     if sandbox is not None:
         import os
 

@@ -31,18 +31,30 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass
 class Loss:
-    """A field a writer could not carry into the target format."""
+    """Something a writer could not carry into the target format as the target's own meaning.
+
+    ``kept`` is None for a real loss (the output does not hold it: ``lost:``); otherwise it names where
+    the output keeps the value although the target's tools do not act on it (``metadata.terum.files``,
+    a custom assertion type): converting back restores it. ``feature`` is the key of the writer's loss
+    rule (``feature`` or ``feature/variant``; the feature is a row of ``docs/conversions.md``)."""
 
     where: str  # "file:line" of the source, or an IR path when there is no span
     what: str
+    kept: str | None = None
+    feature: str | None = None
+
+    @property
+    def lost(self) -> bool:
+        return self.kept is None
 
     def format(self) -> str:
-        return f"lost: {self.where}: {self.what}"
+        return f"{'lost' if self.kept is None else 'kept'}: {self.where}: {self.what}"
 
 
-def loss_at(span: "Span | None", fallback: str, what: str) -> Loss:
+def loss_at(span: "Span | None", fallback: str, what: str, kept: str | None = None,
+            feature: str | None = None) -> Loss:
     """A Loss located at a node's span (``file:line``), or at ``fallback`` when it has none."""
-    return Loss(f"{span.file}:{span.line}" if span is not None else fallback, what)
+    return Loss(f"{span.file}:{span.line}" if span is not None else fallback, what, kept, feature)
 
 
 class ReadResult:
@@ -90,6 +102,9 @@ class ReadResult:
 class WriteResult:
     files: dict[str, str] = field(default_factory=dict)  # relative output path -> text
     losses: list[Loss] = field(default_factory=list)
+    #: why nothing was written (``files`` empty): a file the format's tools and evalfmt could not read
+    #: as that format is never produced
+    nothing: str | None = None
 
 
 @dataclass

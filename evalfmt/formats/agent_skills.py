@@ -18,6 +18,11 @@ IR mapping, chosen so that a file reads back exactly and converts well:
   spelling ``assertions`` and an empty list are remembered in the case's ``hints``;
 - ``should_trigger`` -> an :class:`ir.SkillTrigger` check on ``skill_name``.
 
+The seed layout ``evalfmt transpile`` writes (``<skill>/evals.json`` holding ``{"tests": [{"id", "input",
+"should_trigger"}]}``) is read too, so that evalfmt reads every file it writes: each test is a case
+with a ``skill-trigger`` check for the skill its folder names (``hints["shape"] == "seed"``), written
+back in the same shape.
+
 The writer uses the documented ``expectations`` spelling unless the IR was read from a file that used
 ``assertions``. Checks that are not rubric sentences are written as sentences (the way ``agentv
 transpile`` does) and each is reported as a loss: a model grades a sentence, nothing checks it mechanically.
@@ -29,7 +34,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..load import type_name
-from . import Format, Loss, ReadResult, Reporter, WriteResult, first_char, loss_at, open_document, peek_keys, span_at
+from . import Format, Loss, ReadResult, Reporter, WriteResult, first_char, open_document, peek_keys, span_at
+from .losses import Rule, Table, check_feature
 
 if TYPE_CHECKING:  # pragma: no cover
     from .. import ir
@@ -37,6 +43,33 @@ if TYPE_CHECKING:  # pragma: no cover
 NAME = "agent-skills"
 TOP_KEYS = ("skill_name", "evals")
 EVAL_KEYS = ("id", "name", "prompt", "expected_output", "files", "should_trigger", "expectations", "assertions")
+SEED_KEYS = ("id", "input", "should_trigger")
+
+_PROSE = "written as an expectation sentence: a model grades it, nothing checks it mechanically"
+TABLE = Table(NAME, {
+    "triggers": Rule("lost: an evals.json holds cases (write trigger prompts with --to skill-creator-triggers)"),
+    "triggers.extra": Rule("lost with the trigger prompts", covered_by="triggers"),
+    "set.input": Rule("lost"), "set.checks": Rule("lost"), "set.description": Rule("lost"), "set.tags": Rule("lost"),
+    "set.extra": Rule("lost"),
+    "set.name": Rule("lost", when="it differs from the skill name"),
+    "case.messages": Rule("flattened to one prompt text"),
+    "case.expected_output": Rule("written as JSON text", when="it is not a string"),
+    "case.judge": Rule("kept as the last expectation", kept="the last expectation"),
+    **{f"case.{f}": Rule("lost") for f in ("files", "fixture", "setup", "bucket", "requires", "timeout_minutes",
+                                           "max_turns", "metadata", "tags", "timeout_ms", "expected_fail",
+                                           "extra")},
+    **{f"check.{k}": Rule(_PROSE) for k in ("transcript", "command", "workspace", "output", "code_grader",
+                                            "trajectory", "budget", "opaque")},
+    "check.skill_trigger": Rule(_PROSE, when="it names another skill than skill_name, or a second trigger"),
+    "check.rubric": Rule(_PROSE, when="an llm-grader, or criteria that are not text"),
+    "check.rubric/objects": Rule("only the text of a criterion object is kept", when="a criterion is an object"),
+    "check.fields": Rule("lost", when="the check is a rubric or the trigger (any other check becomes prose)"),
+    "suite": Rule("merged into one eval: its rows are not scored apart"),
+})
+
+
+def _lose(losses: list, key: str, where: str, what: str) -> None:
+    losses.append(TABLE.loss(key, None, where, what))
 
 
 # ------------------------------------------------------------------------------------ detection
@@ -46,7 +79,16 @@ def detect(path: str) -> bool:
     if not path.lower().endswith(".json") or first_char(path) != "{":
         return False
     keys = peek_keys(path)
-    return "evals" in keys and ("skill_name" in keys or "prompt" in keys)
+    if "evals" in keys and ("skill_name" in keys or "prompt" in keys):
+        return True
+    return _is_seed_name(path) and "tests" in keys
+
+
+def _is_seed_name(path: str) -> bool:
+    """``evals.json``: the name the seed layout of ``evalfmt transpile`` writes."""
+    import os
+
+    return os.path.basename(path) == "evals.json"
 
 
 # ------------------------------------------------------------------------------------ reading
@@ -65,6 +107,10 @@ def read(path: str) -> ReadResult:
     if not isinstance(data, dict):
         rep.add("EV102", f"an evals.json must hold a mapping with 'skill_name' and 'evals', not a {type_name(data)}")
         evalset["extra"]["$root"] = data
+        return result
+
+    if "tests" in data and "evals" not in data and "skill_name" not in data and _is_seed_name(path):
+        _read_seed(rep, data, evalset)
         return result
 
     order = list(data)
@@ -97,6 +143,64 @@ def read(path: str) -> ReadResult:
             evalset["cases"].append(_read_eval(rep, item, i, skill_name))
         _check_ids(rep, evalset["cases"])
     return result
+
+
+def _read_seed(rep: Reporter, data: dict, evalset: dict) -> None:
+    """``{"tests": [{"id", "input", "should_trigger"}]}`` in ``<skill>/evals.json`` (transpile's seed layout)."""
+    import os
+
+    path = rep.loaded.path
+    skill = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    evalset["hints"]["shape"] = "seed"
+    evalset["skill"] = {"name": skill}
+    for key in data:
+        if key != "tests":
+            rep.unknown_key(key, ("tests",), key, otherwise=" (it is kept)")
+            evalset["extra"][key] = data[key]
+    tests = data["tests"]
+    if not isinstance(tests, list):
+        rep.wrong_type("tests", "a list", tests, "tests")
+        evalset["extra"]["tests"] = tests
+        return
+    for i, item in enumerate(tests):
+        at = ("tests", i)
+        case: dict[str, Any] = {"name": f"test-{i + 1}", "span": rep.span(*at), "checks": [], "extra": {},
+                                "hints": {}}
+        evalset["cases"].append(case)
+        if not isinstance(item, dict):
+            rep.add("EV102", f"a test must be a mapping with 'id', 'input' and 'should_trigger', not a "
+                             f"{type_name(item)}", *at)
+            case["extra"]["$value"] = item
+            continue
+        for key, want in (("id", "a string"), ("should_trigger", "a boolean")):
+            if key not in item:
+                rep.add("EV103", f"missing required key '{key}'", *at)
+        if isinstance(item.get("id"), str) and item["id"].strip():
+            case["name"] = item["id"]
+        elif "id" in item:
+            rep.wrong_type("id", "a non-blank string", item["id"], *at, "id")
+            case["extra"]["id"] = item["id"]
+        value = item.get("input")
+        if isinstance(value, str) or _messages(value):
+            case["input"] = value
+        elif "input" in item:
+            rep.wrong_type("input", "a string or a list of {role, content} messages", value, *at, "input")
+            case["extra"]["input"] = value
+        trig = item.get("should_trigger")
+        if isinstance(trig, bool):
+            case["checks"].append({"kind": "skill-trigger", "skill": skill, "should_trigger": trig,
+                                   "span": rep.span(*at, "should_trigger")})
+        elif "should_trigger" in item:
+            rep.wrong_type("should_trigger", "a boolean", trig, *at, "should_trigger")
+            case["extra"]["should_trigger"] = trig
+        for key in item:
+            if key not in SEED_KEYS:
+                rep.unknown_key(key, SEED_KEYS, *at, key, otherwise=" (it is kept)")
+                case["extra"][key] = item[key]
+
+
+def _messages(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value)
 
 
 def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> dict:
@@ -300,6 +404,8 @@ def skill_name_of(evalset: ir.EvalSet) -> str:
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
     own = evalset.format == NAME
+    if own and evalset.hints.get("shape") == "seed":
+        return _write_seed(evalset)
     losses: list[Loss] = []
     skill = skill_name_of(evalset)
     out: dict[str, Any] = {}
@@ -343,6 +449,34 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     return WriteResult(files={"evals.json": text}, losses=losses)
 
 
+def _write_seed(evalset: ir.EvalSet) -> WriteResult:
+    """The seed shape back as ``evalfmt transpile`` writes it (see :mod:`evalfmt.route`)."""
+    from ..js import stringify
+    from ..route import canonical_input
+
+    tests: list[Any] = []
+    skill = evalset.skill.name if evalset.skill else None
+    for case in evalset.cases:
+        if "$value" in case.extra:
+            tests.append(case.extra["$value"])
+            continue
+        item: dict[str, Any] = {"id": case.extra.get("id", case.name)}
+        if case.input is not None or "input" in case.extra:
+            raw = [m.model_dump(mode="json", exclude_none=True, exclude={"span"}) for m in case.input] \
+                if isinstance(case.input, list) else case.input
+            item["input"] = case.extra.get("input", canonical_input(raw))
+        trig = next((c for c in case.checks if c.kind == "skill-trigger" and c.skill in (skill, None)), None)
+        if "should_trigger" in case.extra:
+            item["should_trigger"] = case.extra["should_trigger"]
+        elif trig is not None:
+            item["should_trigger"] = trig.expects_trigger
+        item.update({k: v for k, v in case.extra.items() if k not in SEED_KEYS and k != "$value"})
+        tests.append(item)
+    out: dict[str, Any] = {"tests": evalset.extra.get("tests", tests)}
+    out.update({k: v for k, v in evalset.extra.items() if k != "tests"})
+    return WriteResult(files={"evals.json": stringify(out, 2) + "\n"})
+
+
 def _reorder(d: dict, order: list[str]) -> dict:
     out = {k: d[k] for k in order if k in d}
     out.update({k: v for k, v in d.items() if k not in out})
@@ -352,21 +486,21 @@ def _reorder(d: dict, order: list[str]) -> dict:
 def _set_losses(evalset: ir.EvalSet, own: bool, losses: list[Loss]) -> None:
     where = _where(evalset, "set")
     if evalset.triggers is not None and evalset.triggers.prompts:
-        losses.append(Loss(_where(evalset.triggers, where),
-                           f"{len(evalset.triggers.prompts)} trigger prompts (write them with --to skill-creator-triggers)"))
+        _lose(losses, "triggers", _where(evalset.triggers, where),
+                           f"{len(evalset.triggers.prompts)} trigger prompts (write them with --to skill-creator-triggers)")
     if evalset.input is not None:
-        losses.append(Loss(where, "suite-level input prepended to every test"))
+        _lose(losses, "set.input", where, "suite-level input prepended to every test")
     for c in evalset.checks:
-        losses.append(loss_at(c.span, where, f"suite-level check '{c.label()}' applied to every test"))
+        _lose(losses, "set.checks", _where(c, where), f"suite-level check '{c.label()}' applied to every test")
     if evalset.description:
-        losses.append(Loss(where, "description"))
+        _lose(losses, "set.description", where, "description")
     if evalset.tags:
-        losses.append(Loss(where, "tags"))
+        _lose(losses, "set.tags", where, "tags")
     if not own:
         for key in evalset.extra:
-            losses.append(Loss(where, f"{evalset.format} key '{key}'"))
+            _lose(losses, "set.extra", where, f"{evalset.format} key '{key}'")
         if evalset.name and evalset.skill is not None and evalset.name != evalset.skill.name:
-            losses.append(Loss(where, f"name '{evalset.name}'"))
+            _lose(losses, "set.name", where, f"name '{evalset.name}'")
 
 
 CASE_FIELDS_LOST = ("judge", "files", "fixture", "setup", "bucket", "requires", "timeout_minutes", "max_turns",
@@ -393,7 +527,7 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
     elif case.input is not None:
         item["prompt"] = ir.input_text(case.input) or ""
         if not isinstance(case.input, str):
-            losses.append(Loss(where, "input messages flattened to one prompt text"))
+            _lose(losses, "case.messages", where, "input messages flattened to one prompt text")
     else:
         item["prompt"] = ""
     if own and "expected_output" in case.extra:
@@ -403,7 +537,7 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
             item["expected_output"] = case.expected_output
         else:
             item["expected_output"] = json.dumps(case.expected_output, ensure_ascii=False)
-            losses.append(Loss(where, "structured expected_output written as JSON text"))
+            _lose(losses, "case.expected_output", where, "structured expected_output written as JSON text")
     if own and "files" in case.extra:
         item["files"] = case.extra["files"]
     elif case.input_files is not None:
@@ -421,7 +555,7 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
         if check is trigger:
             for f in ("name", "weight", "required", "min_score", "negate"):
                 if getattr(check, f) is not None:
-                    losses.append(loss_at(check.span, where, f"'{f}' of the skill-trigger check"))
+                    _lose(losses, "check.fields", _where(check, where), f"'{f}' of the skill-trigger check")
             continue
         if check.kind == "rubrics" and (own or all(isinstance(c, str) for c in check.criteria)):
             for crit in check.criteria:
@@ -429,15 +563,16 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
                     sentences.append(crit)
                 else:
                     sentences.append(sentence(ir.Rubrics(criteria=[crit])))
-                    losses.append(loss_at(check.span, where, "rubric criterion fields other than its text"))
+                    _lose(losses, "check.rubric/objects", _where(check, where), "rubric criterion fields other than its text")
             if not own:
                 for f in ("name", "weight", "required", "min_score", "negate"):
                     if getattr(check, f) is not None:
-                        losses.append(loss_at(check.span, where, f"'{f}' of the rubrics check"))
+                        _lose(losses, "check.fields", _where(check, where), f"'{f}' of the rubrics check")
             continue
         sentences.append(sentence(check))
-        losses.append(loss_at(check.span, where,
-                              f"check '{check.label()}' written as an expectation sentence (graded by a model, not checked)"))
+        _lose(losses, check_feature(check.kind), _where(check, where),
+              f"check '{check.label()}' became the expectation sentence {sentences[-1]!r} (a model grades it; "
+              "nothing checks it mechanically)")
     key = case.hints.get("expectations_key", "expectations") if own else "expectations"
     if own and "expectations" in case.extra:
         item["expectations"] = case.extra["expectations"]
@@ -449,7 +584,7 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
         item[key] = []
     if case.judge:
         if not own:
-            losses.append(Loss(where, "judge rubric (kept as the last expectation)"))
+            _lose(losses, "case.judge", where, "judge rubric (kept as the last expectation)")
         item.setdefault(key, [])
         if isinstance(item[key], list):
             item[key].append(case.judge)
@@ -457,14 +592,14 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
         if field == "judge":
             continue
         if getattr(case, field) is not None:
-            losses.append(Loss(where, field if field != "files" else "inline files (contents)"))
+            _lose(losses, f"case.{field}", where, field if field != "files" else "inline files (contents)")
     if own:
         for k, v in case.extra.items():
             if k not in EVAL_KEYS and k != "$value":
                 item[k] = v
     else:
         for k in case.extra:
-            losses.append(Loss(where, f"key '{k}'"))
+            _lose(losses, "case.extra", where, f"key '{k}'")
     order = case.hints.get("key_order") if own else None
     return _reorder(item, order or _default_order(item))
 
@@ -473,7 +608,7 @@ def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) ->
     from .. import ir
 
     where = _where(suite, "suite")
-    losses.append(Loss(where, f"suite entries ({len(suite.entries)}) merged into one eval: their rows are not scored apart"))
+    _lose(losses, "suite", where, f"suite entries ({len(suite.entries)}) merged into one eval: their rows are not scored apart")
     merged = ir.Case(name=suite.name, input=suite.input, span=suite.span,
                      checks=list(suite.checks) + [c for e in suite.entries for c in e.checks])
     for field in ("judge", "files", "fixture", "setup", "bucket", "requires", "timeout_minutes", "max_turns"):

@@ -1019,8 +1019,7 @@ def _lift_terum(case: dict, terum: dict) -> bool:
     }
     if not all(checks[k](v) for k, v in terum.items()):
         return False
-    for k, v in terum.items():
-        case[k] = float(v) if k == "timeout_minutes" else v
+    case.update(terum)  # as written: an integer stays an integer (``timeout_minutes: 30``, not ``30.0``)
     return True
 
 

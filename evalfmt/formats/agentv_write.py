@@ -21,7 +21,8 @@ import re
 from typing import Any
 
 from .. import ir
-from ..formats import Loss, WriteResult, loss_at
+from ..formats import Loss, WriteResult
+from .losses import Rule, Table, check_feature
 from .agentv_read import (
     KIND_FIELDS,
     TERUM_FIELDS,
@@ -35,6 +36,31 @@ from .agentv_read import (
 
 FILE_NAME = "EVAL.yaml"
 COMMON = ("name", "weight", "required", "min_score", "negate")
+
+_FOREIGN = ("agent-skills", "skill-creator-triggers", "skillgym", "promptfoo")
+TABLE = Table("agentv", {
+    **{f"case.{fld}": Rule(f"kept as metadata.terum.{fld}; agentv does not act on it", kept=f"metadata.terum.{fld}")
+       for fld in ("files", "fixture", "setup", "requires", "timeout_minutes", "max_turns")},
+    **{f"check.{k}": Rule("kept as a custom assertion type (transcript-mentions, ...); agentv runs it only with a "
+                          "grader in .agentv/assertions/", kept="custom assertion type")
+       for k in ("transcript", "command", "workspace")},
+    "set.tests_file": Rule("written inline", kept="inline tests", sources=("agentv",)),
+    "set.skill": Rule("lost unless a skill-trigger assertion names it", when="no skill-trigger names the skill"),
+    "case.tags": Rule("lost: agentv has no tags for a test"),
+    "case.timeout_ms": Rule("lost: agentv has no timeout for a test"),
+    "case.expected_fail": Rule("lost: agentv has no expected failure"),
+    "case.unscored": Rule("agentv skips a test with no criteria, expected_output or assertions"),
+    "suite": Rule("kept as one test (metadata.terum.suite) whose rows are composite assertions, scored against "
+                  "that test's session", kept="metadata.terum.suite"),
+    "triggers/no_skill": Rule("lost: a skill-trigger assertion needs a skill", when="the trigger set names no skill"),
+    "triggers/empty": Rule("no test holds an empty trigger set", when="the trigger set has no prompts"),
+    "triggers.extra": Rule("lost", covered_by="triggers"),
+    "set.extra": Rule("lost: another format's top-level keys mean nothing to agentv", sources=_FOREIGN),
+    "case.extra": Rule("lost: another format's test keys mean nothing to agentv", sources=_FOREIGN),
+    "check.fields": Rule("lost: another format's assertion keys mean nothing to agentv", sources=_FOREIGN,
+                         when="the check has extra keys"),
+    "check.opaque": Rule("lost: agentv cannot run another format's code"),
+})
 
 #: What agentv does not do with a terum field it can only carry as metadata.
 TERUM_LOSS = {
@@ -102,16 +128,25 @@ def _ordered(values: dict, order: list | None, canonical: list) -> dict:
     return {k: values[k] for k in keys}
 
 
+#: Formats whose unknown keys an EVAL.yaml may carry as they are: agentv's own, and terum's (the same
+#: authoring style; an unknown terum key is already reported in the source). Other formats' keys
+#: (promptfoo's prompts/providers/vars, skillgym's workspace) are valid there and wrong here: lost.
+CARRY_EXTRA = ("agentv", "terum")
+_DROPPED = object()  # a check the output leaves out (reported as lost)
+
+
 class _Writer:
     def __init__(self):
         self.losses: list[Loss] = []
+        self.carry = True
 
-    def lose(self, node: ir.Node | None, path: str, what: str) -> None:
-        self.losses.append(loss_at(node.span if node is not None else None, path, what))
+    def lose(self, feature: str, node: ir.Node | None, path: str, what: str) -> None:
+        self.losses.append(TABLE.loss(feature, node.span if node is not None else None, path, what))
 
     # ------------------------------------------------------------------------------- top level
 
     def top(self, es: ir.EvalSet) -> tuple[Any, list[Loss]]:
+        self.carry = es.format in CARRY_EXTRA
         if "document" in es.extra and not es.cases and len(es.extra) == 1:
             return es.extra["document"], self.losses
         values: dict[str, Any] = {}
@@ -124,7 +159,7 @@ class _Writer:
         if es.input is not None:
             values["input"] = self.input(es.input, es.hints)
         if es.checks or es.hints.get("assertions") == "empty":
-            values["assertions"] = [self.check(c, "assertions") for c in es.checks]
+            values["assertions"] = self.checks(es.checks, "assertions")
         tests = [self.case(c, f"tests[{i}]") for i, c in enumerate(es.cases)]
         if es.suite is not None:
             tests.append(self.suite(es.suite))
@@ -136,12 +171,29 @@ class _Writer:
         else:
             values["tests"] = tests
             for ref in inlined:
-                self.lose(es, "tests", f"tests read from '{ref}' are written inline")
+                self.lose("set.tests_file", es, "tests", f"tests read from '{ref}' are written inline")
         for k, v in es.extra.items():
-            values[k] = v
+            if self.carry:
+                values[k] = v
+            else:
+                self.lose("set.extra", es, k, f"{es.format} key '{k}' (agentv has no such key)")
+        self.skill_name(es)
         present = list(values)
         canon = canonical_order(TOP_ORDER, present, extras_before="input")
         return _int_keys(_ordered(values, es.hints.get("keys"), canon)), self.losses
+
+    def skill_name(self, es: ir.EvalSet) -> None:
+        """A skill name the source file wrote (evals.json ``skill_name``) survives only in the
+        skill-trigger assertions that name it."""
+        skill = es.skill
+        if skill is None or skill.span is None or es.name == skill.name:
+            return
+        named = any(isinstance(c, ir.SkillTrigger) and c.skill == skill.name
+                    for case in es.cases for c in case.checks) or any(
+            isinstance(c, ir.SkillTrigger) and c.skill == skill.name for c in es.checks)
+        if not named:
+            self.lose("set.skill", skill, "skill_name", f"skill name '{skill.name}' (agentv has no key for the skill a "
+                                                        "file tests; only skill-trigger assertions name one)")
 
     # ------------------------------------------------------------------------------------ input
 
@@ -191,17 +243,20 @@ class _Writer:
         if case.expected_output is not None:
             values["expected_output"] = case.expected_output
         if case.checks or case.hints.get("assertions") == "empty":
-            values["assertions"] = [self.check(c, f"{where}.assertions[{i}]") for i, c in enumerate(case.checks)]
+            values["assertions"] = self.checks(case.checks, f"{where}.assertions")
         meta = self.metadata(case, where)
         if meta is not None:
             values["metadata"] = meta
         for k, v in case.extra.items():
-            values[k] = v
+            if self.carry:
+                values[k] = v
+            else:
+                self.lose("case.extra", case, f"{where}.{k}", f"'{k}' of test '{case.name}' (agentv has no such key)")
         for fld in ("tags", "timeout_ms", "expected_fail"):
             if getattr(case, fld) is not None:
-                self.lose(case, f"{where}.{fld}", f"agentv has no '{fld}' for a test")
+                self.lose(f"case.{fld}", case, f"{where}.{fld}", f"agentv has no '{fld}' for a test")
         if not (case.checks or case.judge or case.expected_output is not None or "turns" in case.extra):
-            self.lose(case, where, f"agentv skips test '{case.name}': it has no criteria, expected_output or "
+            self.lose("case.unscored", case, where, f"agentv skips test '{case.name}': it has no criteria, expected_output or "
                                    "assertions")
         present = list(values)
         return _ordered(values, case.hints.get("keys"), canonical_order(TEST_ORDER, present))
@@ -212,9 +267,9 @@ class _Writer:
             value = getattr(case, fld)
             if value is None:
                 continue
-            terum[fld] = _num(value) if fld == "timeout_minutes" else value
+            terum[fld] = value  # as read: 30 stays 30 and 30.0 stays 30.0 (a round trip keeps the type)
             if fld in TERUM_LOSS:
-                self.lose(case, f"{where}.{fld}", TERUM_LOSS[fld])
+                self.lose(f"case.{fld}", case, f"{where}.{fld}", TERUM_LOSS[fld])
         if marker:
             terum.update(marker)
         if not terum:
@@ -227,8 +282,7 @@ class _Writer:
         entries = []
         for i, entry in enumerate(suite.entries):
             row: dict[str, Any] = {"name": entry.name, "type": "composite",
-                                   "assertions": [self.check(c, f"suite.cases[{i}].checks[{j}]")
-                                                  for j, c in enumerate(entry.checks)]}
+                                   "assertions": self.checks(entry.checks, f"suite.cases[{i}].checks")}
             row.update(entry.extra)
             entries.append(row)
         values: dict[str, Any] = {"id": suite.name}
@@ -236,22 +290,23 @@ class _Writer:
             values["criteria"] = suite.judge
         if suite.input is not None:
             values["input"] = self.input(suite.input, suite.hints)
-        values["assertions"] = entries + [self.check(c, f"suite.checks[{j}]") for j, c in enumerate(suite.checks)]
+        values["assertions"] = entries + self.checks(suite.checks, "suite.checks")
         values["metadata"] = self.metadata(suite, "suite", {"suite": True})
         for k, v in suite.extra.items():
             values[k] = v
-        self.lose(suite, "suite", "agentv scores each test in its own session: the suite's rows are written as "
+        self.lose("suite", suite, "suite", "agentv scores each test in its own session: the suite's rows are written as "
                                   "composite assertions of one test, scored against that test's session")
         return values
 
     def triggers(self, ts: ir.TriggerSet, taken: set[str]) -> list[dict]:
         out = []
         counts = {True: 0, False: 0}
-        if ts.skill is None and ts.prompts:
-            self.lose(ts, "triggers", "the trigger set names no skill: its skill-trigger assertions have no "
-                                      "'skill'")
+        if ts.skill is None and ts.prompts:  # a skill-trigger without 'skill' is an error agentv refuses
+            self.lose("triggers/no_skill", ts, "triggers", f"{len(ts.prompts)} trigger prompts (the trigger set names no "
+                                                           "skill, and a skill-trigger assertion needs one)")
+            return out
         if not ts.prompts:
-            self.lose(ts, "triggers", "the trigger set has no prompts: agentv has no test to hold it")
+            self.lose("triggers/empty", ts, "triggers", "the trigger set has no prompts: agentv has no test to hold it")
         for p in ts.prompts:
             counts[p.should_trigger] += 1
             base = "should-trigger" if p.should_trigger else "should-not-trigger"
@@ -265,21 +320,25 @@ class _Writer:
             test = {"id": name, "input": p.text, "assertions": [assertion],
                     "metadata": {TERUM_META: {"trigger": True}}}
             if p.extra:
-                self.lose(p, "triggers", f"agentv has no place for {', '.join(sorted(p.extra))} of a trigger prompt")
+                self.lose("triggers.extra", p, "triggers", f"agentv has no place for {', '.join(sorted(p.extra))} of a trigger prompt")
             out.append(test)
         if ts.extra:
-            self.lose(ts, "triggers", f"agentv has no place for {', '.join(sorted(ts.extra))} of a trigger set")
+            self.lose("triggers.extra", ts, "triggers", f"agentv has no place for {', '.join(sorted(ts.extra))} of a trigger set")
         return out
 
     # ----------------------------------------------------------------------------------- checks
+
+    def checks(self, checks: list, where: str) -> list:
+        out = [self.check(c, f"{where}[{i}]") for i, c in enumerate(checks)]
+        return [x for x in out if x is not _DROPPED]  # (an agentv entry may itself be null)
 
     def check(self, c: ir.Check, where: str) -> Any:
         if isinstance(c, ir.Opaque):
             if c.origin == "agentv" or c.origin is None and isinstance(c.raw, dict) and "type" in c.raw:
                 return c.raw
-            self.lose(c, where, f"agentv cannot hold this {c.origin or 'unknown'} check "
-                                f"({c.label()}); written as a custom assertion")
-            return {"type": c.type or "opaque", "value": c.raw}
+            self.lose("check.opaque", c, where, f"agentv cannot run this {c.origin or 'unknown'} check "
+                                                f"({c.label()})")
+            return _DROPPED
         if isinstance(c, ir.Rubrics) and c.hints.get("shorthand") == "string" and len(c.criteria) == 1 \
                 and isinstance(c.criteria[0], str) and not c.extra and all(getattr(c, f) is None for f in COMMON):
             return c.criteria[0]
@@ -291,7 +350,7 @@ class _Writer:
             agentv_type, fld = TERUM_TYPES[kind]
             values["type"] = agentv_type
             values["value"] = getattr(c, fld)
-            self.lose(c, where, f"agentv has no built-in '{kind}' check: written as the custom assertion type "
+            self.lose(check_feature(kind), c, where, f"agentv has no built-in '{kind}' check: written as the custom assertion type "
                                 f"'{agentv_type}', which agentv runs only with a grader in "
                                 f".agentv/assertions/{agentv_type}.ts")
         else:
@@ -305,6 +364,9 @@ class _Writer:
             if value is not None:
                 values[fld] = _num(value) if isinstance(value, float) else value
         for k, v in c.extra.items():
-            values[k] = v
+            if self.carry:
+                values[k] = v
+            else:
+                self.lose("check.fields", c, where, f"'{k}' of check '{c.label()}' (agentv has no such key)")
         present = list(values)
         return _ordered(values, c.hints.get("keys"), canonical_check_order(kind, present))

@@ -33,7 +33,8 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from ..load import type_name
-from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, loss_at, open_document, peek_keys,
+from .losses import Rule, Table, check_feature
+from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, open_document, peek_keys,
                span_at)
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,6 +52,31 @@ SAME = {
 }
 TO_KIND = {v: k for k, v in SAME.items()}
 VALUE_KEYS = ("type", "value", "weight")
+TABLE = Table(NAME, {
+    "check.opaque": Rule("lost: another format's code means nothing to promptfoo"),
+    "check.output": Rule("lost", when="ends-with, or a check promptfoo has no type for"),
+    "check.output/flags": Rule("regex flags lost (promptfoo's regex takes none)", when="a regex has flags"),
+    "check.skill_trigger": Rule("lost", when="it names no skill"),
+    "check.command": Rule("lost", when="the regex has no faithful case-insensitive glob"),
+    "check.transcript": Rule("lost: promptfoo's contains checks only the final output"),
+    "check.workspace": Rule("lost: promptfoo does not inspect the workspace"),
+    "check.rubric": Rule("lost", when="an llm-grader"),
+    "check.rubric/objects": Rule("only the text of a criterion object is kept", when="a criterion is an object"),
+    **{f"check.{k}": Rule("lost", when=w) for k, w in (("code_grader", None), ("trajectory", None),
+                                                       ("budget", "token-usage, or no threshold"))},
+    "check.fields": Rule("lost (weight is kept)", when="the check itself is kept"),
+    "case.messages": Rule("flattened to the text"),
+    "case.judge": Rule("written as an llm-rubric assertion, graded on every run", kept="an llm-rubric assertion"),
+    **{f"case.{f}": Rule("lost") for f in ("files", "fixture", "setup", "bucket", "requires", "timeout_minutes",
+                                           "max_turns", "input_files", "tags", "timeout_ms", "expected_fail",
+                                           "expected_output", "extra")},
+    "triggers": Rule("lost", when="no skill name to check with skill-used"),
+    "triggers.extra": Rule("lost", covered_by="triggers"),
+    "set.input": Rule("lost"), "set.tags": Rule("lost"), "set.extra": Rule("lost"),
+    "set.name": Rule("lost", when="the set has a description too"),
+    "set.skill": Rule("lost unless a skill-used assertion names it", when="no skill-trigger names the skill"),
+    "suite": Rule("its rows become separate tests, each running its own session"),
+})
 _TEMPLATE_VAR = re.compile(r"^\{\{\s*([A-Za-z_][\w]*)\s*\}\}$")
 _TEMPLATE_ANY = re.compile(r"\{\{")
 
@@ -99,7 +125,7 @@ def read(path: str) -> ReadResult:
         extra["$root"] = data
         return result
     hints["key_order"] = list(data)
-    template, prompt_var = _template(data.get("prompts"))
+    template, prompt_var = _template(data.get("prompts"), path)
     if "description" in data and isinstance(data["description"], str):
         evalset["description"] = data["description"]
     elif "description" in data:
@@ -128,11 +154,13 @@ def read(path: str) -> ReadResult:
     tests = data.get("tests")
     if tests is None:
         pass
-    elif isinstance(tests, list):
+    elif isinstance(tests, list) or _is_tests_path(tests):
         layout = []
-        for i, entry in enumerate(tests):
-            if isinstance(entry, str) and entry.startswith("file://"):
-                cases = _read_ref(r, entry, i, template, prompt_var)
+        entries = tests if isinstance(tests, list) else [tests]
+        for i, entry in enumerate(entries):
+            if _is_tests_path(entry):
+                at = ("tests", i) if isinstance(tests, list) else ("tests",)
+                cases = _read_ref(r, entry, at, template, prompt_var)
                 layout.append({"ref": entry, "cases": len(cases) if cases is not None else 0,
                                "resolved": cases is not None})
                 for c in cases or []:
@@ -143,40 +171,155 @@ def read(path: str) -> ReadResult:
                 layout.append({"inline": 1})
         if any("ref" in x for x in layout):
             hints["tests_layout"] = layout
+        if not isinstance(tests, list):
+            hints["tests_string"] = True
+        for n, case in enumerate(evalset["cases"]):  # promptfoo numbers tests across all their files
+            if case["hints"].get("no_description"):
+                case["name"] = f"test-{n + 1}"
     else:
-        r.add("EV102", "'tests' must be a list of tests (or file:// references); this one is kept as it is",
-              "tests")
+        r.add("EV102", "'tests' must be a list of tests, a file:// path (a glob is fine) or a list of them; this "
+                       "one is kept as it is", "tests")
         extra["tests"] = tests
     return result
 
 
-def _template(prompts: Any) -> tuple[str | None, str | None]:
+def _template(prompts: Any, config: str = "") -> tuple[str | None, str | None]:
+    """(template, variable): the single prompt's text (a ``file://`` prompt read from its file), and the
+    variable it consists of when it is exactly one ``{{ variable }}``."""
     if isinstance(prompts, list) and len(prompts) == 1 and isinstance(prompts[0], str):
         text = prompts[0]
+        if text.startswith("file://"):
+            text = _prompt_file(config, text[len("file://"):])
+            if text is None:
+                return None, None
         m = _TEMPLATE_VAR.match(text.strip())
         if m:
             return text, m.group(1)
-        if text.startswith("file://"):
-            return None, None
         return text, None
     return None, None
 
 
-def _read_ref(r: Reporter, ref: str, i: int, template, prompt_var) -> list[dict] | None:
-    target = os.path.join(os.path.dirname(r.loaded.path), ref[len("file://"):])
-    if not os.path.isfile(target):
-        r.add("EV107", f"tests file '{ref}' does not exist: its tests are not read", "tests", i, severity="warning")
+def _prompt_file(config: str, rel: str) -> str | None:
+    """The text of a ``file://`` prompt (a .txt / .md / .j2 / .nunjucks file beside the config), else None."""
+    if not rel.lower().endswith((".txt", ".md", ".j2", ".njk", ".nunjucks")):
         return None
-    sub = open_document(target, r.result)
-    if sub is None:
+    path = os.path.join(os.path.dirname(config), rel)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except (OSError, UnicodeDecodeError):
         return None
-    if not isinstance(sub.loaded.data, list):
-        sub.add("EV102", f"a promptfoo tests file must be a list of tests, not a {type_name(sub.loaded.data)}")
-        return None
-    return _read_tests(sub, sub.loaded.data, (), template, prompt_var)
 
 
-def _read_tests(r: Reporter, tests: list, at: tuple, template, prompt_var, start: int = 0) -> list[dict]:
+_OUTPUT = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}", re.S)
+_VAR_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\Z")
+
+
+def render_template(template: str, vars_: dict) -> tuple[str | None, str | None]:
+    """The template rendered as promptfoo's nunjucks renders it, for the subset evalfmt reads: ``{{ name }}``
+    and ``{{ a.b }}`` with string, number, boolean or null values (an undefined variable renders as
+    nothing, as in nunjucks). Anything else (tags ``{% %}``, comments ``{# #}``, filters, expressions,
+    list or mapping values, ``file://`` values promptfoo loads) is not rendered: (None, what it is)."""
+    for opener, what in (("{%", "a '{% %}' tag"), ("{#", "a '{# #}' comment")):
+        if opener in template:
+            return None, what
+    out: list[str] = []
+    at = 0
+    for m in _OUTPUT.finditer(template):
+        expr = m.group(1)
+        if not _VAR_PATH.match(expr):
+            return None, f"the expression '{{{{ {expr} }}}}'"
+        value: Any = vars_
+        for part in expr.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        if isinstance(value, str) and value.startswith("file://"):
+            return None, f"'{expr}', a file:// value promptfoo loads"
+        if isinstance(value, (dict, list)):
+            return None, f"'{expr}', a {type_name(value)} value"
+        text = "" if value is None else ("true" if value is True else "false" if value is False else
+                                        value if isinstance(value, str) else _js_number(value))
+        out.append(template[at:m.start()])
+        out.append(text)
+        at = m.end()
+    out.append(template[at:])
+    return "".join(out), None
+
+
+def _js_number(value: Any) -> str:
+    from ..js import stringify
+
+    return stringify(value)
+
+
+def _render_input(r: Reporter, case: dict, template: str | None, vars_: dict) -> None:
+    """A test's input from the prompt template and its vars; what cannot be rendered is reported once."""
+    if template is None:
+        return
+    if not _TEMPLATE_ANY.search(template):
+        case["input"] = template
+        return
+    text, why = render_template(template, vars_)
+    if text is not None:
+        case["input"] = text
+        case["hints"]["rendered"] = True
+        return
+    reported = r.result.__dict__.setdefault("_promptfoo_unrendered", set())
+    if r.loaded.path not in reported:
+        reported.add(r.loaded.path)
+        r.add("EV103", f"the prompt template uses {why}: evalfmt renders only '{{{{ variable }}}}' (see "
+                       "docs/promptfoo.md), so the task of a test using it is not known here",
+              *(("prompts", 0) if isinstance(r.loaded.data, dict) and "prompts" in r.loaded.data else ()),
+              severity="warning")
+
+
+def _is_tests_path(value: Any) -> bool:
+    """A tests entry promptfoo loads from files: ``file://x.yaml``, or a path / glob of YAML or JSON."""
+    if not isinstance(value, str):
+        return False
+    path = value[len("file://"):] if value.startswith("file://") else value
+    return value.startswith("file://") or path.lower().endswith((".yaml", ".yml", ".json"))
+
+
+_GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+def tests_files(config: str, ref: str) -> list[str]:
+    """The files a tests path names, as promptfoo's ``loadTestsFromGlob`` finds them: relative to the
+    config's folder, ``*``/``?``/``[...]`` not matching ``/`` or a leading dot, ``**`` any depth (in
+    sorted order: promptfoo takes the file system's)."""
+    import glob
+
+    path = ref[len("file://"):] if ref.startswith("file://") else ref
+    full = os.path.join(os.path.dirname(config), path)
+    if not _GLOB_CHARS.search(path):
+        return [full] if os.path.isfile(full) else []
+    return sorted(p for p in glob.glob(full, recursive=True) if os.path.isfile(p))
+
+
+def _read_ref(r: Reporter, ref: str, at: tuple, template, prompt_var) -> list[dict] | None:
+    targets = tests_files(r.loaded.path, ref)
+    if not targets:
+        r.add("EV107", f"tests file '{ref}' does not exist: its tests are not read" if not _GLOB_CHARS.search(ref)
+              else f"tests glob '{ref}' matches no file: no tests are read from it", *at, severity="warning")
+        return None
+    out: list[dict] = []
+    base = os.path.dirname(r.loaded.path)
+    for target in targets:
+        sub = open_document(target, r.result)
+        if sub is None:
+            continue
+        if not isinstance(sub.loaded.data, list):
+            sub.add("EV102", f"a promptfoo tests file must be a list of tests, not a {type_name(sub.loaded.data)}")
+            continue
+        cases = _read_tests(sub, sub.loaded.data, (), template, prompt_var, config=r)
+        for c in cases:
+            c["hints"]["file"] = os.path.relpath(target, base).replace(os.sep, "/")
+        out.extend(cases)
+    return out
+
+
+def _read_tests(r: Reporter, tests: list, at: tuple, template, prompt_var, start: int = 0,
+                config: Reporter | None = None) -> list[dict]:
     cases = []
     for j, test in enumerate(tests):
         i = start + j
@@ -211,15 +354,14 @@ def _read_tests(r: Reporter, tests: list, at: tuple, template, prompt_var, start
                 others = {k: v for k, v in vars_.items() if k != pv}
             else:
                 others = dict(vars_)
-                if template is not None and not _TEMPLATE_ANY.search(template):
-                    case["input"] = template
+                _render_input(config or r, case, template, vars_)
             if others:
                 extra["vars"] = others
         elif "vars" in test:
             r.add("EV102", f"'vars' must be a mapping, not a {type_name(vars_)}", *where, "vars")
             extra["vars"] = vars_
-        elif template is not None and not _TEMPLATE_ANY.search(template):
-            case["input"] = template
+        else:
+            _render_input(config or r, case, template, {})
         asserts = test.get("assert")
         if isinstance(asserts, list):
             for k, a in enumerate(asserts):
@@ -343,14 +485,14 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
     if k == "opaque":
         if check.origin == NAME:
             return [check.raw]
-        losses.append(loss_at(check.span, where, f"{check.origin or 'opaque'} check '{label}' (no promptfoo equivalent)"))
+        losses.append(TABLE.loss("check.opaque", check.span, where, f"{check.origin or 'opaque'} check '{label}' (no promptfoo equivalent)"))
         return []
     if k in SAME:
         out = {"type": neg + SAME[k]}
         if k == "regex":
             flags = (check.flags or "").replace("g", "")
             if flags:
-                losses.append(loss_at(check.span, where, f"flags '{check.flags}' of check '{label}' "
+                losses.append(TABLE.loss("check.output/flags", check.span, where, f"flags '{check.flags}' of check '{label}' "
                                                          "(promptfoo's regex takes none)"))
         if k in ("contains-any", "contains-all", "icontains-any", "icontains-all"):
             out["value"] = list(check.values)
@@ -358,7 +500,7 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
             out["value"] = check.value
     elif k == "skill-trigger":
         if not check.skill:
-            losses.append(loss_at(check.span, where, "skill-trigger check without a skill name"))
+            losses.append(TABLE.loss("check.skill_trigger", check.span, where, "skill-trigger check without a skill name"))
             return []
         fires = check.expects_trigger != bool(check.negate)
         out = {"type": ("" if fires else "not-") + "skill-used", "value": check.skill}
@@ -368,7 +510,7 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
         glob = _glob_of(check.pattern)
         positive = (k == "command_matching") != bool(check.negate)
         if glob is None or check.extra:
-            losses.append(loss_at(check.span, where, f"check '{label}' (promptfoo's trajectory:step-count takes a "
+            losses.append(TABLE.loss("check.command", check.span, where, f"check '{label}' (promptfoo's trajectory:step-count takes a "
                                                      "case-insensitive glob; this regex has no faithful glob)"))
             return []
         out = {"type": "trajectory:step-count",
@@ -376,7 +518,7 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
     elif k == "rubrics":
         crits = [c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or "") for c in check.criteria]
         if any(not isinstance(c, str) for c in check.criteria):
-            losses.append(loss_at(check.span, where, f"criterion fields other than the text of check '{label}'"))
+            losses.append(TABLE.loss("check.rubric/objects", check.span, where, f"criterion fields other than the text of check '{label}'"))
         res = []
         for c in crits:
             item: dict[str, Any] = {"type": "llm-rubric", "value": c}
@@ -388,7 +530,7 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
             res.append(item)
         if not own:
             for key in check.extra:
-                losses.append(loss_at(check.span, where, f"'{key}' of check '{label}'"))
+                losses.append(TABLE.loss("check.fields", check.span, where, f"'{key}' of check '{label}'"))
         _common_losses(check, losses, where, skip=("weight",))
         return res
     elif k == "latency" and check.threshold is not None:
@@ -403,7 +545,7 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
             "file_absent": "promptfoo does not inspect the workspace",
             "command_succeeds": "promptfoo does not run commands after the session",
         }.get(k, "no promptfoo equivalent")
-        losses.append(loss_at(check.span, where, f"check '{label}' ({why})"))
+        losses.append(TABLE.loss(check_feature(k), check.span, where, f"check '{label}' ({why})"))
         return []
     if check.weight is not None:
         out["weight"] = check.weight
@@ -416,14 +558,14 @@ def _assertion(check: Any, own: bool, losses: list[Loss], where: str) -> list[di
             out = {**{x: out[x] for x in order if x in out}, **{x: v for x, v in out.items() if x not in order}}
     else:
         for key in check.extra:
-            losses.append(loss_at(check.span, where, f"'{key}' of check '{label}'"))
+            losses.append(TABLE.loss("check.fields", check.span, where, f"'{key}' of check '{label}'"))
     return [out]
 
 
 def _common_losses(check: Any, losses: list[Loss], where: str, skip: tuple = ()) -> None:
     for f in ("name", "required", "min_score"):
         if f not in skip and getattr(check, f, None) is not None:
-            losses.append(loss_at(check.span, where, f"'{f}' of check '{check.label()}'"))
+            losses.append(TABLE.loss("check.fields", check.span, where, f"'{f}' of check '{check.label()}'"))
 
 
 def _glob_of(pattern: str) -> str | None:
@@ -497,7 +639,7 @@ def _test(case: ir.Case, own: bool, losses: list[Loss], where: str, prompt_var: 
         elif not own:
             vars_[prompt_var] = ir.input_text(case.input)
             if not isinstance(case.input, str):
-                losses.append(loss_at(case.span, where, f"message input of '{case.name}' flattened to its text"))
+                losses.append(TABLE.loss("case.messages", case.span, where, f"message input of '{case.name}' flattened to its text"))
     extra_vars = case.extra.get("vars") if own else None
     if isinstance(extra_vars, dict):
         vars_.update(extra_vars)
@@ -511,7 +653,7 @@ def _test(case: ir.Case, own: bool, losses: list[Loss], where: str, prompt_var: 
     asserts = _assertions(checks, own, losses, where)
     if case.judge:
         asserts.append({"type": "llm-rubric", "value": case.judge})
-        losses.append(loss_at(case.span, where, f"judge of '{case.name}' written as an llm-rubric assertion (graded "
+        losses.append(TABLE.loss("case.judge", case.span, where, f"judge of '{case.name}' written as an llm-rubric assertion (graded "
                                                 "on every run, not only when the checks tie)"))
     if own and "assert" in case.extra:
         t["assert"] = case.extra["assert"]
@@ -527,9 +669,9 @@ def _test(case: ir.Case, own: bool, losses: list[Loss], where: str, prompt_var: 
     else:
         for field, what in LOST_CASE_FIELDS:
             if getattr(case, field) not in (None, [], {}):
-                losses.append(loss_at(case.span, where, f"{what} of '{case.name}'"))
+                losses.append(TABLE.loss(f"case.{field}", case.span, where, f"{what} of '{case.name}'"))
         for key in case.extra:
-            losses.append(loss_at(case.span, where, f"'{key}' of '{case.name}'"))
+            losses.append(TABLE.loss("case.extra", case.span, where, f"'{key}' of '{case.name}'"))
     return t
 
 
@@ -592,7 +734,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
 
 
 def _tests(evalset: ir.EvalSet, cases: list, own: bool, losses: list[Loss], prompt_var: str,
-           existing: dict[str, str]) -> tuple[list, dict[str, str]]:
+           existing: dict[str, str]) -> tuple[Any, dict[str, str]]:
     from .. import yamlrt
 
     layout = evalset.hints.get("tests_layout") if own else None
@@ -610,14 +752,17 @@ def _tests(evalset: ir.EvalSet, cases: list, own: bool, losses: list[Loss], prom
             continue
         out.append(entry["ref"])
         while i < len(cases) and cases[i].hints.get("from_file") == entry["ref"]:
-            by_ref.setdefault(entry["ref"], []).append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
+            ref = entry["ref"]
+            rel = cases[i].hints.get("file") or (ref[len("file://"):] if ref.startswith("file://") else ref)
+            by_ref.setdefault(rel, []).append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
             i += 1
     while i < len(cases):
         out.append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
         i += 1
-    for ref, tests in by_ref.items():
-        rel = ref[len("file://"):]
+    for rel, tests in by_ref.items():
         extra_files[rel] = yamlrt.dump(tests, existing=existing.get(rel))
+    if evalset.hints.get("tests_string") and len(out) == 1 and isinstance(out[0], str):
+        return out[0], extra_files  # ``tests: file://examples.yaml``, as written
     return out, extra_files
 
 
@@ -628,7 +773,7 @@ def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[
     trig = evalset.triggers
     skill = trig.skill or (evalset.skill.name if evalset.skill else None)
     if not skill:
-        losses.append(loss_at(trig.span, where, f"{len(trig.prompts)} trigger prompts (no skill name to check "
+        losses.append(TABLE.loss("triggers", trig.span, where, f"{len(trig.prompts)} trigger prompts (no skill name to check "
                                                 "with skill-used)"))
         return []
     cases = []
@@ -639,23 +784,33 @@ def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[
         cases.append(ir.Case(name=name, input=p.text, span=p.span,
                              checks=[ir.SkillTrigger(skill=skill, should_trigger=None if p.should_trigger else False)]))
         for key in p.extra:
-            losses.append(loss_at(p.span, where, f"'{key}' of trigger prompt {p.text!r}"))
+            losses.append(TABLE.loss("triggers.extra", p.span, where, f"'{key}' of trigger prompt {p.text!r}"))
+    for key in trig.extra:
+        losses.append(TABLE.loss("triggers.extra", trig.span, where, f"trigger set key '{key}'"))
     return cases
 
 
 def _set_losses(evalset: ir.EvalSet, losses: list[Loss], where: str) -> None:
     if evalset.input is not None:
-        losses.append(Loss(where, "suite-level input prepended to every test"))
+        losses.append(TABLE.loss("set.input", None, where, "suite-level input prepended to every test"))
     if evalset.tags:
-        losses.append(Loss(where, "eval set tags"))
+        losses.append(TABLE.loss("set.tags", None, where, "eval set tags"))
     for key in evalset.extra:
-        losses.append(Loss(where, f"{evalset.format} key '{key}'"))
+        losses.append(TABLE.loss("set.extra", None, where, f"{evalset.format} key '{key}'"))
+    if evalset.name and evalset.description and evalset.name != evalset.description:
+        losses.append(TABLE.loss("set.name", None, where, f"eval set name '{evalset.name}' (the description "
+                                                          "holds the set's description)"))
+    skill = evalset.skill
+    if skill is not None and skill.span is not None and not any(
+            c.kind == "skill-trigger" and c.skill == skill.name for case in evalset.cases for c in case.checks):
+        losses.append(TABLE.loss("set.skill", skill.span, where, f"skill name '{skill.name}' (promptfoo names skills "
+                                                                 "only in skill-used assertions)"))
 
 
 def _suite_cases(suite: ir.Suite, losses: list[Loss]) -> list[ir.Case]:
     from .. import ir
 
-    losses.append(loss_at(suite.span, "suite", f"suite: its {len(suite.entries)} entries become separate tests, "
+    losses.append(TABLE.loss("suite", suite.span, "suite", f"suite: its {len(suite.entries)} entries become separate tests, "
                                                "each running its own session"))
     out = []
     for entry in suite.entries:

@@ -21,7 +21,8 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from ..load import type_name
-from . import Format, Loss, ReadResult, Reporter, WriteResult, basename, first_char, loss_at, open_document, peek_keys, span_at
+from . import Format, Loss, ReadResult, Reporter, WriteResult, basename, first_char, open_document, peek_keys, span_at
+from .losses import FEATURES, Rule, Table
 
 if TYPE_CHECKING:  # pragma: no cover
     from .. import ir
@@ -29,6 +30,17 @@ if TYPE_CHECKING:  # pragma: no cover
 NAME = "skill-creator-triggers"
 ITEM_KEYS = ("query", "should_trigger")
 DEFAULT_NAME = "trigger-evals.json"
+#: a trigger eval set holds queries only: every other feature is lost
+TABLE = Table(NAME, {
+    **{f: Rule("lost: a trigger eval set holds only queries") for f in FEATURES
+       if f.startswith("set.") and f != "set.tests_file"},
+    "set.tests_file": Rule("lost with the tests", covered_by="case.name"),
+    "case.name": Rule("lost, with the whole test: a trigger eval set holds only queries"),
+    **{f: Rule("lost with the whole test", covered_by="case.name") for f in FEATURES
+       if f.startswith(("case.", "check.")) and f != "case.name"},
+    "suite": Rule("lost: a trigger eval set holds only queries"),
+    "triggers.extra": Rule("lost"),
+})
 
 
 def detect(path: str) -> bool:
@@ -159,17 +171,28 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         for prompt in trig.prompts:
             items.append(_item(prompt, own))
             if not own and prompt.extra:
-                losses.append(loss_at(prompt.span, where, f"keys {', '.join(sorted(prompt.extra))} of a trigger prompt"))
+                losses.append(TABLE.loss("triggers.extra", prompt.span, where, f"keys {', '.join(sorted(prompt.extra))} of a trigger prompt"))
         if not own:
             for key in trig.extra:
-                losses.append(loss_at(trig.span, where, f"trigger set key '{key}'"))
+                losses.append(TABLE.loss("triggers.extra", trig.span, where, f"trigger set key '{key}'"))
     for i, case in enumerate(evalset.cases):
-        losses.append(loss_at(case.span, f"cases[{i}]",
+        losses.append(TABLE.loss("case.name", case.span, f"cases[{i}]",
                               f"case '{case.name}' (a trigger eval set holds only queries; write cases with --to agent-skills)"))
     if evalset.suite is not None:
-        losses.append(loss_at(evalset.suite.span, "suite", "suite (a trigger eval set holds only queries)"))
+        losses.append(TABLE.loss("suite", evalset.suite.span, "suite", "suite (a trigger eval set holds only queries)"))
     for c in evalset.checks:
-        losses.append(loss_at(c.span, where, f"suite-level check '{c.label()}'"))
+        losses.append(TABLE.loss("set.checks", c.span, where, f"suite-level check '{c.label()}'"))
+    for field in ("name", "description", "tags", "input"):
+        if getattr(evalset, field):
+            losses.append(TABLE.loss(f"set.{field}", evalset.span, where, f"eval set {field}"))
+    for key in (evalset.extra if not own else ()):
+        losses.append(TABLE.loss("set.extra", evalset.span, where, f"{evalset.format} key '{key}'"))
+    skill = evalset.skill
+    if skill is not None and skill.span is not None and (trig is None or trig.skill != skill.name):
+        losses.append(TABLE.loss("set.skill", skill.span, where, f"skill name '{skill.name}'"))
+    if not items:
+        return WriteResult(losses=losses, nothing="no trigger prompts to write (a skill-creator trigger set "
+                                                  "holding none would be an empty list)")
     return WriteResult(files={name: _render(items, style)}, losses=losses)
 
 

@@ -15,6 +15,8 @@ from . import Format, head
 SUFFIXES = (".ts", ".mts", ".cts")
 _IMPORT = re.compile(r"""from\s+["']skillgym["']""")
 _DEFAULT = re.compile(r"^\s*export\s+default\b", re.M)
+#: a suite typed with skillgym's own types (``const suite: Case[] = []`` holds no case yet)
+_SUITE_TYPE = re.compile(r"(?::|\bsatisfies)\s*(?:Case|TestCase)\[\]|(?::|\bsatisfies)\s*(?:Suite|TestSuite)\b")
 
 
 def detect(path: str) -> bool:
@@ -25,7 +27,7 @@ def detect(path: str) -> bool:
     if not _DEFAULT.search(text):
         return False
     if _IMPORT.search(text):
-        return bool(re.search(r"\bprompt\b", text)) and "assert" in text
+        return bool(re.search(r"\bprompt\b", text)) and "assert" in text or bool(_SUITE_TYPE.search(text))
     return bool(re.search(r"\bprompt\s*[:,]", text)) and bool(re.search(r"\bassert\s*[(:]", text))
 
 

@@ -80,6 +80,53 @@ def parse_tokens(toks: list[Tok], start: str = "start", text: str = "") -> Tree:
         raise ParseError(f"syntax error: {exc}", getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1) from None
 
 
+def parse_module(toks: list[Tok], text: str) -> Tree:
+    """The module's tree. A top-level statement outside the subset (``mkdirSync(dir);``, ``if (...) {}``,
+    ``export { a, b };``, a ``const`` whose value is computed) is left out of the tree and so kept
+    verbatim in the module's text, as skillgym would run it; only a statement evalfmt must read (the
+    default export, ``export const workspace``, and the declaration the default export names) or
+    unbalanced brackets still end the read with EV100 at their position."""
+    try:
+        return parse_tokens(toks, "start", text)
+    except ParseError as whole:
+        error = whole
+    depth = 0
+    for t in toks:
+        depth += t.type in ("LPAR", "LSQB", "LBRACE")
+        depth -= t.type in ("RPAR", "RSQB", "RBRACE")
+        if depth < 0:
+            raise error
+    if depth:
+        raise error
+    needed = _needed_names(toks)
+    items: list = []
+    for stmt in split_statements(toks):
+        try:
+            items.extend(parse_tokens(stmt, "start", text).children)
+        except ParseError:
+            if _needed(stmt, needed):
+                raise
+    return Tree("start", items)
+
+
+def _needed_names(toks: list[Tok]) -> set[str]:
+    """``workspace`` and the name ``export default NAME`` refers to."""
+    names = {"workspace"}
+    for a, b, c in zip(toks, toks[1:], toks[2:]):
+        if a.type == "EXPORT" and b.type == "DEFAULT" and c.type == "NAME":
+            names.add(c.value)
+    return names
+
+
+def _needed(stmt: list[Tok], names: set[str]) -> bool:
+    types = [t.type for t in stmt[:3]]
+    if types[:2] == ["EXPORT", "DEFAULT"]:
+        return True
+    decl = stmt[1:] if types[:1] == ["EXPORT"] else stmt
+    return len(decl) > 1 and decl[0].type in ("CONST", "LET", "VAR") and decl[1].type == "NAME" \
+        and decl[1].value in names
+
+
 # ------------------------------------------------------------------------------------ static values
 
 
@@ -145,7 +192,7 @@ class Module:
         self.path = path
         self.text = text
         self.toks = tokenize(text)
-        self.tree = parse_tokens(self.toks, "start", text)
+        self.tree = parse_module(self.toks, text)
         self.consts: dict[str, Tree] = {}
         self.functions: dict[str, str] = {}
         self._values: dict[str, Any] = {}

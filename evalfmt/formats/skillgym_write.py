@@ -30,7 +30,8 @@ import re
 from typing import Any
 
 from .. import ir
-from . import Loss, WriteResult, loss_at
+from . import Loss, WriteResult
+from .losses import Rule, Table, check_feature
 from .skillgym_checks import (
     TRANSCRIPT_COMMENT,
     TRANSCRIPT_HELPER,
@@ -58,6 +59,28 @@ LOST_FIELDS = (
 )
 
 
+TABLE = Table(NAME, {
+    **{f"case.{f}": Rule("lost") for f, _ in LOST_FIELDS},
+    "case.extra": Rule("lost"),
+    "case.messages": Rule("flattened to the text of the user messages", when="more than one plain user message"),
+    "case.input/missing": Rule("written as an empty prompt", when="the test has no prompt"),
+    "check.workspace": Rule("lost: a skillgym report does not hold the workspace after the session"),
+    "check.rubric": Rule("lost: skillgym has no model grader"),
+    **{f"check.{k}": Rule("lost: skillgym has no equivalent") for k in ("code_grader", "trajectory", "budget")},
+    "check.opaque": Rule("lost: another format's code means nothing to skillgym"),
+    "check.output": Rule("lost", when="contains-any/all, a non-string equals, a negated is-json"),
+    "check.skill_trigger": Rule("lost", when="it names no skill"),
+    "check.fields": Rule("lost: skillgym has no weights, names or extra keys"),
+    "triggers": Rule("lost: a skillgym suite has no trigger set (write them with --to skill-creator-triggers)"),
+    "triggers.extra": Rule("lost with the trigger prompts", covered_by="triggers"),
+    "set.input": Rule("lost"), "set.name": Rule("lost"), "set.description": Rule("lost"),
+    "set.tags": Rule("lost"), "set.extra": Rule("lost"),
+    "set.skill": Rule("lost unless a skills.has assertion names it", when="no skill-trigger names the skill"),
+    "suite": Rule("its rows become separate cases, each running its own session"),
+    "suite/checks": Rule("lost (terum's engine discards a suite's own checks)", when="the suite has checks"),
+})
+
+
 class _W:
     def __init__(self, evalset: ir.EvalSet):
         self.evalset = evalset
@@ -66,8 +89,8 @@ class _W:
         self.needs_helper = False
         self.where = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
 
-    def lose(self, node: Any, fallback: str, what: str) -> None:
-        self.losses.append(loss_at(getattr(node, "span", None), fallback, what))
+    def lose(self, feature: str, node: Any, fallback: str, what: str) -> None:
+        self.losses.append(TABLE.loss(feature, getattr(node, "span", None), fallback, what))
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
@@ -206,11 +229,11 @@ def _case_losses(w: _W, case: ir.Case, where: str) -> None:
         return
     for field, what in LOST_FIELDS:
         if getattr(case, field) not in (None, [], {}):
-            w.lose(case, where, f"{what} of '{case.name}'")
+            w.lose(f"case.{field}", case, where, f"{what} of '{case.name}'")
     if case.input is not None and not isinstance(case.input, str) and _flatten_loses(case.input):
-        w.lose(case, where, f"message input of '{case.name}' flattened to the text of its user messages")
+        w.lose("case.messages", case, where, f"message input of '{case.name}' flattened to the text of its user messages")
     for key in case.extra:
-        w.lose(case, where, f"'{key}' of '{case.name}'")
+        w.lose("case.extra", case, where, f"'{key}' of '{case.name}'")
 
 
 def _flatten_loses(messages: list) -> bool:
@@ -248,7 +271,7 @@ def _case_text(w: _W, case: ir.Case, index: int, own_case: bool, indent: str) ->
         lines.append(f"{inner}prompt: {js_str(case.task)},")
     else:
         lines.append(f"{inner}prompt: \"\",")
-        w.lose(case, where, f"'{case.name}' has no prompt (written as an empty one)")
+        w.lose("case.input/missing", case, where, f"'{case.name}' has no prompt (written as an empty one)")
     if case.tags is not None:
         lines.append(f"{inner}{_field_text('tags', case.tags)},")
     timeout = _foreign_timeout(case) if not w.own else case.timeout_ms
@@ -373,10 +396,10 @@ def _statements(w: _W, case: ir.Case, checks: list, report: str, ctxvar: str | N
         text, lost, helper = render(c, report, ctxvar, own)
         label = c.label() if hasattr(c, "label") else c.kind
         for what in lost:
-            w.lose(c, f"{where}.checks[{i}]", what)
+            w.lose(check_feature(c.kind) if text is None else "check.fields", c, f"{where}.checks[{i}]", what)
         if text is None:
             if not lost:
-                w.lose(c, f"{where}.checks[{i}]", f"check '{label}' of '{case.name}' (skillgym has no equivalent"
+                w.lose(check_feature(c.kind), c, f"{where}.checks[{i}]", f"check '{label}' of '{case.name}' (skillgym has no equivalent"
                        f"{': ' + _why(c) if _why(c) else ''})")
         else:
             w.needs_helper = w.needs_helper or helper
@@ -404,23 +427,28 @@ def _set_losses(w: _W) -> None:
     if w.own:
         return
     if e.triggers is not None and e.triggers.prompts:
-        w.lose(e.triggers, w.where, f"{len(e.triggers.prompts)} trigger prompts (a skillgym suite has no trigger "
+        w.lose("triggers", e.triggers, w.where, f"{len(e.triggers.prompts)} trigger prompts (a skillgym suite has no trigger "
                "set; write them with --to skill-creator-triggers)")
     if e.input is not None:
-        w.lose(e, w.where, "suite-level input prepended to every test")
+        w.lose("set.input", e, w.where, "suite-level input prepended to every test")
     for key in ("name", "description", "tags"):
         if getattr(e, key):
-            w.lose(e, w.where, f"eval set {key}")
+            w.lose(f"set.{key}", e, w.where, f"eval set {key}")
     for key in e.extra:
-        w.lose(e, w.where, f"{e.format} key '{key}'")
+        w.lose("set.extra", e, w.where, f"{e.format} key '{key}'")
+    skill = e.skill
+    if skill is not None and skill.span is not None and not any(
+            c.kind == "skill-trigger" and c.skill == skill.name for case in e.cases for c in case.checks):
+        w.lose("set.skill", skill, w.where, f"skill name '{skill.name}' (a skillgym suite names skills only in "
+                                            "skills.has assertions)")
 
 
 def _suite_cases(w: _W, suite: ir.Suite) -> list[ir.Case]:
     """A terum suite (one session, rows scored against it) as one skillgym case per entry."""
-    w.lose(suite, "suite", f"suite: its {len(suite.entries)} entries become separate skillgym cases, each "
+    w.lose("suite", suite, "suite", f"suite: its {len(suite.entries)} entries become separate skillgym cases, each "
            "running its own session")
     for c in suite.checks:
-        w.lose(c, "suite.checks", f"suite-level check '{c.label()}' (the engine discards it)")
+        w.lose("suite/checks", c, "suite.checks", f"suite-level check '{c.label()}' (the engine discards it)")
     out = []
     for entry in suite.entries:
         case = ir.Case(name=entry.name, input=suite.input, checks=list(entry.checks), span=entry.span or suite.span,

@@ -18,13 +18,39 @@ from typing import Any
 
 from .. import ir, yamlrt
 from ..kinds import TERUM_ARG_FIELD as ARG_FIELD
-from . import Loss, WriteResult, loss_at
+from . import Loss, WriteResult
+from .losses import Rule, Table, check_feature
 
 NEGATED = {
     "transcript_mentions": "transcript_omits", "transcript_omits": "transcript_mentions",
     "command_matching": "no_command_matching", "no_command_matching": "command_matching",
     "file_exists": "file_absent", "file_absent": "file_exists",
 }
+TABLE = Table("terum", {
+    "set.name": Rule("lost: terum has no place for it"),
+    "set.description": Rule("lost: terum has no place for it"),
+    "set.tags": Rule("lost: terum has no place for it"),
+    "set.input": Rule("lost: terum has no shared input"),
+    "set.extra": Rule("lost"),
+    "case.messages": Rule("flattened to the text of the user messages"),
+    "case.name": Rule("written as a safe file stem, or lost for a trigger-only test (it becomes a prompt)",
+                      when="the name is not a safe file stem, or the test only checks a trigger"),
+    **{f"case.{f}": Rule("lost") for f in ("expected_output", "input_files", "metadata", "tags", "timeout_ms",
+                                           "expected_fail")},
+    "case.extra": Rule("lost: another format's test keys mean nothing to terum",
+                       sources=("agentv", "agent-skills", "skill-creator-triggers", "skillgym", "promptfoo")),
+    "check.skill_trigger": Rule("lost unless it names the skill the folder is for and the input is plain text",
+                                when="it names another skill, or the input is messages"),
+    "check.output": Rule("lost: terum checks the transcript, commands and files, not the final answer"),
+    "check.rubric": Rule("written as the case's judge, which terum grades only when the checks tie",
+                         when="the criteria are text and the case has no judge of its own"),
+    "check.rubric/lost": Rule("lost", when="the case already has a judge, or a criterion is not text"),
+    **{f"check.{k}": Rule("lost: terum has no such check kind")
+       for k in ("code_grader", "trajectory", "budget", "opaque")},
+    "check.fields": Rule("lost (negate flips a terum kind to its opposite, which is exact)",
+                         when="the check itself is kept"),
+    "triggers.extra": Rule("lost"),
+})
 CASE_ORDER = ("task", "bucket", "requires", "fixture", "files", "setup", "timeout_minutes", "max_turns",
               "checks", "judge")
 
@@ -45,21 +71,21 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
             else:
                 why = "its input is not a plain prompt" if not isinstance(case.input, str) else \
                     f"triggers.yaml holds prompts for '{skill}' only"
-                out.losses.append(loss_at(trig.span or case.span, where,
+                out.losses.append(TABLE.loss("check.skill_trigger", trig.span or case.span, where,
                                           f"skill-trigger for '{trig.skill}' in test '{case.name}' ({why})"))
         if triggers and len(triggers) == len(case.checks) and _only_prompt(case):
-            out.losses.append(loss_at(case.span, where,
+            out.losses.append(TABLE.loss("case.name", case.span, where,
                                       f"test id '{case.name}' (a trigger-only test becomes a prompt in triggers.yaml)"))
             continue
         stem = _stem(case.name, used, i)
         if stem != case.name:
-            out.losses.append(loss_at(case.span, where, f"case name '{case.name}' written as file stem '{stem}'"))
-        data = _case_data(case, where, out.losses, extra_checks=evalset.checks)
+            out.losses.append(TABLE.loss("case.name", case.span, where, f"case name '{case.name}' written as file stem '{stem}'"))
+        data = _case_data(case, where, out.losses, extra_checks=evalset.checks, carry=_carried(evalset.format))
         rel = f"evals/cases/{stem}.{case.hints.get('ext', 'yaml')}"
         out.files[rel] = _dump(data, existing.get(rel), case.hints.get("generated"))
     if evalset.suite is not None:
         suite = evalset.suite
-        data = _case_data(suite, "suite", out.losses)
+        data = _case_data(suite, "suite", out.losses, carry=_carried(evalset.format))
         entries = []
         for j, entry in enumerate(suite.entries):
             if "_raw" in entry.extra:
@@ -78,6 +104,8 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         rel = "evals/triggers.yaml"
         ts = evalset.triggers or ir.TriggerSet(skill=skill)
         out.files[rel] = _dump(_triggers_data(ts, prompts, out.losses), existing.get(rel), ts.hints.get("generated"))
+    if not out.files:
+        out.nothing = "no cases, suite or trigger prompts to write (a terum skill's evals/ would be empty)"
     return out
 
 
@@ -119,20 +147,35 @@ def _set_level_losses(evalset: ir.EvalSet, losses: list[Loss]) -> None:
     for field in ("name", "description", "tags"):
         value = getattr(evalset, field)
         if value:
-            losses.append(loss_at(evalset.span, field, f"eval set '{field}' (terum has no place for it)"))
+            losses.append(TABLE.loss(f"set.{field}", evalset.span, field, f"eval set '{field}' (terum has no place for it)"))
     if evalset.input is not None:
-        losses.append(loss_at(evalset.span, "input", "shared input prepended to every test"))
+        losses.append(TABLE.loss("set.input", evalset.span, "input", "shared input prepended to every test"))
     for key in evalset.extra:
-        losses.append(loss_at(evalset.span, f"extra.{key}", f"top-level '{key}'"))
+        losses.append(TABLE.loss("set.extra", evalset.span, f"extra.{key}", f"top-level '{key}'"))
 
 
-def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list | None = None) -> dict:
+def _carried(fmt: str):
+    """Which unknown keys of a case are written back: all of a terum case's; of an agentv test those
+    agentv does not know either (a terum case's own keys ride through an EVAL.yaml that way); none of
+    another format's (promptfoo's vars, skillgym's classifyFailure mean nothing to terum)."""
+    if fmt == "terum":
+        return lambda key: True
+    if fmt == "agentv":
+        from .agentv_read import TEST_KEYS
+
+        return lambda key: key not in TEST_KEYS
+    return lambda key: False
+
+
+def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list | None = None,
+               carry=lambda key: True) -> dict:
+    """A case file's data; ``carry(key)`` says whether an unknown key is written back (see :func:`_carried`)."""
     d: dict[str, Any] = {}
     if isinstance(case.input, str):
         d["task"] = case.input
     elif case.input is not None:
         d["task"] = case.task or ""
-        losses.append(loss_at(case.span, f"{where}.input", "message input flattened to the text of its user messages"))
+        losses.append(TABLE.loss("case.messages", case.span, f"{where}.input", "message input flattened to the text of its user messages"))
     if case.bucket is not None:
         d["bucket"] = case.bucket
     if case.requires is not None:
@@ -147,18 +190,34 @@ def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list
         d["timeout_minutes"] = case.timeout_minutes
     if case.max_turns is not None:
         d["max_turns"] = case.max_turns
-    rendered = _checks(list(case.checks) + list(extra_checks or []), f"{where}.checks", losses)
+    checks = list(case.checks) + list(extra_checks or [])
+    judge = case.judge
+    if judge is None:  # prose expectations (an evals.json, agentv rubrics) become the judge rubric
+        rubrics = [c for c in checks if isinstance(c, ir.Rubrics) and c.criteria
+                   and all(isinstance(x, str) for x in c.criteria)]
+        if rubrics:
+            judge = "\n".join(x for c in rubrics for x in c.criteria)
+            checks = [c for c in checks if not any(c is r for r in rubrics)]
+            for c in rubrics:
+                losses.append(TABLE.loss("check.rubric", c.span or case.span, f"{where}.checks",
+                                         f"rubric '{c.arg}' of '{case.name}' written as its judge (terum grades "
+                                         "the judge only when the checks tie)"))
+    rendered = _checks(checks, f"{where}.checks", losses)
     if rendered and "checks" not in case.extra:
         d["checks"] = rendered
-    if case.judge is not None:
-        d["judge"] = case.judge
+    if judge is not None:
+        d["judge"] = judge
     for key, value in case.extra.items():
-        d[key] = value
+        if carry(key):
+            d[key] = value
+        else:
+            losses.append(TABLE.loss("case.extra", case.span, f"{where}.{key}", f"'{key}' of '{case.name}' (terum has "
+                                                                                "no such key)"))
     for field, what in (("expected_output", "expected output"), ("input_files", "input files"),
                         ("metadata", "metadata"), ("tags", "tags"), ("timeout_ms", "timeoutMs"),
                         ("expected_fail", "expectedFail")):
         if getattr(case, field) is not None:
-            losses.append(loss_at(case.span, f"{where}.{field}", f"{what} of '{case.name}'"))
+            losses.append(TABLE.loss(f"case.{field}", case.span, f"{where}.{field}", f"{what} of '{case.name}'"))
     order = {k: i for i, k in enumerate(CASE_ORDER)}
     return dict(sorted(d.items(), key=lambda kv: order.get(kv[0], len(order))))
 
@@ -176,14 +235,14 @@ def _check(check: Any, where: str, losses: list[Loss]) -> Any:
     if isinstance(check, ir.Opaque):
         if check.origin == "terum":
             return check.raw
-        losses.append(loss_at(check.span, where, f"{check.origin or 'opaque'} check '{check.label()}' "
+        losses.append(TABLE.loss("check.opaque", check.span, where, f"{check.origin or 'opaque'} check '{check.label()}' "
                                                  "(terum has no such check kind)"))
         return None
     if isinstance(check, ir.SkillTrigger):
         return None  # routed to triggers.yaml by write()
     kind = check.kind
     if kind not in ARG_FIELD:
-        losses.append(loss_at(check.span, where, f"'{kind}' check '{check.arg}' (terum checks the transcript, "
+        losses.append(TABLE.loss("check.rubric/lost" if kind in ("rubrics", "llm-grader") else check_feature(kind), check.span, where, f"'{kind}' check '{check.arg}' (terum checks the transcript, "
                                                  "commands and files, not the final answer)"))
         return None
     arg = getattr(check, ARG_FIELD[kind])
@@ -191,12 +250,12 @@ def _check(check: Any, where: str, losses: list[Loss]) -> Any:
         if kind in NEGATED:
             kind = NEGATED[kind]
         else:
-            losses.append(loss_at(check.span, where, f"negate on '{kind}' (no opposite kind)"))
+            losses.append(TABLE.loss("check.fields", check.span, where, f"negate on '{kind}' (no opposite kind)"))
     for field in ("name", "weight", "required", "min_score"):
         if getattr(check, field) is not None:
-            losses.append(loss_at(check.span, where, f"'{field}' of check '{check.label()}'"))
+            losses.append(TABLE.loss("check.fields", check.span, where, f"'{field}' of check '{check.label()}'"))
     if check.extra:
-        losses.append(loss_at(check.span, where, f"fields {sorted(check.extra)} of check '{check.label()}'"))
+        losses.append(TABLE.loss("check.fields", check.span, where, f"fields {sorted(check.extra)} of check '{check.label()}'"))
     return {kind: arg}
 
 
@@ -218,7 +277,7 @@ def _triggers_data(ts: ir.TriggerSet, prompts: list[ir.TriggerPrompt], losses: l
             d[key] = value
     for p in prompts:
         if p.extra:
-            losses.append(loss_at(p.span, "triggers", f"fields {sorted(p.extra)} of trigger prompt {p.text!r}"))
+            losses.append(TABLE.loss("triggers.extra", p.span, "triggers", f"fields {sorted(p.extra)} of trigger prompt {p.text!r}"))
     return d
 
 

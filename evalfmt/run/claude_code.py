@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import js
 from .session import Session, TextBlock, ToolCall, make_result
-from .transcripts import LineCounter, Probe, SessionSource, json_lines
+from .transcripts import LineCounter, Probe, SessionError, SessionSource, json_lines
 
 STREAM = "claude-code-stream-json"
 SESSION = "claude-code-session"
@@ -198,17 +198,24 @@ def read_stream(path: str) -> Session:
     return s
 
 
-def read_session_file(path: str) -> Session:
+def read_session_file(path: str, subagent: bool = False) -> Session:
+    """The main agent's entries of a session file; with ``subagent``, the subagent's (sidechain) entries
+    instead, as in the ``<session>/subagents/agent-*.jsonl`` files Claude Code writes."""
     counter = LineCounter()
     builder = _Builder(SESSION, path)
     s = builder.session
     first: datetime | None = None
     last: datetime | None = None
     messages: set[str] = set()
+    kept = other = 0
     for rec in json_lines(path, counter):
         t = rec.get("type")
-        if t not in ("user", "assistant") or rec.get("isSidechain") is True:
+        if t not in ("user", "assistant"):
             continue
+        if (rec.get("isSidechain") is True) != subagent:
+            other += 1
+            continue
+        kept += 1
         stamp = _time(rec.get("timestamp"))
         if stamp is not None:
             first = stamp if first is None else first
@@ -226,6 +233,13 @@ def read_session_file(path: str) -> Session:
             if isinstance(mid, str):
                 messages.add(mid)
         builder.content(t, msg.get("content"))
+    if not kept and other:
+        if subagent:
+            raise SessionError(f"{path}: holds no subagent records (no entry has isSidechain: true): score it "
+                               "without --subagent")
+        raise SessionError(f"{path}: holds only subagent records ({other} entries with isSidechain: true, as in "
+                           "<session>/subagents/agent-*.jsonl), so the main agent did nothing here: score the "
+                           "main session file <session>.jsonl, or score this subagent's own work with --subagent")
     s.records = counter.records
     s.skipped_lines = counter.skipped
     s.num_turns = len(messages) or None

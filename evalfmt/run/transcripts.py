@@ -135,11 +135,21 @@ def detect(path: str) -> SessionSource:
     return _registry[best[1]]
 
 
-def read_session(path: str, source: str | None = None) -> Session:
-    """Read one recorded session, detecting its source by content unless ``source`` names one."""
+def read_session(path: str, source: str | None = None, subagent: bool = False) -> Session:
+    """Read one recorded session, detecting its source by content unless ``source`` names one.
+    ``subagent``: read a Claude Code session file's subagent (sidechain) entries instead of the main
+    agent's."""
     if not os.path.isfile(path):
         raise SessionError(f"{path}: no such transcript")
-    if source is not None:
+    if subagent:
+        from . import claude_code
+
+        src = detect(path)
+        if src.name != claude_code.SESSION:
+            raise SessionError(f"{path}: --subagent reads a Claude Code session file; this is {src.name}")
+        src = SessionSource(src.name, src.description, src.detect,
+                            lambda p: claude_code.read_session_file(p, subagent=True))
+    elif source is not None:
         src = sources().get(source)
         if src is None:
             raise SessionError(f"unknown transcript source '{source}' (known: {', '.join(sorted(sources()))})")

@@ -175,9 +175,9 @@ def test_foreign_checks_become_sentences_and_losses():
         '        "The transcript mentions \'foo\'",\n        "clear",\n        "is it good?"\n      ]\n    }\n  ]\n}\n'
     )
     assert [loss.format() for loss in written.losses] == [
-        "lost: evals/cases/a.yaml:3: check 'transcript_mentions:foo' written as an expectation sentence "
-        "(graded by a model, not checked)",
-        "lost: evals/cases/a.yaml:3: judge rubric (kept as the last expectation)",
+        "lost: evals/cases/a.yaml:3: check 'transcript_mentions:foo' became the expectation sentence "
+        "\"The transcript mentions 'foo'\" (a model grades it; nothing checks it mechanically)",
+        "kept: evals/cases/a.yaml:3: judge rubric (kept as the last expectation)",
         "lost: evals/cases/a.yaml:3: bucket",
     ]
 
@@ -261,8 +261,8 @@ def test_foreign_sets_name_every_loss(tmp_path, evalset):
                 sentences.extend(check.criteria)
             else:
                 sentences.append(agent_skills.sentence(check))
-                expected_losses.append(f"check '{check.label()}' written as an expectation sentence "
-                                       "(graded by a model, not checked)")
+                expected_losses.append(f"check '{check.label()}' became the expectation sentence "
+                                       f"{sentences[-1]!r} (a model grades it; nothing checks it mechanically)")
         if src.setup is not None:
             expected_losses.append("setup")
         if src.bucket is not None:

@@ -142,19 +142,19 @@ def test_terum_kinds_and_fields_are_written_with_their_losses_named():
     written = agentv.write(ir.EvalSet(format="terum", cases=[case]))
     check_golden(GOLDEN / "terum-case.EVAL.yaml", written.files["EVAL.yaml"])
     assert [loss.format() for loss in written.losses] == [
-        "lost: evals/cases/notes.yaml:9: agentv has no built-in 'transcript_mentions' check: written as the custom "
+        "kept: evals/cases/notes.yaml:9: agentv has no built-in 'transcript_mentions' check: written as the custom "
         "assertion type 'transcript-mentions', which agentv runs only with a grader in "
         ".agentv/assertions/transcript-mentions.ts",
-        "lost: tests[0].assertions[1]: agentv has no built-in 'no_command_matching' check: written as the custom "
+        "kept: tests[0].assertions[1]: agentv has no built-in 'no_command_matching' check: written as the custom "
         "assertion type 'no-command-matching', which agentv runs only with a grader in "
         ".agentv/assertions/no-command-matching.ts",
-        "lost: evals/cases/notes.yaml:1: agentv does not create 'files' in the workspace (kept as metadata.terum.files)",
-        "lost: evals/cases/notes.yaml:1: agentv does not run 'setup' (kept as metadata.terum.setup; agentv's "
+        "kept: evals/cases/notes.yaml:1: agentv does not create 'files' in the workspace (kept as metadata.terum.files)",
+        "kept: evals/cases/notes.yaml:1: agentv does not run 'setup' (kept as metadata.terum.setup; agentv's "
         "workspace hooks are the nearest equivalent)",
-        "lost: evals/cases/notes.yaml:1: agentv does not probe 'requires' (kept as metadata.terum.requires)",
-        "lost: evals/cases/notes.yaml:1: agentv does not apply 'timeout_minutes' (kept as "
+        "kept: evals/cases/notes.yaml:1: agentv does not probe 'requires' (kept as metadata.terum.requires)",
+        "kept: evals/cases/notes.yaml:1: agentv does not apply 'timeout_minutes' (kept as "
         "metadata.terum.timeout_minutes)",
-        "lost: evals/cases/notes.yaml:1: agentv does not apply 'max_turns' (kept as metadata.terum.max_turns)",
+        "kept: evals/cases/notes.yaml:1: agentv does not apply 'max_turns' (kept as metadata.terum.max_turns)",
     ]
 
 

@@ -211,3 +211,48 @@ def test_memory_does_not_grow_with_tool_output(tmp_path):
     (cur10, peak10), (cur40, peak40) = sizes[10], sizes[40]
     assert peak40 - peak10 < 1_000_000  # 30 MB more file, under 1 MB more peak
     assert cur40 < 200_000  # what the session keeps of 40 MB of output
+
+
+def _subagent_file(tmp_path):
+    entries = [
+        {"type": "user", "sessionId": "x", "isSidechain": True, "agentId": "a1",
+         "message": {"role": "user", "content": "Find the config loader"}},
+        {"type": "assistant", "sessionId": "x", "isSidechain": True, "agentId": "a1",
+         "message": {"id": "m1", "content": [{"type": "tool_use", "id": "t1", "name": "Bash",
+                                               "input": {"command": "grep -rn ConfigLoader"}}]}},
+        {"type": "assistant", "sessionId": "x", "isSidechain": True, "agentId": "a1",
+         "message": {"id": "m2", "content": [{"type": "text", "text": "It is in src/config.ts"}]}},
+    ]
+    p = tmp_path / "agent-a1.jsonl"
+    p.write_text("\n".join(json.dumps(x) for x in entries) + "\n")
+    return p
+
+
+def test_a_subagent_only_session_file_says_so_instead_of_scoring_empty(tmp_path, run_cli):
+    """Issue 13 item 8: a file of sidechain entries only is not an empty main-agent session."""
+    p = _subagent_file(tmp_path)
+    with pytest.raises(SessionError) as exc:
+        read_session(str(p))
+    assert str(exc.value) == (
+        f"{p}: holds only subagent records (3 entries with isSidechain: true, as in "
+        "<session>/subagents/agent-*.jsonl), so the main agent did nothing here: score the main session file "
+        "<session>.jsonl, or score this subagent's own work with --subagent")
+    case = tmp_path / "evals" / "cases" / "find.yaml"
+    case.parent.mkdir(parents=True)
+    case.write_text("task: Find the config loader\nchecks:\n  - command_matching: grep\n")
+    code, out, err = run_cli("score", str(case), "--transcript", str(p))
+    assert (code, out, err) == (2, "", f"evalfmt: {exc.value}\n")
+    code, out, err = run_cli("score", str(case), "--transcript", str(p), "--subagent")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1:] == ["PASS find (1/1 checks passed)",
+                                    "  ok   command_matching:grep: matched by Bash command: grep -rn ConfigLoader"]
+    s = read_session(str(p), subagent=True)
+    assert (s.final_output, s.num_turns) == ("It is in src/config.ts", 2)
+
+
+def test_subagent_mode_on_a_main_agent_file_says_so(tmp_path):
+    entries = [{"type": "assistant", "sessionId": "x", "message": {"id": "m1", "content": [{"type": "text", "text": "hi"}]}}]
+    p = tmp_path / "s.jsonl"
+    p.write_text(json.dumps(entries[0]) + "\n")
+    with pytest.raises(SessionError, match="holds no subagent records"):
+        read_session(str(p), subagent=True)
