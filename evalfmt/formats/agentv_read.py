@@ -2,7 +2,8 @@
 
 What agentv does, and so what this reader does (see docs/agentv.md for the whole mapping):
 
-- YAML 1.2 core schema with merge keys (``<<``); a duplicate key is EV114 (agentv refuses the file);
+- YAML as agentv's parser reads it (:func:`.agentv_yaml.load_file`: what it refuses is EV100 at its
+  position, merge keys ``<<`` are applied, a duplicate key is EV114: agentv refuses the file);
 - ``tests`` is a list of test mappings, ``file://`` references to more of them (globs allowed), or a
   path: a ``.yaml``/``.yml`` file holding a list, a ``.jsonl`` file, or a folder in which every
   sub-folder holding ``case.yaml`` is one test (id = the folder's name unless given), sorted by name.
@@ -31,9 +32,9 @@ import os
 from typing import Any
 
 from ..errors import Diagnostic, LoadError, Pos
-from ..load import Loaded, load_file, load_text, type_name
+from ..load import Loaded, load_text, type_name
 from . import ReadResult
-from .agentv_yaml import plain, resolve_merges
+from .agentv_yaml import load_file, plain
 
 # ------------------------------------------------------------------------------ the vocabulary
 
@@ -209,7 +210,7 @@ def _q(value: Any) -> str:
 def read_file(path: str) -> ReadResult:
     result = ReadResult()
     try:
-        loaded = load_file(path, kind="yaml")
+        loaded = load_file(path)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
         result.add_raw(_evalset(path))
@@ -217,7 +218,7 @@ def read_file(path: str) -> ReadResult:
     result.documents[path] = loaded
     ctx = Ctx(loaded, result.diagnostics)
     _duplicates(ctx)
-    data = resolve_merges(loaded.data)
+    data = loaded.data
     evalset = _evalset(path)
     if not isinstance(data, dict):
         what = "empty" if data is None else f"a {type_name(data)}"
@@ -391,16 +392,16 @@ class Reader:
 
     def _open(self, path: str) -> tuple[Ctx, Any] | None:
         """Load another YAML file of tests (recorded, duplicate keys reported): its Ctx and its data
-        with merge keys applied; None when it does not load (EV100 recorded)."""
+        (as agentv's parser gives it); None when it does not load (EV100 recorded)."""
         try:
-            loaded = load_file(path, kind="yaml")
+            loaded = load_file(path)
         except LoadError as exc:
             self.result.diagnostics.append(exc.to_diagnostic())
             return None
         self.result.documents[path] = loaded
         sub = Ctx(loaded, self.result.diagnostics)
         _duplicates(sub)
-        return sub, resolve_merges(loaded.data)
+        return sub, loaded.data
 
     def _tests_file(self, es: dict, full: str, ids: dict) -> None:
         if full.lower().endswith(".jsonl"):

@@ -1,12 +1,21 @@
 """YAML as agentv 4.42.4 reads it: the ``yaml`` npm package (YAML 1.2 core schema, ``merge: true``).
 
-evalfmt's loader already follows the 1.2 core schema; two things need care on top of it:
+:func:`load_file` / :func:`load_text` load an agentv file (EVAL.yaml, and the YAML files of tests it
+points to) so that evalfmt refuses exactly what agentv's parser refuses, where it refuses it:
 
-- merge keys (``<<: *defaults``): agentv merges them (a key already present wins; with a list of
-  sources the first source wins; a later explicit key overrides a merged one in place).
-  :func:`resolve_merges` does the same on a loaded tree, keeping positions;
-- duplicate keys: the ``yaml`` package refuses them (``Map keys must be unique``) where evalfmt's
-  loader records them. :func:`duplicate_key_error` gives the message agentv prints.
+- text in the plain subset where libyaml and the package agree (:mod:`evalfmt.npmyaml.simple`: what
+  nearly every EVAL.yaml is) is read by evalfmt's fast libyaml loader;
+- any other text, and any text libyaml refuses, is read by the model of the package
+  (:mod:`evalfmt.npmyaml`): its first error becomes the EV100 (line and column as agentv reports
+  them), and the data is what agentv gets (merge keys applied, aliases resolved);
+- duplicate keys are compared as the package compares them (by value: ``1`` and ``1.0`` are the same
+  key, ``1`` and ``"1"`` are not) and stay EV114 findings when they are the only problem, so that a
+  reader still reports everything else.
+
+The data :func:`load_file` gives is final (merge keys applied). Two helpers remain: :func:`resolve_merges`
+applies merge keys to a tree loaded by evalfmt's plain loader (keys already present win; with a list of
+sources the first wins; a later explicit key overrides a merged one in place), and
+:func:`duplicate_key_error` gives the message agentv prints for the first duplicate key.
 
 Kept free of pydantic: the agentv transpile layout imports it on its fast path.
 """
@@ -15,7 +24,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..load import Loaded, YMap, YSeq, plain
+from ..errors import LoadError, Pos
+from ..load import Duplicate, Loaded, YMap, YSeq, plain, read_text
+from ..load import load_text as _libyaml_load_text
 
 MERGE_KEY = "<<"
 
@@ -67,26 +78,155 @@ def _merge_one(mapping: dict) -> None:
         mapping.vpos = new_vpos
 
 
+class AgentvYamlError(LoadError):
+    """A text agentv's parser refuses. ``str()`` is evalfmt's one line; ``agentv_message`` is what
+    agentv prints (the package's message, position and source excerpt); ``js_column`` the column as
+    agentv counts it (UTF-16 units: one more than ``column`` per character beyond U+FFFF before it)."""
+
+    def __init__(self, message: str, path: str, line: int, column: int, agentv_message: str,
+                 js_column: int | None = None):
+        super().__init__(message, path, line, column)
+        self.agentv_message = agentv_message
+        self.js_column = js_column
+
+
+def load_file(path: str) -> Loaded:
+    """Load an agentv YAML file as agentv's parser reads it (see the module docstring)."""
+    return load_text(read_text(path), path)
+
+
+def load_text(text: str, path: str = "<string>") -> Loaded:
+    from ..npmyaml.simple import is_simple
+
+    if is_simple(text):
+        try:
+            return _libyaml_load_text(text, path, "yaml")
+        except LoadError:
+            pass  # the model says where agentv's parser stops (or that it reads the text after all)
+    return _load_npm(text, path)
+
+
+def _load_npm(text: str, path: str) -> Loaded:
+    from ..npmyaml import YamlError, load
+
+    try:
+        data, dups = load(text)
+    except YamlError as err:
+        raise _refusal(err, text, path) from None
+    duplicates = [Duplicate((), _key_text(d.key), Pos(*d.first_pos), Pos(d.line, d.column)) for d in dups]
+    return Loaded(path, "yaml", text, data, _located=data, _duplicates=duplicates)
+
+
+def _key_text(key: Any) -> str:
+    from ..npmyaml.tojs import _js_key
+
+    return _js_key(key, None)
+
+
+def _refusal(err, text: str, path: str) -> AgentvYamlError:
+    line, column = (err.line, err.column) if err.line is not None else (1, 1)
+    js_col = js_column(text, err.starts, err.offset) if err.line is not None else None
+    return AgentvYamlError(_message(err), path, line, column, _agentv_message(err, text), js_col)
+
+
+_AGAIN = "a {} that goes on over several lines needs them indented more than the line it starts on"
+#: What to do about the package's errors that need more than its message to be understood.
+_HINTS = {
+    "Missing closing \"quote": _AGAIN.format("quoted string"),
+    "Missing closing 'quote": _AGAIN.format("quoted string"),
+    "Comments must be separated from other tokens by white space characters": "put a space before '#'",
+    "Tabs are not allowed as indentation": "indent with spaces",
+    "Excessive alias count indicates a resource exhaustion attack":
+        "agentv's parser allows about 100 uses of one anchor, fewer when aliases are nested in it",
+    "Merge sources must be maps or map aliases": "'<<' must name a mapping or a list of mappings",
+    "Implicit keys need to be on a single line": "write the key on one line",
+    "Source contains multiple documents; please use YAML.parseAllDocuments()":
+        "agentv reads one document: remove the second '---' (or what follows it)",
+}
+_HINT_PREFIXES = (
+    ("Flow sequence in block collection", _AGAIN.format("flow list") + " (its closing ']' may line up with it)"),
+    ("Flow map in block collection", _AGAIN.format("flow mapping") + " (its closing '}' may line up with it)"),
+    ("Unresolved alias", "define the anchor (&name) before the alias"),
+    ("The : indicator must be at most 1024 chars", "shorten the key, or write it after '? ' as an explicit key"),
+)
+
+
+def _message(err) -> str:
+    """evalfmt's one-line message: the package's words, then what to do when that is not obvious."""
+    from ..npmyaml.tojs import CIRCULAR
+
+    msg = err.message
+    if err.code == "DEPTH":
+        return msg
+    if err.code == CIRCULAR:
+        return f"invalid YAML: {msg[0].lower()}{msg[1:]}: agentv cannot use it"
+    if err.code == "DUPLICATE_KEY" and err.key is not None:
+        return (f"invalid YAML: duplicate key '{_key_text(err.key)}' (agentv's YAML parser compares keys by "
+                "value): remove one")
+    hint = _HINTS.get(msg)
+    for prefix, text in _HINT_PREFIXES:
+        if hint is None and msg.startswith(prefix):
+            hint = text
+    return f"invalid YAML: {msg[0].lower()}{msg[1:]} (agentv's YAML parser)" + (f": {hint}" if hint else "")
+
+
+def _agentv_message(err, text: str) -> str:
+    """The message agentv prints: the package's, with its position and excerpt."""
+    if err.line is None or err.code is None or err.code in ("CIRCULAR_ALIAS", "DEPTH"):
+        return err.message  # the package gives no position for errors found while building the data
+    return _prettify(text, err.message, err.offset, err.end, err.starts)
+
+
 def duplicate_key_error(loaded: Loaded) -> str | None:
     """The error the ``yaml`` package raises for the first duplicate key, or None when there is none."""
     dups = [d for d in loaded.duplicates if d.key != MERGE_KEY]
     if not dups:
         return None
     first = min(dups, key=lambda d: (d.second.line, d.second.column))
-    return _prettify(loaded.text, "Map keys must be unique", first.second.line, first.second.column)
+    starts = _line_starts(loaded.text)
+    return _prettify(loaded.text, "Map keys must be unique", starts[first.second.line - 1] + first.second.column - 1,
+                     None, starts)
 
 
-def _prettify(src: str, message: str, line: int, col: int) -> str:
-    """The ``yaml`` package's error text: message, position, and the source line with a caret."""
+def _line_starts(text: str) -> list[int]:
+    return [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+
+def _units(text: str) -> str:
+    """``text`` as JavaScript strings are: a character beyond U+FFFF is two UTF-16 surrogates."""
+    if text.isascii() or all(ord(ch) <= 0xFFFF for ch in text):
+        return text
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if code > 0xFFFF:
+            code -= 0x10000
+            out.append(chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF)))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def js_column(text: str, starts: list[int], offset: int) -> int:
+    """The column of ``offset`` as agentv reports it (UTF-16 units from the start of its line)."""
+    import bisect
+
+    line = bisect.bisect_right(starts, offset)
+    return len(_units(text[starts[line - 1]:offset])) + 1
+
+
+def _prettify(src: str, message: str, offset: int, end: int | None, starts: list[int]) -> str:
+    """The ``yaml`` package's error text: message, line and column (lines as ``starts`` count them,
+    columns in UTF-16 units), the source line (cut to 80 units around the column; the line before it
+    too when the error is at the start of its line) and a caret under each unit of the error."""
+    import bisect
+
+    line = bisect.bisect_right(starts, offset)
+    col = js_column(src, starts, offset)
     message += f" at line {line}, column {col}"
-    starts = [0]
-    for i, ch in enumerate(src):
-        if ch == "\n":
-            starts.append(i + 1)
-    starts.append(len(src))
 
     def line_text(n: int) -> str:
-        return src[starts[n - 1]:starts[n]] if n < len(starts) else ""
+        return _units(src[starts[n - 1]:starts[n] if n < len(starts) else len(src)])
 
     ci = col - 1
     line_str = line_text(line).rstrip("\r\n")
@@ -102,8 +242,15 @@ def _prettify(src: str, message: str, line: int, col: int) -> str:
             prev = prev[:79] + "\u2026\n"
         line_str = prev + line_str
     if line_str.strip(" "):
-        message += f":\n\n{line_str}\n{' ' * ci}^\n"
+        count = 1
+        if end is not None and bisect.bisect_right(starts, end) == line:
+            end_col = js_column(src, starts, end)
+            if end_col > col:
+                count = max(1, min(end_col - col, 80 - ci))
+        shown = line_str.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        message += f":\n\n{shown}\n{' ' * ci}{'^' * count}\n"
     return message
 
 
-__all__ = ["resolve_merges", "duplicate_key_error", "plain", "YMap", "YSeq"]
+__all__ = ["load_file", "load_text", "AgentvYamlError", "resolve_merges", "duplicate_key_error", "plain", "YMap",
+           "YSeq"]

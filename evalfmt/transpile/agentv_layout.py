@@ -330,17 +330,19 @@ def _transpile(suite: Any, tests: list, result: AgentvResult) -> AgentvResult:
 
 
 def load_suite(path: str) -> Any:
-    """The EVAL.yaml data as agentv's ``parseYamlValue`` gives it; AgentvError for what it refuses.
-    Raises :class:`~evalfmt.errors.LoadError` for YAML the ``yaml`` package would refuse too (the
-    message is evalfmt's, not the package's)."""
-    from ..formats.agentv_yaml import duplicate_key_error, resolve_merges
-    from ..load import load_file
+    """The EVAL.yaml data as agentv's ``parseYamlValue`` gives it; AgentvError (with agentv's message)
+    for what its parser refuses. Raises :class:`~evalfmt.errors.LoadError` for what evalfmt refuses
+    before parsing (size, NUL bytes, invalid UTF-8)."""
+    from ..formats.agentv_yaml import AgentvYamlError, duplicate_key_error, load_file
 
-    loaded = load_file(path, kind="yaml")
+    try:
+        loaded = load_file(path)
+    except AgentvYamlError as exc:
+        raise AgentvError(exc.agentv_message) from None
     dup = duplicate_key_error(loaded)
     if dup is not None:
         raise AgentvError(dup)
-    return resolve_merges(loaded.data)
+    return loaded.data
 
 
 def transpile_file(path: str) -> AgentvResult:
