@@ -88,24 +88,26 @@ def discover(path: str, force: str | None = None, exclude=None) -> list[Unit]:
 
 
 def _file_unit(path: str) -> Unit:
+    """One file given by itself: a file an agentv eval file reads its tests from is read through that
+    eval file; a file at terum's paths needs a skill folder; anything else is detected by structure."""
+    from .formats.agentv_refs import owner
     from .formats.terum import at_terum_path
 
-    terum_path = at_terum_path(path)
-    if terum_path or path.lower().endswith((".yaml", ".yml", ".jsonl")):
-        from .formats.agentv_refs import owner
-
+    if at_terum_path(path):
         found = owner(path, not_owner=at_terum_path)
         if found is not None:
             return Unit("agentv", found)
-    if terum_path:
         root = skill_root(path) or "."
         if is_skill_dir(root):
             return Unit("terum", path)
         return Unit("terum", path, note=NOT_A_SKILL.format(root=root))
     fmt = formats.detect(path)
-    if fmt is None:
-        raise EvalfmtError(f"{path}: not an eval file evalfmt recognises (use --from FORMAT)")
-    return Unit(fmt.name, path)
+    if fmt is not None:
+        return Unit(fmt.name, path)
+    found = owner(path, not_owner=at_terum_path) if path.lower().endswith((".yaml", ".yml", ".jsonl")) else None
+    if found is not None:
+        return Unit("agentv", found)
+    raise EvalfmtError(f"{path}: not an eval file evalfmt recognises (use --from FORMAT)")
 
 
 def _assign_referenced(units: list[Unit]) -> list[Unit]:

@@ -83,6 +83,7 @@ def test_a_dataset_named_alone_is_checked_through_its_eval_file(run_cli, tmp_pat
     ({"evals/EVAL.yaml": "tests:\n  - file://tests/accuracy.yaml\n"}, "evals/tests/accuracy.yaml"),
     ({"EVAL.yaml": "tests:\n  - file://evals/cases/accuracy.yaml\n"}, "evals/cases/accuracy.yaml"),
     ({"evals/dataset.eval.yaml": "tests: cases\n"}, "evals/cases/sums/case.yaml"),
+    ({"evals/EVAL.yaml": "tests:\n  - file://data/accuracy.yaml\n"}, "evals/data/accuracy.yaml"),
 ])
 def test_every_way_agentv_names_a_tests_file(run_cli, tmp_path, files, dataset):
     write(tmp_path, {"SKILL.md": SKILL_MD.format(name=tmp_path.name), **files})
