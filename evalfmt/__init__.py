@@ -5,7 +5,7 @@ The public API (imported lazily, so that ``import evalfmt`` stays cheap)::
     evalfmt.read(path, fmt=None)           -> ReadResult: IR eval sets (.sets), diagnostics, loaded documents
     evalfmt.validate(paths)                -> list[Diagnostic] (EV1xx from the readers)
     evalfmt.convert(src, to, out=None)     -> Conversion: files to write, losses, diagnostics
-    evalfmt.write_files(files, root=None)  -> atomic writes, never outside ``root``
+    evalfmt.write_files(files, root)       -> one locked, atomic set of writes, never outside ``root``
     evalfmt.route.route(evalsets)          -> Routed: skill-trigger tests per skill (seed layout)
     evalfmt.lint.lint(paths, **options)    -> LintResult (the ``lint`` package is the linter)
     evalfmt.read_session(path)             -> Session: a recorded agent session, normalised

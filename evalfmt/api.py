@@ -7,13 +7,17 @@ API of a later stage: ``route``, ``lint``, ``run``). Nothing here prints.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Mapping
 
 from . import formats
 from .discover import Unit, discover
 from .errors import Diagnostic, EvalfmtError
 from .formats import Loss, ReadResult
+from .writeset import atomic_write, write_set  # noqa: F401 - atomic_write: the commands import it from here
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .writeset import Notify
 
 
 def read_units(units: list[Unit]) -> ReadResult:
@@ -95,6 +99,8 @@ class Conversion:
     files: dict[str, str] = field(default_factory=dict)  # output path -> text
     losses: list[Loss] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: the folder every file must stay inside (``-o DIR``, or the folder of ``-o FILE``); None without ``out``
+    root: str | None = None
     #: ``where: why`` for each eval set the target format could not hold at all (nothing written for it)
     skipped: list[str] = field(default_factory=list)
     #: folders to copy into the output (output folder -> source folder): terum fixtures, which terum
@@ -105,8 +111,9 @@ class Conversion:
 def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -> Conversion:
     """Convert the eval assets under ``src`` to format ``to``.
 
-    Returns the files that would be written (paths joined onto ``out`` when given), the losses and
-    the reader's diagnostics. Writes nothing: see :func:`write_files`.
+    Returns the files that would be written (paths joined onto ``out`` when given), the losses,
+    the reader's diagnostics and the output folder (``root``) they must be written inside. Writes
+    nothing: see :func:`write_files`.
     """
     target = formats.get(to)
     if target.write is None:
@@ -121,6 +128,7 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
     several = len(result.sets) > 1
     if several and out is None:
         raise EvalfmtError(f"{src} holds {len(result.sets)} eval sets; give -o DIR to write them all")
+    conv.root = output_root(out, target, several)
     from .rebase import rebase
 
     for i, evalset in enumerate(result.sets):
@@ -156,15 +164,25 @@ def _out_dir(out: str | None, src: str, target, several: bool, evalset, index: i
         return src if os.path.isdir(src) else os.path.dirname(src) or "."
     if several:
         return os.path.join(out, _subdir(evalset, index))
-    if target.single_file and not os.path.isdir(out) and not out.endswith(("/", os.sep)):
-        return os.path.dirname(out) or "."
-    return out
+    return output_root(out, target, several) or out
 
 
 def _subdir(evalset, index: int) -> str:
     name = evalset.skill.name if evalset.skill else (evalset.name or "")
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name).strip(".") or f"set-{index + 1}"
     return safe
+
+
+def _out_is_file(out: str, target, several: bool) -> bool:
+    """``-o FILE``: one eval set of a single-file format, and ``out`` not a folder."""
+    return not several and target.single_file and not os.path.isdir(out) and not out.endswith(("/", os.sep))
+
+
+def output_root(out: str | None, target, several: bool) -> str | None:
+    """The folder a conversion writes inside: ``-o DIR`` itself, or the folder holding ``-o FILE``."""
+    if out is None:
+        return None
+    return (os.path.dirname(out) or ".") if _out_is_file(out, target, several) else out
 
 
 def _place(out: str | None, rel: str, target, several: bool, evalset, index: int, main: bool = True) -> str:
@@ -174,7 +192,7 @@ def _place(out: str | None, rel: str, target, several: bool, evalset, index: int
         return rel
     if several:
         return os.path.join(out, _subdir(evalset, index), rel)
-    if target.single_file and not os.path.isdir(out) and not out.endswith(("/", os.sep)):
+    if _out_is_file(out, target, several):
         return out if main else os.path.join(os.path.dirname(out), rel)
     return os.path.join(out, rel)
 
@@ -194,10 +212,11 @@ def _existing(places: dict[str, str]) -> dict[str, str]:
 # ---------------------------------------------------------------------------------------- writing
 
 
-def copy_folders(copies: dict[str, str], root: str) -> list[str]:
-    """Copy each source folder's regular files into its output folder (inside ``root``), atomically
-    file by file; symbolic links are not followed and not copied. Returns the files written."""
-    written: list[str] = []
+def copied_files(copies: dict[str, str]) -> dict[str, bytes]:
+    """The files to copy for ``copies`` (output folder -> source folder): each regular file of a source
+    folder, by its path in the output folder. Symbolic links are neither followed nor copied. The
+    copies are written with the rest of the conversion, as one set (:func:`write_files`)."""
+    out: dict[str, bytes] = {}
     for dst, src in copies.items():
         for folder, dirs, names in os.walk(src):
             dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
@@ -205,72 +224,18 @@ def copy_folders(copies: dict[str, str], root: str) -> list[str]:
                 path = os.path.join(folder, name)
                 if os.path.islink(path) or not os.path.isfile(path):
                     continue
-                out = os.path.join(dst, os.path.relpath(path, src))
-                if not inside(root, out):
-                    raise EvalfmtError(f"refusing to write {out}: outside {root}")
                 with open(path, "rb") as fh:
-                    data = fh.read()
-                if not unchanged(out, data):
-                    atomic_write(out, data)
-                    written.append(out)
-    return written
+                    out[os.path.join(dst, os.path.relpath(path, src))] = fh.read()
+    return out
 
 
-def unchanged(path: str, data: bytes) -> bool:
-    """True when the file at ``path`` already holds exactly ``data``."""
-    try:
-        with open(path, "rb") as fh:
-            return fh.read() == data
-    except OSError:
-        return False
-
-
-def inside(root: str, path: str) -> bool:
-    """True when ``path`` resolves inside ``root`` (symlinks resolved)."""
-    r = os.path.realpath(root)
-    p = os.path.realpath(path)
-    return p == r or p.startswith(r.rstrip(os.sep) + os.sep)
-
-
-def write_files(files: dict[str, str], root: str | None = None) -> list[str]:
-    """Write every file atomically (temporary file in the same folder, then rename).
-
-    With ``root``, every path must resolve inside it, checked for all files before the first write.
-    A file whose content would not change is not rewritten. Returns the paths written.
-    """
-    if root is not None:
-        for path in files:
-            if not inside(root, path):
-                raise EvalfmtError(f"refusing to write {path}: outside {root}")
-    written = []
-    for path, text in files.items():
-        data = text.encode("utf-8")
-        if not unchanged(path, data):
-            atomic_write(path, data)
-            written.append(path)
-    return written
-
-
-def atomic_write(path: str, data: bytes) -> None:
-    folder = os.path.dirname(path) or "."
-    try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".evalfmt-", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            mode = 0o644
-            try:
-                mode = os.stat(path).st_mode & 0o777
-            except OSError:
-                pass
-            os.chmod(tmp, mode)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-    except OSError as exc:
-        raise EvalfmtError(f"cannot write {path}: {exc.strerror or exc}") from None
+def write_files(files: "Mapping[str, str | bytes]", root: "str | Mapping[str, str]",
+                notify: "Notify | None" = None) -> list[str]:
+    """Write every file (text or bytes) as one set (:mod:`evalfmt.writeset`): every path must resolve
+    inside ``root`` (the output folder, or a mapping path -> its folder), checked for all files before
+    the first write; the folder is locked while writing; a file whose content would not change is not
+    rewritten; several changed files are renamed into place as a set a killed run's rerun finishes.
+    ``notify`` receives one-line notes (waiting for a lock, an interrupted write finished).
+    Returns the paths written."""
+    return write_set({path: data.encode("utf-8") if isinstance(data, str) else data for path, data in files.items()},
+                     root, notify)

@@ -81,7 +81,10 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the CLI, turning every failure into one line and an exit code."""
-    from .errors import EvalfmtError
+    from .errors import EvalfmtError, one_line
+
+    def say(message: str) -> None:  # one line, whatever the user strings in it hold
+        click.echo(f"evalfmt: {one_line(message)}", err=True)
 
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
@@ -89,26 +92,26 @@ def main(argv: list[str] | None = None) -> None:
         rv = cli.main(args=args, prog_name="evalfmt", standalone_mode=False)
         code = rv if isinstance(rv, int) else 0
     except click.exceptions.Abort:
-        click.echo("evalfmt: aborted", err=True)
+        say("aborted")
         code = 130
     except click.UsageError as exc:
         hint = ""
         if exc.ctx is not None:
             hint = f" (see '{exc.ctx.command_path} --help')"
-        click.echo(f"evalfmt: {exc.format_message()}{hint}", err=True)
+        say(f"{exc.format_message()}{hint}")
         code = 2
     except click.ClickException as exc:
-        click.echo(f"evalfmt: {exc.format_message()}", err=True)
+        say(exc.format_message())
         code = exc.exit_code
     except click.exceptions.Exit as exc:
         code = exc.exit_code
     except EvalfmtError as exc:
         if debug:
             raise
-        click.echo(f"evalfmt: {exc}", err=True)
+        say(str(exc))
         code = exc.exit_code
     except KeyboardInterrupt:
-        click.echo("evalfmt: interrupted", err=True)
+        say("interrupted")
         code = 130
     except BrokenPipeError:
         code = 0
@@ -119,7 +122,7 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: never a traceback
         if debug:
             raise
-        click.echo(f"evalfmt: internal error: {type(exc).__name__}: {exc} (run with --debug for details)", err=True)
+        say(f"internal error: {type(exc).__name__}: {exc} (run with --debug for details)")
         code = 2
     sys.exit(code)
 

@@ -7,11 +7,46 @@ one line; neither ever carries a traceback to the user.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+
+#: Characters no name or id may hold (EV116) and no output file name is written with: C0 and C1
+#: controls, DEL, the Unicode line and paragraph separators, and the bidi embeddings, overrides and
+#: isolates (they reorder the text printed after them).
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: Line breaks and tabs: a run of them prints as one space on a one-line output.
+_BREAK_CHARS = "\t\n\v\f\r\x85\u2028\u2029"
+_BREAKS = re.compile(f"[{_BREAK_CHARS}]+")
+#: Other characters that are invisible or reorder text: printed as ``[U+XXXX]``.
+_INVISIBLE_CHARS = ("\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u061c\u200b-\u200f\u202a-\u202e"
+                    "\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb")
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
+_UNSAFE = re.compile(f"[{_BREAK_CHARS}{_INVISIBLE_CHARS}]")
+
+
+def one_line(text: str) -> str:
+    """``text`` safe to print as (part of) one line: every run of line breaks and tabs becomes one
+    space (a value cannot start a new line, so it cannot forge a diagnostic or a CI annotation), and
+    every other control, invisible or bidi character is shown as ``[U+XXXX]`` (an escape sequence
+    cannot drive the terminal, an override cannot flip the rest of the line)."""
+    if not _UNSAFE.search(text):
+        return text
+    text = _BREAKS.sub(" ", text)
+    return _INVISIBLE.sub(_codepoint, text)
+
+
+def _codepoint(m: re.Match) -> str:
+    return f"[U+{ord(m.group()):04X}]"
+
+
+def control_char(text: str) -> str | None:
+    """The first character of ``text`` that no name may hold, as ``U+XXXX``; None when there is none."""
+    m = CONTROL.search(text)
+    return None if m is None else f"U+{ord(m.group()):04X}"
 
 
 @dataclass(frozen=True, order=True)
@@ -40,7 +75,8 @@ class Diagnostic:
         return (self.path, self.line, self.column, self.code, self.message)
 
     def format(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+        """One line: the path and message go through :func:`one_line`."""
+        return f"{one_line(self.path)}:{self.line}:{self.column}: {self.code} {one_line(self.message)}"
 
     def to_json(self) -> dict:
         return {

@@ -9,8 +9,9 @@ apply to every test).
 
 The rules of the seed layout (errors stop everything: nothing is written):
 
-- a skill name is one path segment: empty, ``.``, ``..``, anything holding ``/``, ``\\`` or NUL (so any
-  absolute path) is refused (EV106), naming the test and its line; ``plugin:name`` is fine;
+- a skill name is one path segment: empty, ``.``, ``..``, anything holding ``/``, ``\\`` (so any
+  absolute path) is refused (EV106), naming the test and its line; ``plugin:name`` is fine; a name
+  holding a control character (NUL, a line break, ...) is EV116, as the readers report it;
 - a skill-trigger without ``skill`` is EV103; one test asking one skill for both ``should_trigger``
   true and false is EV503; two tests with one id in one skill's file is EV115;
 - a test named twice for the same skill with the same ``should_trigger`` is listed once;
@@ -26,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import CONTROL, Diagnostic
+from .formats.names import message as control_message
 from .skill_triggers import conflict_message, missing_skill_message, skill_name_problem
-from .errors import Diagnostic
 
 SEED_FILE = "evals.json"
 
@@ -145,6 +147,10 @@ def _valid_triggers(checks: list, case: dict | None, es: dict, out: Routed) -> l
             out.diagnostics.append(Diagnostic(f, line, col, "EV103", missing_skill_message(test)))
             ok = False
             continue
+        if CONTROL.search(name):  # the reader reports it too, with the same words: listed once
+            out.diagnostics.append(Diagnostic(f, line, col, "EV116", control_message("skill name", name)))
+            ok = False
+            continue
         problem = skill_name_problem(name)
         if problem is not None:
             where = f"in test '{test}'" if test is not None else "at the suite level"
@@ -195,6 +201,9 @@ def _route_triggers(es: dict, skill: str | None, out: Routed, add) -> None:
             f, line, col, "EV103",
             "this trigger set names no skill (it is not inside a skill folder): give it with --skill NAME"))
         return
+    if CONTROL.search(name):
+        out.diagnostics.append(Diagnostic(f, line, col, "EV116", control_message("skill name", name)))
+        return
     problem = skill_name_problem(name)
     if problem is not None:
         out.diagnostics.append(Diagnostic(
@@ -210,4 +219,4 @@ def _route_triggers(es: dict, skill: str | None, out: Routed, add) -> None:
 
 
 def _quote(name: str) -> str:
-    return "'" + name.replace("\x00", "\\0") + "'"
+    return f"'{name}'"

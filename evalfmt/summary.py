@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import ir
+from .errors import one_line
 
 
 def _short(text: str | None, width: int = 72) -> str:
@@ -40,16 +41,16 @@ def describe(sets: list[ir.EvalSet]) -> str:
             lines.append(f"  shared input: {_short(ir.input_text(s.input))}")
         if s.checks:
             lines.append(f"  shared checks: {_checks(s.checks)}")
-        width = max((len(c.name) for c in s.cases), default=0)
+        width = max((len(one_line(c.name)) for c in s.cases), default=0)
         for case in s.cases:
             tag = f"  [{case.bucket}]" if case.bucket else ""
-            lines.append(f"  case {case.name.ljust(width)}  {_short(case.task)}{tag}")
+            lines.append(f"  case {one_line(case.name).ljust(width)}  {_short(case.task)}{tag}")
             lines.append(f"       {' ' * width}  {_checks(case.checks)}")
         if s.suite is not None:
             lines.append(f"  suite: {_short(s.suite.task)}  ({len(s.suite.entries)} entries)")
-            ew = max((len(e.name) for e in s.suite.entries), default=0)
+            ew = max((len(one_line(e.name)) for e in s.suite.entries), default=0)
             for entry in s.suite.entries:
-                lines.append(f"    {entry.name.ljust(ew)}  {_checks(entry.checks)}")
+                lines.append(f"    {one_line(entry.name).ljust(ew)}  {_checks(entry.checks)}")
         if s.triggers is not None:
             t = s.triggers
             lines.append(f"  triggers{' for ' + t.skill if t.skill else ''}: "
@@ -57,4 +58,4 @@ def describe(sets: list[ir.EvalSet]) -> str:
         if not (s.cases or s.suite or s.triggers):
             lines.append("  (no cases, suite or triggers)")
         lines.append("")
-    return "\n".join(lines)
+    return "\n".join(one_line(line) for line in lines)

@@ -64,7 +64,8 @@ def terum_case(draw, name=None, suite=False):
 @st.composite
 def terum_evalset(draw, skill="demo"):
     case_names = draw(st.lists(names, max_size=4, unique=True))
-    cases = [draw(terum_case(name=n)) for n in sorted(case_names)]
+    # in the reader's order, by file name ('0-.yaml' before '0.yaml')
+    cases = [draw(terum_case(name=n)) for n in sorted(case_names, key=lambda n: n + ".yaml")]
     suite = draw(st.none() | terum_case(suite=True))
     if suite is not None:
         for e in suite.entries:

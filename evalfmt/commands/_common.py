@@ -7,7 +7,7 @@ from typing import Any, Iterable
 
 import click
 
-from ..errors import counts_line
+from ..errors import counts_line, one_line
 from ..formats import FORMAT_MODULES
 
 FORMAT_NAMES = list(FORMAT_MODULES)
@@ -47,7 +47,13 @@ def echo_json(data: Any) -> None:
 
 
 def err(message: str) -> None:
-    click.echo(f"evalfmt: {message}", err=True)
+    """``evalfmt: <message>`` on stderr, on one line whatever the user strings in it hold (one_line)."""
+    click.echo(f"evalfmt: {one_line(message)}", err=True)
+
+
+def echo_line(line: str) -> None:
+    """One line of text output on stdout, user strings made safe (one_line)."""
+    click.echo(one_line(line))
 
 
 def summary_line(diags: Iterable) -> str:

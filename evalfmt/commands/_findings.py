@@ -12,6 +12,7 @@ from typing import Iterable, Iterator
 import click
 
 from ..errors import EvalfmtError
+from ._common import err
 
 
 def options(f):
@@ -74,7 +75,7 @@ def stdin_paths(paths: tuple[str, ...], stdin_filename: str | None, from_: str |
 def warn_empty(folders: Iterable[str]) -> None:
     """ruff's "No Python files found": a warning on stderr, exit status unchanged."""
     for folder in folders:
-        click.echo(f"evalfmt: no eval files found under {folder}", err=True)
+        err(f"no eval files found under {folder}")
 
 
 def statistics(diags: list, fmt: str) -> str:

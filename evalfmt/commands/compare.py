@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json, from_option
+from ._common import echo_json, echo_line, from_option
 from .score import detection_option
 from ..run.tags import filter_set, parse as parse_tags, tag_option
 
@@ -87,7 +87,7 @@ def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, dete
         echo_json(cmp.to_json())
     else:
         for line in text_lines(cmp, trig):
-            click.echo(line)
+            echo_line(line)
     return exit_code(cmp, require_pass)
 
 

@@ -30,7 +30,7 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbo
     stops the conversion (exit 1) unless --force. Files are written atomically, unchanged files are
     not rewritten, and YAML written over an existing file keeps its comments and key order.
     """
-    from ..api import convert, copy_folders, write_files
+    from ..api import convert, copied_files, write_files
     from ..errors import EvalfmtError
 
     conv = convert(src, to, out, from_)
@@ -70,12 +70,11 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbo
         (text,) = conv.files.values()
         click.echo(text, nl=False)
         return 0
-    written = write_files(conv.files)
+    copied = copied_files(conv.copies)
+    written = write_files({**conv.files, **copied}, conv.root, notify=err)
     for dst, origin in conv.copies.items():
         err(f"copied fixture {origin} to {dst} (terum reads fixtures only inside the skill folder)")
-    copied = copy_folders(conv.copies, out)
-    written += copied
-    conv.files.update(dict.fromkeys(copied, ""))
+    total = len(conv.files) + len(copied)
     err(f"wrote {len(written)} file{'s' if len(written) != 1 else ''}"
-        + (f" ({len(conv.files) - len(written)} unchanged)" if len(written) != len(conv.files) else ""))
+        + (f" ({total - len(written)} unchanged)" if len(written) != total else ""))
     return 0

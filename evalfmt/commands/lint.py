@@ -8,7 +8,7 @@ import sys
 import click
 
 from . import _findings
-from ._common import from_option
+from ._common import err, from_option
 
 FORMATS = ["text", "json", "sarif", "github"]
 
@@ -76,7 +76,7 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     with _findings.stdin_paths(paths, stdin_filename, from_, refuse) as targets:
         result = lint(targets, **options)
     for note in sorted(result.notes):
-        sys.stderr.write(f"evalfmt: note: {note}\n")
+        err(f"note: {note}")
     if not quiet:
         _findings.warn_empty(result.empty)
     if fix or show_diff:

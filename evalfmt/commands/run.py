@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json
+from ._common import echo_json, echo_line, err
 from .score import detection_option
 from ..run.tags import filter_set, parse as parse_tags, tag_option
 
@@ -133,9 +133,9 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
                   k=k, detection=detection, judge=judge, timeout=timeout, prescored=run.prescored)
     contamination = _contamination(run, os.path.basename(skill_abs))
     for c in contamination:
-        click.echo(f"evalfmt: warning: {c['arm']} {c['case']} #{c['repetition']}: the agent reported skills "
-                   f"[{', '.join(c['skills'])}], which {'lack' if c['arm'] == 'candidate' else 'include'} "
-                   f"'{os.path.basename(skill_abs)}'", err=True)
+        err(f"warning: {c['arm']} {c['case']} #{c['repetition']}: the agent reported skills "
+            f"[{', '.join(c['skills'])}], which {'lack' if c['arm'] == 'candidate' else 'include'} "
+            f"'{os.path.basename(skill_abs)}'")
     receipt = _receipt(cmp, root, trig, run, run_id, model, runner, runner_name, agent_command, jobs, k, timeout_minutes)
     receipt["provenance"]["cc_version"] = cc_version
     receipt["contamination"] = contamination
@@ -151,15 +151,15 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
         echo_json(data)
     else:
         for line in text_lines(cmp, trig):
-            click.echo(line)
+            echo_line(line)
         for name, missing in run.skips.items():
-            click.echo(f"environment skip: {name} (missing {', '.join(missing)})")
+            echo_line(f"environment skip: {name} (missing {', '.join(missing)})")
         for name, d in run.drops.items():
-            click.echo(f"dropped: {name} ({d['kind']}): {d['detail']}")
-        click.echo(f"receipt: {os.path.join(out, 'receipt.json')}")
+            echo_line(f"dropped: {name} ({d['kind']}): {d['detail']}")
+        echo_line(f"receipt: {os.path.join(out, 'receipt.json')}")
     if run.interrupted:
-        click.echo(f"evalfmt: interrupted: {len([s for s in run.sessions if s.started])} of {run.planned} sessions ran; "
-                   f"receipt written ({cmp.status})", err=True)
+        err(f"interrupted: {len([s for s in run.sessions if s.started])} of {run.planned} sessions ran; "
+            f"receipt written ({cmp.status})")
         return 130
     return exit_code(cmp, require_pass)
 
@@ -253,7 +253,7 @@ def _dry_run(units, documents, env, fmt: str) -> int:
     else:
         for r in results:
             if r.status != "ok":
-                click.echo(r.format())
-        click.echo(f"dry run: {len(results) - len(failed) - len(skipped)} of {len(results)} seeded, "
+                echo_line(r.format())
+        echo_line(f"dry run: {len(results) - len(failed) - len(skipped)} of {len(results)} seeded, "
                    f"{len(failed)} failed, {len(skipped)} skipped (missing requirements)")
     return 1 if failed else 0

@@ -25,6 +25,7 @@ def command(out_dir: str, name: str | None, check_only: bool) -> int:
     from ..api import write_files
     from ..errors import EvalfmtError
     from ..schemas_models import SCHEMAS, all_schemas, render
+    from ._common import err
 
     if name is not None:
         full = name if name in SCHEMAS else f"{name}.schema.json"
@@ -48,8 +49,8 @@ def command(out_dir: str, name: str | None, check_only: bool) -> int:
                 same = False
             if not same:
                 stale.append(path)
-                click.echo(f"evalfmt: out of date: {path}", err=True)
+                err(f"out of date: {path}")
         return 1 if stale else 0
-    for path in write_files(files):
-        click.echo(f"evalfmt: wrote {path}", err=True)
+    for path in write_files(files, out_dir, notify=err):
+        err(f"wrote {path}")
     return 0

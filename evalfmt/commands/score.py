@@ -6,7 +6,7 @@ import click
 
 from typing import TYPE_CHECKING
 
-from ._common import echo_json, from_option
+from ._common import echo_json, echo_line, from_option
 from ..run.tags import parse as parse_tags, selected as tag_selected, tag_option
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,15 +71,15 @@ def command(case: str, transcript: str, sandbox: str | None, subagent: bool, cas
         src = f"{transcript} ({session.source}, {session.records} records"
         if session.skipped_lines:
             src += f", {session.skipped_lines} non-JSON line{'s' if session.skipped_lines != 1 else ''} skipped"
-        click.echo(f"transcript: {src})")
+        echo_line(f"transcript: {src})")
         for r in results:
             scored = r.scored
             n_ok = sum(1 for c in scored if c.passed)
             status = f"; {r.status}" if r.expected_fail else ""
-            click.echo(f"{'PASS' if r.counts_as_passed else 'FAIL'} {r.name} ({n_ok}/{len(scored)} checks passed{status})")
+            echo_line(f"{'PASS' if r.counts_as_passed else 'FAIL'} {r.name} ({n_ok}/{len(scored)} checks passed{status})")
             for c in r.checks:
                 mark = "ok  " if c.passed else ("skip" if c.passed is None else "FAIL")
-                click.echo(f"  {mark} {c.check}: {c.detail}")
+                echo_line(f"  {mark} {c.check}: {c.detail}")
     return 0 if all(r.counts_as_passed for r in results) else 1
 
 

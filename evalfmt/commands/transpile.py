@@ -66,7 +66,7 @@ def command(paths: tuple[str, ...], out_dir: str | None, layout: str, check_only
                 f"to update, run: {fix}")
             return 1
         return 0
-    for path in apply(p):
+    for path in apply(p, notify=err):
         err(f"wrote {path}")
     return 0
 

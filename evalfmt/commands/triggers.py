@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json, from_option
+from ._common import echo_json, echo_line, err, from_option
 
 
 @click.command("triggers")
@@ -57,7 +57,7 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
             echo_json({"catalog": lines})
         else:
             for line in lines:
-                click.echo(line)
+                echo_line(line)
         return 0
     if selector_name is not None:
         if selections is not None:
@@ -76,7 +76,7 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
         echo_json(result.to_json())
     else:
         for line in result.lines():
-            click.echo(line)
+            echo_line(line)
     return 1 if result.misses or result.false_fires else 0
 
 
@@ -123,7 +123,7 @@ def _select(path: str, from_: str | None, skill: str | None, fmt: str, selector_
     for pr in results:
         for c in pr.choices:
             if c.selected is None:
-                click.echo(f"evalfmt: selection failed: {pr.prompt}: {c.error}", err=True)
+                err(f"selection failed: {pr.prompt}: {c.error}")
     if fmt == "json":
         data = result.to_json()
         data["runs"] = runs
@@ -136,7 +136,7 @@ def _select(path: str, from_: str | None, skill: str | None, fmt: str, selector_
                 rate = pr.rate(name)
                 shown = "n/a" if rate is None else f"{rate:.2f}"
                 kind = "should trigger" if pr.should_trigger else "should not trigger"
-                click.echo(f"fire rate {pr.fired(name)}/{pr.answered} = {shown} ({kind}): {pr.prompt}")
+                echo_line(f"fire rate {pr.fired(name)}/{pr.answered} = {shown} ({kind}): {pr.prompt}")
         for line in result.lines():
-            click.echo(line)
+            echo_line(line)
     return 1 if result.misses or result.false_fires else 0

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import Diagnostic, EvalfmtError, LoadError
+from ..errors import CONTROL, Diagnostic, EvalfmtError, LoadError, one_line
 from ..load import Loaded, load_file, type_name, virtual_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,7 +48,7 @@ class Loss:
         return self.kept is None
 
     def format(self) -> str:
-        return f"{'lost' if self.kept is None else 'kept'}: {self.where}: {self.what}"
+        return one_line(f"{'lost' if self.kept is None else 'kept'}: {self.where}: {self.what}")
 
 
 def loss_at(span: "Span | None", fallback: str, what: str, kept: str | None = None,
@@ -156,6 +156,17 @@ def get(name: str) -> Format:
     return fmt
 
 
+def read_file(name: str, path: str, **options) -> ReadResult:
+    """Read ``path`` with format ``name`` (``options``: the reader's keyword arguments, such as terum's
+    ``forced``), then the checks every format shares (EV116: a control character in a name or id).
+    Every command reads through here (:func:`read_unit` for discovered units)."""
+    from .names import check
+
+    result = get(name).read(path, **options)
+    check(result.raw_sets(), result.diagnostics, result.documents)
+    return result
+
+
 #: A cheap first look by name (no import, no I/O) before a format module's own ``detect`` runs, so
 #: that finding a terum case file never imports the modules of the other formats.
 _MAY_BE: dict[str, Callable[[str], bool]] = {
@@ -176,7 +187,7 @@ def read_unit(unit) -> ReadResult:
         result = ReadResult()
         result.notes.append(f"{unit.path}: {unit.note}")
         return result
-    return get(unit.format).read(unit.path, **dict(unit.options))
+    return read_file(unit.format, unit.path, **dict(unit.options))
 
 
 def detect(path: str) -> Format | None:
@@ -235,6 +246,37 @@ def basename(path: str) -> str:
 
 def parts(path: str) -> list[str]:
     return os.path.normpath(path).replace("\\", "/").split("/")
+
+
+# ------------------------------------------------------------------------------- output names
+
+
+def plain_name(name: object) -> bool:
+    """True when ``name`` may be an output file name as it is: one non-empty segment, not ``.`` or
+    ``..``, without ``/``, ``\\`` or a control character (:data:`evalfmt.errors.CONTROL`). Writers
+    take a file name from the IR (a hint, a reference) only when it is plain."""
+    return (isinstance(name, str) and name not in ("", ".", "..") and "/" not in name and "\\" not in name
+            and not CONTROL.search(name))
+
+
+def hinted_name(name: object, default: str, where: str, losses: list[Loss]) -> str:
+    """The output file name a hint asks for when it is :func:`plain_name`; otherwise ``default``, with a
+    Loss naming the refused name (an IR file can hold any hint: ``../escaped.ts`` must not escape)."""
+    if name is None or name == default:
+        return default
+    if plain_name(name):
+        return name  # type: ignore[return-value]
+    losses.append(Loss(where, f"file name '{name}' (not a plain file name; written as '{default}')"))
+    return default
+
+
+def plain_relpath(path: object) -> bool:
+    """True when ``path`` is a relative ``/``-separated path of plain names (``.`` segments allowed,
+    never ``..``, never absolute): a path a writer may emit, which cannot leave the output folder."""
+    if not isinstance(path, str) or not path or path.startswith("/") or "\\" in path:
+        return False
+    segs = [s for s in path.split("/") if s != "."]
+    return bool(segs) and all(plain_name(s) for s in segs)
 
 
 # ------------------------------------------------------------------------------- reading helpers

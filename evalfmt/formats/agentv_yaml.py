@@ -15,7 +15,9 @@ points to) so that evalfmt refuses exactly what agentv's parser refuses, where i
 The data :func:`load_file` gives is final (merge keys applied). Two helpers remain: :func:`resolve_merges`
 applies merge keys to a tree loaded by evalfmt's plain loader (keys already present win; with a list of
 sources the first wins; a later explicit key overrides a merged one in place), and
-:func:`duplicate_key_error` gives the message agentv prints for the first duplicate key.
+:func:`duplicate_key_error` gives the first duplicate key on one line, at the position agentv
+reports (evalfmt's errors are one line; :attr:`AgentvYamlError.agentv_message` keeps agentv's own
+text with its source excerpt).
 
 Kept free of pydantic: the agentv transpile layout imports it on its fast path.
 """
@@ -178,18 +180,15 @@ def _agentv_message(err, text: str) -> str:
 
 
 def duplicate_key_error(loaded: Loaded) -> str | None:
-    """The error the ``yaml`` package raises for the first duplicate key, or None when there is none."""
+    """The first duplicate key as one line, ``path:line:col: Map keys must be unique (...)``, at the
+    position the ``yaml`` package reports (agentv adds a code frame below it; evalfmt's errors are one
+    line); None when there is none."""
     dups = [d for d in loaded.duplicates if d.key != MERGE_KEY]
     if not dups:
         return None
     first = min(dups, key=lambda d: (d.second.line, d.second.column))
-    starts = _line_starts(loaded.text)
-    return _prettify(loaded.text, "Map keys must be unique", starts[first.second.line - 1] + first.second.column - 1,
-                     None, starts)
-
-
-def _line_starts(text: str) -> list[int]:
-    return [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    return (f"{loaded.path}:{first.second.line}:{first.second.column}: Map keys must be unique "
+            f"(duplicate key '{first.key}', first at line {first.first.line})")
 
 
 def _units(text: str) -> str:

@@ -33,9 +33,9 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from ..load import type_name
+from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, hinted_name, open_document,
+               peek_keys, plain_name, plain_relpath, span_at)
 from .losses import Rule, Table, check_feature
-from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, open_document, peek_keys,
-               span_at)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .. import ir
@@ -682,7 +682,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     losses: list[Loss] = []
     setwhere = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
     files: dict[str, str] = {}
-    name = evalset.hints.get("file_name", DEFAULT_NAME) if own else DEFAULT_NAME
+    name = hinted_name(evalset.hints.get("file_name"), DEFAULT_NAME, setwhere, losses) if own else DEFAULT_NAME
     prompt_var = "prompt"
     if own and "$root" in evalset.extra:
         files[name] = yamlrt.dump(evalset.extra["$root"], existing=(existing or {}).get(name))
@@ -743,27 +743,74 @@ def _tests(evalset: ir.EvalSet, cases: list, own: bool, losses: list[Loss], prom
     if not layout:
         return [_test(c, own, losses, f"cases[{i}]", prompt_var) for i, c in enumerate(cases)], extra_files
     i = 0
-    by_ref: dict[str, list] = {}
+    by_file: dict[str, list] = {}
+    names = _RefNames(cases, losses, f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "tests")
     for entry in layout:
         if "inline" in entry:
             if i < len(cases) and "from_file" not in cases[i].hints:
                 out.append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
                 i += 1
             continue
-        out.append(entry["ref"])
-        while i < len(cases) and cases[i].hints.get("from_file") == entry["ref"]:
-            ref = entry["ref"]
-            rel = cases[i].hints.get("file") or (ref[len("file://"):] if ref.startswith("file://") else ref)
-            by_ref.setdefault(rel, []).append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
+        ref = entry["ref"]
+        rels: list[str] = []
+        while i < len(cases) and cases[i].hints.get("from_file") == ref:
+            rel = _file_of(cases[i])
+            if rel not in rels:
+                rels.append(rel)
+            by_file.setdefault(names.rel(rel), []).append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
             i += 1
+        out.extend(names.refs(ref, rels))
     while i < len(cases):
         out.append(_test(cases[i], own, losses, f"cases[{i}]", prompt_var))
         i += 1
-    for rel, tests in by_ref.items():
+    for rel, tests in by_file.items():
         extra_files[rel] = yamlrt.dump(tests, existing=existing.get(rel))
     if evalset.hints.get("tests_string") and len(out) == 1 and isinstance(out[0], str):
         return out[0], extra_files  # ``tests: file://examples.yaml``, as written
     return out, extra_files
+
+
+def _file_of(case: ir.Case) -> str:
+    """The tests file a case was read from, relative to the config's folder."""
+    ref = case.hints.get("from_file") or ""
+    return case.hints.get("file") or (ref[len("file://"):] if ref.startswith("file://") else ref)
+
+
+class _RefNames:
+    """Where the tests of a ``file://`` reference are written: each file at its own path when every
+    one is a plain relative path (they stay inside the output folder, and the reference, glob or not,
+    is kept); otherwise each under a plain name beside the config (its file name, or ``tests-N.yaml``),
+    the reference replaced by one ``file://`` per file, with a Loss saying so. An absolute or ``../``
+    tests file is never written where it is."""
+
+    def __init__(self, cases: list, losses: list[Loss], where: str):
+        self.losses = losses
+        self.where = where
+        self.taken = {r for r in (_file_of(c) for c in cases if "from_file" in c.hints) if plain_relpath(r)}
+        self.renamed: dict[str, str] = {}
+
+    def rel(self, rel: str) -> str:
+        """The output name of the tests file ``rel``."""
+        if plain_relpath(rel):
+            return rel
+        if rel not in self.renamed:
+            base = rel.replace("\\", "/").rsplit("/", 1)[-1]
+            new, n = (base if plain_name(base) else "tests-1.yaml"), 1
+            while new in self.taken:
+                n += 1
+                new = f"tests-{n}.yaml"
+            self.taken.add(new)
+            self.renamed[rel] = new
+        return self.renamed[rel]
+
+    def refs(self, ref: str, rels: list[str]) -> list[str]:
+        """What the config lists for ``ref`` whose tests are in ``rels``."""
+        if all(plain_relpath(r) for r in rels):
+            return [ref]
+        new = [f"file://{self.rel(r)}" for r in rels]
+        self.losses.append(Loss(self.where, f"tests file '{ref}' (outside the output folder; written as "
+                                            f"{', '.join(repr(x) for x in new)} beside the config)"))
+        return new
 
 
 def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[ir.Case]:

@@ -21,7 +21,8 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from ..load import type_name
-from . import Format, Loss, ReadResult, Reporter, WriteResult, basename, first_char, open_document, peek_keys, span_at
+from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, first_char, hinted_name, open_document,
+               peek_keys, span_at)
 from .losses import FEATURES, Rule, Table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -162,11 +163,12 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     name = DEFAULT_NAME
     style = "indent"
     if trig is not None:
+        if own:
+            name = hinted_name(trig.hints.get("file_name"), DEFAULT_NAME, where, losses)
         if own and "$root" in trig.extra:
             text = json.dumps(trig.extra["$root"], indent=2, ensure_ascii=False) + "\n"
-            return WriteResult(files={trig.hints.get("file_name", DEFAULT_NAME): text})
+            return WriteResult(files={name: text}, losses=losses)
         if own:
-            name = trig.hints.get("file_name", DEFAULT_NAME)
             style = trig.hints.get("style", "indent")
         for prompt in trig.prompts:
             items.append(_item(prompt, own))

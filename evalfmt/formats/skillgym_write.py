@@ -30,7 +30,7 @@ import re
 from typing import Any
 
 from .. import ir
-from . import Loss, WriteResult
+from . import Loss, WriteResult, hinted_name
 from .losses import Rule, Table, check_feature
 from .skillgym_checks import (
     TRANSCRIPT_COMMENT,
@@ -106,7 +106,8 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         text = _own_module(w, module, container)
     else:
         text = _canonical_module(w, container)
-    name = evalset.hints.get("file_name", DEFAULT_NAME) if w.own else DEFAULT_NAME
+    where = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
+    name = hinted_name(evalset.hints.get("file_name"), DEFAULT_NAME, where, w.losses) if w.own else DEFAULT_NAME
     return WriteResult(files={name: text}, losses=w.losses)
 
 

@@ -380,13 +380,18 @@ def requirement_ok(text: str) -> bool:
     return bool(_BINARY.match(text))
 
 
+def fixture_outside(base: str, fixture: str, skill_dir: str) -> bool:
+    """True when ``fixture`` (relative to the folder ``base``) is absolute or resolves (symlinks
+    followed) outside the skill folder: EV107 for validate, a refused case for run."""
+    target = os.path.realpath(os.path.join(base, fixture))
+    root = os.path.realpath(skill_dir)
+    return os.path.isabs(fixture) or not (target == root or target.startswith(root.rstrip(os.sep) + os.sep))
+
+
 def _check_fixture(ctx: _Ctx, fixture: str, skill_dir: str, what: str) -> None:
     base = os.path.dirname(ctx.path)
     target = os.path.normpath(os.path.join(base, fixture))
-    root = os.path.normpath(skill_dir)
-    inside = os.path.realpath(target) == os.path.realpath(root) or \
-        os.path.realpath(target).startswith(os.path.realpath(root) + os.sep)
-    if os.path.isabs(fixture) or not inside:
+    if fixture_outside(base, fixture, skill_dir):
         ctx.value("fixture", code="EV107",
                   message=f"fixture '{fixture}' is outside the skill folder: keep fixtures under evals/")
     elif not os.path.isdir(target):

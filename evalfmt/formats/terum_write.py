@@ -17,8 +17,9 @@ import re
 from typing import Any
 
 from .. import ir, yamlrt
+from ..errors import CONTROL
 from ..kinds import TERUM_ARG_FIELD as ARG_FIELD
-from . import Loss, WriteResult
+from . import Loss, WriteResult, loss_at
 from .losses import Rule, Table, check_feature
 
 NEGATED = {
@@ -81,7 +82,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         if stem != case.name:
             out.losses.append(TABLE.loss("case.name", case.span, where, f"case name '{case.name}' written as file stem '{stem}'"))
         data = _case_data(case, where, out.losses, extra_checks=evalset.checks, carry=_carried(evalset.format))
-        rel = f"evals/cases/{stem}.{case.hints.get('ext', 'yaml')}"
+        rel = f"evals/cases/{stem}.{_ext(case, where, out.losses)}"
         out.files[rel] = _dump(data, existing.get(rel), case.hints.get("generated"))
     if evalset.suite is not None:
         suite = evalset.suite
@@ -130,7 +131,18 @@ def _target_skill(evalset: ir.EvalSet) -> str | None:
     return max(counts, key=lambda k: (counts[k], -list(counts).index(k)))
 
 
-_UNSAFE = re.compile(r"[/\\\x00]")
+#: what a case file stem never holds: a path separator or a control character
+_UNSAFE = re.compile(r"[/\\]|" + CONTROL.pattern)
+
+
+def _ext(case: ir.Case, where: str, losses: list[Loss]) -> str:
+    """``yml`` when the case was read from a ``.yml`` file, else ``yaml``; any other hint (an IR file
+    can hold ``yaml/../../x``) is refused with a Loss."""
+    ext = case.hints.get("ext", "yaml")
+    if ext not in ("yaml", "yml"):
+        losses.append(loss_at(case.span, where, f"case file extension '{ext}' (only yaml or yml; written as .yaml)"))
+        return "yaml"
+    return ext
 
 
 def _stem(name: str, used: set[str], index: int) -> str:

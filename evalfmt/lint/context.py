@@ -12,16 +12,13 @@ import stat as statmod
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Diagnostic, LoadError, Pos
+from ..errors import Diagnostic, LoadError, Pos, one_line
 from ..load import Loaded, YMap, YSeq
 
 #: terum's frontmatter block (the group is the YAML between the first two ``---`` lines).
 FRONTMATTER = re.compile(r"^---\s*\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)")
 #: How much of a file decides whether it is text (terum: no NUL in the first 8 KiB).
 TEXT_PROBE = 8192
-
-
-_ONE_LINE = re.compile(r"[\r\n\t\v\f\x85\u2028\u2029]+")
 
 
 def shown(text: str, limit: int = 80) -> str:
@@ -282,7 +279,7 @@ class Context:
                **data) -> None:
         line, column = (pos.line, pos.column) if isinstance(pos, Pos) else pos
         fix = bool(rule.fixable and data.get("fix"))
-        message = _ONE_LINE.sub(" ", message)
+        message = one_line(message)
         self.diagnostics.append(Diagnostic(path, line, column, rule.code, message, severity or rule.severity,
                                            fixable=fix, data=data))
 

@@ -9,10 +9,9 @@ modules add everything else. Nothing from an eval file is ever executed.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 
-from ..errors import Diagnostic, EvalfmtError
+from ..errors import Diagnostic, EvalfmtError, one_line
 from ..globs import Exclude
 from ..load import is_virtual, virtual_bytes
 from . import config as config_mod
@@ -20,7 +19,6 @@ from . import suppress
 from .context import Context, SkillFolder, scan_skill, single_file, skill_name
 from .registry import Registry, registry
 
-_MULTILINE = re.compile(r"[\r\n\t\v\f\x85\u2028\u2029]+")
 
 # --------------------------------------------------------------------------------------- targets
 
@@ -197,8 +195,7 @@ def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintR
             continue
         if cfg.severity:
             d.severity = cfg.severity_of(d.code, d.severity)  # type: ignore[assignment]
-        if _MULTILINE.search(d.message):
-            d.message = _MULTILINE.sub(" ", d.message)
+        d.message = one_line(d.message)
         kept.append(d)
     sups: dict[str, list[suppress.Suppression]] = {}
     for path, text in result.texts.items():
@@ -267,7 +264,7 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
     for problem in reg.problems:
         import sys
 
-        sys.stderr.write(f"evalfmt: {problem}\n")
+        sys.stderr.write(f"evalfmt: {one_line(problem)}\n")
     for option, codes in (("--select", select), ("--ignore", ignore)):
         for code in codes or ():
             message = config_mod.unknown_code(code, option, reg.rules)

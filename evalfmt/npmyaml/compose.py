@@ -119,8 +119,9 @@ class _Composer:
             if kind == "directive":
                 start = token["offset"]
 
-                def bad(offset, message, warning, start=start):
-                    self.on_error(start + offset, "BAD_DIRECTIVE", message, warning)
+                def bad(offset, message, warning, start=start, end=start + len(token["source"])):
+                    # the package's range: from the offset to the end of the directive's token
+                    self.on_error([start + offset, end], "BAD_DIRECTIVE", message, warning)
 
                 self.directives.add(token["source"], bad)
                 self.at_directives = True

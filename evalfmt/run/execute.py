@@ -40,7 +40,7 @@ from typing import Any, TextIO
 import orjson
 
 from .. import ir
-from ..errors import EvalfmtError
+from ..errors import EvalfmtError, one_line
 from . import runners as runners_mod
 from .compare import CANDIDATE, DEAD_MARKER, ArmRun, run_arm
 from .runners import Outcome, Runner, SessionSpec
@@ -60,6 +60,8 @@ class Unit:
     target: ir.Case
     case_dir: str
     case_file: str | None = None
+    #: the skill folder: the fixture must stay inside it
+    skill_dir: str | None = None
 
     @property
     def is_suite(self) -> bool:
@@ -189,7 +191,8 @@ def _session(job: SessionJob, res: SessionResult) -> None:
     staged_skill = job.skill_name if job.arm == CANDIDATE else None
     try:
         spec = StageSpec(unit.name, unit.case_dir, target.fixture, target.files, target.setup,
-                         job.skill_dir if staged_skill else None, staged_skill, job.exclude)
+                         job.skill_dir if staged_skill else None, staged_skill, job.exclude,
+                         fixture_root=unit.skill_dir)
         try:
             report = stage(spec, sandbox, env)
             info["staging_notes"] = report.notes
@@ -302,6 +305,7 @@ class Progress:
     def line(self, text: str) -> None:
         if not self.enabled:
             return
+        text = one_line(text)
         if self.tty:
             self._write("\r\x1b[K" + text + "\n")
             self._write(self.status())
@@ -594,7 +598,7 @@ def dry_run(units: list[Unit], documents: dict, extra_env: dict[str, str] | None
         try:
             sandbox = os.path.join(root, "sandbox")
             os.mkdir(sandbox)
-            spec = StageSpec(unit.name, unit.case_dir, t.fixture, t.files, t.setup)
+            spec = StageSpec(unit.name, unit.case_dir, t.fixture, t.files, t.setup, fixture_root=unit.skill_dir)
             try:
                 stage(spec, sandbox, runners_mod.agent_env(sandbox, extra_env))
                 line, col = pos()
@@ -640,12 +644,13 @@ def units_of(evalset: ir.EvalSet, names: list[str] | None = None) -> list[Unit]:
 
 def _unit(name: str, target: ir.Case, evalset: ir.EvalSet) -> Unit:
     case_file = target.span.file if target.span is not None else None
+    base = evalset.skill.path if evalset.skill and evalset.skill.path else (evalset.source or ".")
     if case_file and os.path.isfile(case_file):
         case_dir = os.path.dirname(case_file) or "."
     else:
-        base = evalset.skill.path if evalset.skill and evalset.skill.path else (evalset.source or ".")
         case_dir = os.path.join(base, "evals") if isinstance(target, ir.Suite) else os.path.join(base, "evals", "cases")
-    return Unit(name, target, case_dir, case_file)
+    skill_dir = evalset.skill.path if evalset.skill and evalset.skill.path else None
+    return Unit(name, target, case_dir, case_file, skill_dir=skill_dir)
 
 
 def filtered(evalset: ir.EvalSet, units: list[Unit]) -> ir.EvalSet:

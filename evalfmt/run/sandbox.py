@@ -6,7 +6,8 @@ A sandbox is a plain directory the agent runs in (its working directory and Clau
 1. every inline ``files`` path is checked first (absolute, a ``..`` segment, or a first real
    segment ``.claude`` is refused), so a refused path means nothing at all was written;
 2. the ``fixture`` directory (relative to the case file's folder; the suite's relative to
-   ``evals/``) is copied in; a fixture that is missing or not a directory drops the case;
+   ``evals/``) is copied in; a fixture that is missing, not a directory, or outside the skill folder
+   (absolute, ``../``, or through a symlink: validate's EV107) drops the case;
 3. the inline files are written (a path ending ``.sh`` or whose first real segment is ``bin`` gets
    mode 0755, the rest the usual 0644 under the umask);
 4. ``setup`` runs as ``/bin/sh -ce`` in the sandbox for at most 60 s; a non-zero exit or a timeout
@@ -62,8 +63,10 @@ class StageSpec:
     """What to stage: one unit (a case or the suite) for one arm.
 
     ``case_dir`` is the folder the fixture resolves against (the case file's folder; ``evals/`` for
-    the suite). ``skill_dir``/``skill_name`` are set for the candidate arm only. ``exclude`` lists
-    absolute paths never copied with the skill (e.g. a run's output folder placed inside it).
+    the suite); ``fixture_root``, when set, is the folder the fixture must stay inside (the skill
+    folder: validate's EV107). ``skill_dir``/``skill_name`` are set for the candidate arm only.
+    ``exclude`` lists absolute paths never copied with the skill (e.g. a run's output folder placed
+    inside it).
     """
 
     name: str
@@ -74,6 +77,7 @@ class StageSpec:
     skill_dir: str | None = None
     skill_name: str | None = None
     exclude: tuple[str, ...] = ()
+    fixture_root: str | None = None
 
 
 @dataclass
@@ -90,6 +94,12 @@ def file_path_violation(rel: str) -> str | None:
     if "\x00" in rel:  # no file can have that name (the engine's write throws)
         return "holds a NUL character"
     return rule(rel)
+
+
+def _fixture_outside(case_dir: str, fixture: str, skill_dir: str) -> bool:
+    from ..formats.terum_read import fixture_outside
+
+    return fixture_outside(case_dir, fixture, skill_dir)
 
 
 def _segments(rel: str) -> list[str]:
@@ -121,6 +131,9 @@ def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
     # 2. the fixture
     if spec.fixture is not None:
         source = os.path.normpath(os.path.join(spec.case_dir, spec.fixture))
+        if spec.fixture_root is not None and _fixture_outside(spec.case_dir, spec.fixture, spec.fixture_root):
+            raise StageError("staging", f"fixture '{spec.fixture}' is outside the skill folder (EV107): not copied; "
+                                        "keep fixtures under evals/", ("fixture",))
         if not os.path.isdir(source):
             what = "not a directory" if os.path.exists(source) else "not found"
             raise StageError("staging", f"fixture directory {what}: {source}", ("fixture",))

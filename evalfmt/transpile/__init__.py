@@ -199,17 +199,15 @@ def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
 # ----------------------------------------------------------------------------------- disk side
 
 
-def apply(p: Plan) -> list[str]:
-    """Write the plan's files (atomically; every path checked inside its folder before the first
-    write; unchanged files left alone). Returns the paths written."""
-    from ..api import inside, write_files
+def apply(p: Plan, notify=None) -> list[str]:
+    """Write the plan's files (:func:`evalfmt.api.write_files`: every path checked inside its folder
+    before the first write, the folders locked, the set atomic, unchanged files left alone).
+    Returns the paths written."""
+    from ..api import write_files
 
     if not p.ok:
         raise EvalfmtError("refusing to write: the transpile has errors")
-    for path, root in p.roots.items():
-        if not inside(root, path):
-            raise EvalfmtError(f"refusing to write {path}: outside {root}")
-    return write_files(p.files)
+    return write_files(p.files, p.roots, notify)
 
 
 def check(p: Plan) -> list[tuple[str, str]]:

@@ -330,15 +330,16 @@ def _transpile(suite: Any, tests: list, result: AgentvResult) -> AgentvResult:
 
 
 def load_suite(path: str) -> Any:
-    """The EVAL.yaml data as agentv's ``parseYamlValue`` gives it; AgentvError (with agentv's message)
-    for what its parser refuses. Raises :class:`~evalfmt.errors.LoadError` for what evalfmt refuses
-    before parsing (size, NUL bytes, invalid UTF-8)."""
+    """The EVAL.yaml data as agentv's ``parseYamlValue`` gives it; AgentvError for what its parser
+    refuses, on one line at agentv's position (agentv prints a source excerpt under it; evalfmt's
+    errors are one line). Raises :class:`~evalfmt.errors.LoadError` for what evalfmt refuses before
+    parsing (size, NUL bytes, invalid UTF-8)."""
     from ..formats.agentv_yaml import AgentvYamlError, duplicate_key_error, load_file
 
     try:
         loaded = load_file(path)
     except AgentvYamlError as exc:
-        raise AgentvError(exc.agentv_message) from None
+        raise AgentvError(str(exc)) from None
     dup = duplicate_key_error(loaded)
     if dup is not None:
         raise AgentvError(dup)

@@ -131,6 +131,11 @@ CORPUS: dict[str, str] = {
     "yaml_unsupported_version": "%YAML 1.3\n---\na: 1\n",
     "directive_without_start": "%YAML 1.2\na: 1\n",
     "unknown_directive": "%FOO bar\n---\na: 1\n",
+    # the package underlines a bad directive from the error to the end of the directive (found by the
+    # generated edge cases)
+    "yaml_directive_two_parts_crlf": "%YAML - 1.2\r\n---\r\nname: deploy\r\n",
+    "yaml_directive_three_parts": "%YAML 1.2 x\n---\na: 1\n",
+    "tag_directive_one_part": "%TAG !x\n---\na: 1\n",
     "tag_directive": "%TAG !e! tag:example.com,2024:\n---\na: !e!x 1\n",
     # long keys
     "key_1024": "k" * 1023 + ": v\n",

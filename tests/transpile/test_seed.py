@@ -239,8 +239,12 @@ def test_skill_names_that_are_not_one_folder_are_refused_and_nothing_is_written(
     code, out, err = run_in(run_cli, tmp_path / "work", "EVAL.yaml")
     assert (code, out) == (1, "")
     first = err.splitlines()[0]
-    assert first.startswith("evalfmt: EVAL.yaml:8:9: EV106 skill name ")
-    assert "in test 'evil'" in first
+    if "\x00" in skill:  # a control character: EV116, reported once although the reader and the router both see it
+        assert first == ("evalfmt: EVAL.yaml:8:9: EV116 skill name 'nul[U+0000]byte' holds a control character "
+                         "(U+0000): names and ids must print on one line; remove it")
+    else:
+        assert first.startswith("evalfmt: EVAL.yaml:8:9: EV106 skill name ")
+        assert "in test 'evil'" in first
     assert err.splitlines()[-1] == "evalfmt: 1 error; nothing written"
     assert sorted(str(p) for p in tmp_path.rglob("*")) == before
     assert not (tmp_path / "outside").exists()
@@ -319,7 +323,8 @@ def test_nothing_escapes_the_output_folder_through_a_symlink(run_cli, tmp_path):
     os.symlink(outside, work / "out" / "deploy")
     code, out, err = run_in(run_cli, work, "EVAL.yaml", "--out-dir", "out")
     assert code == 2
-    assert err == "evalfmt: refusing to write out/deploy/evals.json: outside out\n"
+    assert err == ("evalfmt: refusing to write out/deploy/evals.json: outside the output folder out (through '..', "
+                   "an absolute path or a symlink); nothing written\n")
     assert list(outside.iterdir()) == []
 
 

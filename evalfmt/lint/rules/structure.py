@@ -474,3 +474,40 @@ class DuplicateId(_Reader):
 
     code = "EV115"
     name = "duplicate-id"
+
+
+class ControlCharacter(_Reader):
+    r"""A skill name, test id, case or suite-entry name, or eval set name that holds a control
+    character: a line break, a tab, an escape, NUL, a Unicode line separator or a bidi override.
+
+    Why: names are printed on one line (diagnostics, ``lost:`` lines, CI annotations) and some become
+    file or folder names: a name holding ``\n::error file=README.md::`` forges an annotation on
+    another file, an escape sequence drives the terminal, an override flips the rest of the line.
+    evalfmt shows such characters as a space or ``[U+XXXX]`` wherever it prints them, and refuses
+    the name.
+
+    Fails:
+
+        # file: EVAL.yaml
+        tests:
+          - id: "greets\n::error file=README.md::forged"
+            input: Say hello
+            assertions:
+              - type: contains
+                value: hello
+
+    Passes:
+
+        # file: EVAL.yaml
+        tests:
+          - id: greets
+            input: Say hello
+            assertions:
+              - type: contains
+                value: hello
+
+    Fix: remove the character (the message names it as U+XXXX); for a terum case, rename the file.
+    """
+
+    code = "EV116"
+    name = "control-character"
