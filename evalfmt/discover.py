@@ -78,13 +78,29 @@ def discover(path: str, force: str | None = None, exclude=None) -> list[Unit]:
     units: list[Unit] = []
     seen_terum: set[str] = set()
     top = os.path.normpath(path)
-    root = skill_root(top)
+    root = _skill_of(top)
     if root is not None and is_skill_dir(root):  # a skill folder named directly is read even when empty
         seen_terum.add(os.path.normpath(root))
         units.append(Unit("terum", root))
         top = root
     _walk(top, units, seen_terum, exclude)
     return _assign_referenced(units)
+
+
+def _skill_of(folder: str) -> str | None:
+    """The skill folder that ``folder`` is, or lies inside the ``evals/`` of (``evals/cases``, or ``.``
+    typed from inside ``evals/``), spelled relative when ``folder`` is; None outside any skill."""
+    root = skill_root(folder)
+    if root is not None:
+        return root
+    parts = os.path.abspath(folder).split(os.sep)
+    if "evals" not in parts[:-1] and parts[-1] != "evals":
+        return None
+    i = len(parts) - 1 - parts[::-1].index("evals")
+    found = os.sep.join(parts[:i]) or os.sep
+    if not is_skill_dir(found):
+        return None
+    return found if os.path.isabs(folder) else os.path.relpath(found)
 
 
 def _file_unit(path: str) -> Unit:
