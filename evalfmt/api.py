@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def read_units(units: list[Unit]) -> ReadResult:
     result = ReadResult()
     for unit in units:
-        result.extend(formats.read_file(unit.format, unit.path))
+        result.extend(formats.read_unit(unit))
     return result
 
 
@@ -63,6 +63,8 @@ class Validation:
     files: int = 0
     #: the folders given that hold no eval file
     empty: list[str] = field(default_factory=list)
+    #: files left unread for want of evidence of their format (``path: why``)
+    notes: list[str] = field(default_factory=list)
 
 
 def validate_paths(paths: list[str], fmt: str | None = None, exclude=None) -> Validation:
@@ -74,17 +76,18 @@ def validate_paths(paths: list[str], fmt: str | None = None, exclude=None) -> Va
     for path in paths:
         excl = exclude(path) if exclude is not None else None
         units = discover(path, force=fmt, exclude=excl)
-        if not units and os.path.isdir(path):
-            out.empty.append(path)
+        if all(u.note is not None for u in units) and os.path.isdir(path):
+            out.empty.append(path)  # nothing at all, or only files left unread (each has its note)
         part = read_units(units)
         if excl:  # files read as part of a skill's evals/ that a pattern names
             part.diagnostics = [d for d in part.diagnostics if not excl(d.path)]
-        files.update(u.path for u in units if not os.path.isdir(u.path))
+        files.update(u.path for u in units if u.note is None and not os.path.isdir(u.path))
         result.extend(part)
     files.update(result.documents)
     files.update(d.path for d in result.diagnostics)
     out.diagnostics = sort_diagnostics(result.diagnostics)
     out.files = len(files)
+    out.notes = list(result.notes)
     return out
 
 

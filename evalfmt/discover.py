@@ -13,24 +13,55 @@ from dataclasses import dataclass
 from . import formats
 from .errors import EvalfmtError
 from .load import is_virtual
-from .formats.terum_read import has_assets, read_or_reported, skill_root  # skill_root: also used from here
+from .formats.terum_read import has_assets, is_skill_dir, read_or_reported, skill_root  # skill_root: also used from here
 
 #: Folders never searched: version control, dependencies, caches, and build outputs.
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".cache", ".tox",
              ".mypy_cache", ".pytest_cache", ".ruff_cache", ".agentv", "dist", "build"}
 
+#: The hidden folders agents keep project skills in (``<folder>/skills/<skill>/SKILL.md``): searched,
+#: but only their ``skills/`` folder (docs/discovery.md lists which agent reads which).
+AGENT_DIRS = frozenset({".agents", ".claude", ".codex", ".cursor", ".gemini", ".github", ".opencode",
+                        ".windsurf"})
+
+
+def searched(parent: str, name: str) -> bool:
+    """Whether a folder search enters the sub-folder ``name`` of a folder whose own name is ``parent``.
+
+    Hidden folders are skipped, except an agent's skill folder (``.github/skills/``: the agent folder,
+    then only its ``skills/``) and a hidden catalogue inside a ``skills/`` folder
+    (``skills/.curated/``); version control, dependencies, caches and build outputs never are."""
+    if name in SKIP_DIRS:
+        return False
+    if parent in AGENT_DIRS:
+        return name == "skills"
+    if name.startswith("."):
+        return name in AGENT_DIRS or parent == "skills"
+    return True
+
 
 @dataclass(frozen=True)
 class Unit:
+    """What one reader reads at once. ``options`` are keyword arguments for the reader (terum's
+    ``forced`` and ``exclude``); a unit with a ``note`` is a file left unread, and why."""
+
     format: str
     path: str
+    options: tuple = ()
+    note: str | None = None
+
+
+#: why a file at terum's paths outside a skill folder is not read
+NOT_A_SKILL = ("not read: no SKILL.md in {root}, so it is not a terum skill's file (another tool's?); "
+               "--from terum reads it as one")
 
 
 def discover(path: str, force: str | None = None, exclude=None) -> list[Unit]:
     """The units under ``path``. ``force`` names the format that reads ``path``: a file, or for
-    ``terum`` a skill or evals/ folder (the other formats read single files). ``exclude`` (a
-    :class:`evalfmt.globs.Exclude`) skips the files and folders it matches, ``path`` itself included
-    (a file pre-commit passes is skipped too, as ruff's ``--force-exclude`` does)."""
+    ``terum`` a skill or evals/ folder (the other formats read single files). Forced, terum reads
+    every file at its paths, whatever it holds. ``exclude`` (a :class:`evalfmt.globs.Exclude`) skips
+    the files and folders it matches, ``path`` itself included (a file pre-commit passes is skipped
+    too, as ruff's ``--force-exclude`` does)."""
     virtual = is_virtual(path)
     if not virtual and not os.path.exists(path):
         raise EvalfmtError(f"{path}: no such file or directory")
@@ -41,30 +72,91 @@ def discover(path: str, force: str | None = None, exclude=None) -> list[Unit]:
         if force != "terum" and os.path.isdir(path):
             raise EvalfmtError(f"{path}: is a folder, and --from {force} reads one file: give the file, or leave "
                                "out --from to search the folder")
-        return [Unit(force, path)]
+        return [Unit(force, path, (("forced", True),) if force == "terum" else ())]
     if virtual or os.path.isfile(path):
-        fmt = formats.detect(path)
-        if fmt is None:
-            raise EvalfmtError(f"{path}: not an eval file evalfmt recognises (use --from FORMAT)")
-        return [Unit(fmt.name, path)]
+        return [_file_unit(path)]
     units: list[Unit] = []
     seen_terum: set[str] = set()
     top = os.path.normpath(path)
-    root = skill_root(top)
-    if root is not None:  # a skill (or evals/) folder named directly is read even when it is empty
+    root = _skill_of(top)
+    if root is not None and is_skill_dir(root):  # a skill folder named directly is read even when empty
         seen_terum.add(os.path.normpath(root))
         units.append(Unit("terum", root))
         top = root
     _walk(top, units, seen_terum, exclude)
-    return units
+    return _assign_referenced(units)
+
+
+def _skill_of(folder: str) -> str | None:
+    """The skill folder that ``folder`` is, or lies inside the ``evals/`` of (``evals/cases``, or ``.``
+    typed from inside ``evals/``), spelled relative when ``folder`` is; None outside any skill."""
+    root = skill_root(folder)
+    if root is not None:
+        return root
+    parts = os.path.abspath(folder).split(os.sep)
+    if "evals" not in parts[:-1] and parts[-1] != "evals":
+        return None
+    i = len(parts) - 1 - parts[::-1].index("evals")
+    found = os.sep.join(parts[:i]) or os.sep
+    if not is_skill_dir(found):
+        return None
+    return found if os.path.isabs(folder) else os.path.relpath(found)
+
+
+def _file_unit(path: str) -> Unit:
+    """One file given by itself: a file an agentv eval file reads its tests from is read through that
+    eval file; a file at terum's paths needs a skill folder; anything else is detected by structure."""
+    from .formats.agentv_refs import owner
+    from .formats.terum import at_terum_path
+
+    if at_terum_path(path):
+        found = owner(path, not_owner=at_terum_path)
+        if found is not None:
+            return Unit("agentv", found)
+        root = skill_root(path) or "."
+        if is_skill_dir(root):
+            return Unit("terum", path)
+        return Unit("terum", path, note=NOT_A_SKILL.format(root=root))
+    fmt = formats.detect(path)
+    if fmt is not None:
+        return Unit(fmt.name, path)
+    found = owner(path, not_owner=at_terum_path) if path.lower().endswith((".yaml", ".yml", ".jsonl")) else None
+    if found is not None:
+        return Unit("agentv", found)
+    raise EvalfmtError(f"{path}: not an eval file evalfmt recognises (use --from FORMAT)")
+
+
+def _assign_referenced(units: list[Unit]) -> list[Unit]:
+    """Give the files an agentv eval file reads its tests from to that file alone: no other unit
+    reads them (a terum skill folder is told to leave them out), and no note is given for them."""
+    owners = [u for u in units if u.format == "agentv" and u.note is None]
+    if not owners:
+        return units
+    from .formats.agentv_refs import references
+
+    owned: set[str] = set()
+    for u in owners:
+        owned |= references(u.path)
+    if not owned:
+        return units
+    out: list[Unit] = []
+    for u in units:
+        full = os.path.abspath(u.path)
+        if u.format == "terum" and u.note is None and os.path.isdir(u.path):
+            mine = frozenset(p for p in owned if p.startswith(full + os.sep))
+            out.append(Unit(u.format, u.path, (("exclude", mine),)) if mine else u)
+        elif full not in owned:
+            out.append(u)
+    return out
 
 
 def _walk(folder: str, units: list[Unit], seen_terum: set[str], exclude=None) -> None:
+    parent = os.path.basename(os.path.abspath(folder))
     terum = _terum_unit(folder)
     if terum is not None and exclude and exclude(os.path.join(folder, "evals")):
         terum = None
-    if terum is not None and terum.path not in seen_terum:
-        seen_terum.add(terum.path)
+    if terum is not None and os.path.normpath(terum.path) not in seen_terum:
+        seen_terum.add(os.path.normpath(terum.path))
         units.append(terum)
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
@@ -74,22 +166,25 @@ def _walk(folder: str, units: list[Unit], seen_terum: set[str], exclude=None) ->
         if exclude and exclude(entry.path):
             continue
         if entry.is_dir(follow_symlinks=False):
-            if entry.name in SKIP_DIRS or (entry.name.startswith(".") and entry.name != ".claude"):
-                continue
-            _walk(entry.path, units, seen_terum, exclude)
-        elif entry.is_file(follow_symlinks=False):
+            if searched(parent, entry.name):
+                _walk(entry.path, units, seen_terum, exclude)
+        elif entry.is_file(follow_symlinks=False) and parent not in AGENT_DIRS:
             if _covered_by_terum(entry.path, seen_terum):
                 continue
             fmt = formats.detect(entry.path)
-            if fmt is not None and fmt.name != "terum":
+            if fmt is None:
+                continue
+            if fmt.name != "terum":
                 units.append(Unit(fmt.name, entry.path))
+            else:  # at terum's paths, outside a skill folder
+                units.append(Unit("terum", entry.path, note=NOT_A_SKILL.format(root=skill_root(entry.path) or ".")))
 
 
 def _terum_unit(folder: str) -> Unit | None:
     evals = os.path.join(folder, "evals")
     if os.path.basename(folder) == "evals":
         return None  # handled from the parent
-    if os.path.isdir(evals) and has_assets(evals):
+    if os.path.isdir(evals) and has_assets(evals) and is_skill_dir(folder):
         return Unit("terum", folder)
     return None
 

@@ -138,6 +138,12 @@ ContentObject = Annotated[dict[str, Any], WithJsonSchema({"type": "object", "not
 AgentvInput = Union[str, list[Message], Message, ContentObject]
 
 
+#: an llm-grader's executable prompt template, as agentv 4.42.4 loads it (a string command is skipped)
+_ARGV = {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1}
+_PROMPT_TEMPLATE = {"type": "object", "properties": {"command": _ARGV, "script": _ARGV, "config": {"type": "object"}},
+                    "anyOf": [{"required": ["command"]}, {"required": ["script"]}], "additionalProperties": False}
+
+
 def _assertion_rules(schema: dict) -> None:
     """Per known type, the fields it needs (from the agentv reader's vocabulary)."""
     kinds = {"str": {"type": "string"}, "bool": {"type": "boolean"}, "number": {"type": "number"},
@@ -151,6 +157,8 @@ def _assertion_rules(schema: dict) -> None:
                 props[key] = kinds[expected]
             if needed:
                 required.append(key)
+        if kind == "llm-grader":
+            props["prompt"] = {"anyOf": [{"type": "string"}, _PROMPT_TEMPLATE]}
         if props or required:
             then: dict[str, Any] = {"properties": props}
             if required:

@@ -29,6 +29,8 @@ def command(path: str, fmt: str, no_spans: bool, from_: str | None) -> int:
         from ..summary import describe
 
         click.echo(describe(result.sets), nl=False)
+    for note in sorted(result.notes):
+        err(f"note: {note}")
     for d in diags:
         if d.severity == "error":
             err(d.format())

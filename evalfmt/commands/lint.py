@@ -8,7 +8,7 @@ import sys
 import click
 
 from . import _findings
-from ._common import from_option
+from ._common import err, from_option
 
 FORMATS = ["text", "json", "sarif", "github"]
 
@@ -75,6 +75,8 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     refuse = "--fix" if fix else "--diff" if show_diff else None
     with _findings.stdin_paths(paths, stdin_filename, from_, refuse) as targets:
         result = lint(targets, **options)
+    for note in sorted(result.notes):
+        err(f"note: {note}")
     if not quiet:
         _findings.warn_empty(result.empty)
     if fix or show_diff:

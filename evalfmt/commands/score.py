@@ -97,6 +97,8 @@ def read_sets(path: str, from_: str | None):
         errors = [d for d in sort_diagnostics(result.diagnostics) if d.severity == "error"]
         if errors:
             raise EvalfmtError(errors[0].format())
+        if result.notes:  # a file left unread: say why, and how to read it anyway
+            raise EvalfmtError(result.notes[0])
         raise EvalfmtError(f"{path}: no eval assets found")
     return result.sets
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from . import _findings
-from ._common import echo_json, from_option, summary_line
+from ._common import echo_json, err, from_option, summary_line
 
 
 @click.command("validate")
@@ -32,6 +32,8 @@ def command(paths: tuple[str, ...], fmt: str, from_: str | None, quiet: bool, is
 
     with _findings.stdin_paths(paths, stdin_filename, from_) as targets:
         result = validate_paths(targets, from_, exclude=_excluder(isolated, _findings.patterns(exclude)))
+    for note in sorted(result.notes):
+        err(f"note: {note}")
     diags = [d for d in result.diagnostics if d.code.startswith("EV1") or d.severity == "error"]
     if not quiet:
         _findings.warn_empty(result.empty)

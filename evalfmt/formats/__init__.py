@@ -70,6 +70,9 @@ class ReadResult:
         self._items: list = list(sets or [])
         self.diagnostics: list[Diagnostic] = list(diagnostics or [])
         self.documents: dict[str, "Loaded"] = dict(documents or {})
+        #: files left unread for want of evidence of their format, as ``path: why`` lines (never a
+        #: failure: commands print them on stderr as ``evalfmt: note: ...``)
+        self.notes: list[str] = []
 
     @property
     def sets(self) -> list["EvalSet"]:
@@ -92,6 +95,7 @@ class ReadResult:
         self._items.extend(other._items)
         self.diagnostics.extend(other.diagnostics)
         self.documents.update(other.documents)
+        self.notes.extend(n for n in other.notes if n not in self.notes)
 
 
 @dataclass
@@ -152,12 +156,13 @@ def get(name: str) -> Format:
     return fmt
 
 
-def read_file(name: str, path: str) -> ReadResult:
-    """Read ``path`` with format ``name``, then the checks every format shares (EV116: a control
-    character in a name or id). Every command reads through here."""
+def read_file(name: str, path: str, **options) -> ReadResult:
+    """Read ``path`` with format ``name`` (``options``: the reader's keyword arguments, such as terum's
+    ``forced``), then the checks every format shares (EV116: a control character in a name or id).
+    Every command reads through here (:func:`read_unit` for discovered units)."""
     from .names import check
 
-    result = get(name).read(path)
+    result = get(name).read(path, **options)
     check(result.raw_sets(), result.diagnostics, result.documents)
     return result
 
@@ -173,6 +178,16 @@ _MAY_BE: dict[str, Callable[[str], bool]] = {
     "skillgym": lambda p: p.lower().endswith((".ts", ".mts", ".cts", ".js", ".mjs")),
     "promptfoo": lambda p: p.lower().endswith((".yaml", ".yml", ".json")),
 }
+
+
+def read_unit(unit) -> ReadResult:
+    """Read one :class:`~evalfmt.discover.Unit`: its format's reader with the unit's options, or, for a
+    file discovery left unread, just its note."""
+    if unit.note is not None:
+        result = ReadResult()
+        result.notes.append(f"{unit.path}: {unit.note}")
+        return result
+    return read_file(unit.format, unit.path, **dict(unit.options))
 
 
 def detect(path: str) -> Format | None:

@@ -23,14 +23,23 @@ TEST_KEYS = {"tests", "eval_cases", "evalcases"}
 NOT_AGENTV = {"prompts", "providers", "defaultTest", "redteam", "scenarios"}
 
 
+def named_like_eval(path: str) -> bool:
+    """``EVAL.yaml``, ``eval.yml``, ``x.eval.yaml``, ... (any case)."""
+    lower = basename(path).lower()
+    if not lower.endswith(YAML_EXTS):
+        return False
+    stem = lower.rsplit(".", 1)[0]
+    return stem == "eval" or stem.endswith(".eval")
+
+
 def detect(path: str) -> bool:
     name = basename(path)
     lower = name.lower()
     if not lower.endswith(YAML_EXTS) or not (os.path.isfile(path) or is_virtual(path)):
         return False
-    stem = lower.rsplit(".", 1)[0]
-    if stem == "eval" or stem.endswith(".eval"):
+    if named_like_eval(path):
         return True
+    stem = lower.rsplit(".", 1)[0]
     if stem.startswith("promptfooconfig"):
         return False
     keys = peek_keys(path)

@@ -57,6 +57,8 @@ BUILTIN_TYPES = ("code-grader", "llm-grader", "rubric", "composite", "tool-traje
 TRANSPILE_SNAKE = ("contains_any", "contains_all", "is_json", "starts_with", "ends_with", "llm_grader",
                    "tool_trajectory", "code_grader", "field_accuracy", "token_usage", "execution_metrics")
 DEPRECATED_TYPES = {"code-judge": "code-grader", "llm-judge": "llm-grader"}
+#: The keys of an llm-grader's executable prompt template (``prompt: {command: [...], config: {...}}``).
+PROMPT_TEMPLATE_KEYS = ("command", "script", "config")
 
 #: terum check kinds written as custom agentv assertion types (kind -> (type, IR field)).
 TERUM_TYPES = {
@@ -811,6 +813,10 @@ class Reader:
         for key, value in item.items():
             if key == "type":
                 continue
+            if kind == "llm-grader" and key == "prompt" and isinstance(value, dict):
+                self._prompt_template(ctx, value, at + (key,))
+                extra[key] = plain(value)  # the IR's prompt is text; the template stays as written
+                continue
             if key in spec:
                 fld, typ, req = spec[key]
                 if value is None and typ == "any":
@@ -859,6 +865,43 @@ class Reader:
             check["hints"]["keys"] = present
         return check
 
+    def _prompt_template(self, ctx: Ctx, value: dict, at: tuple) -> None:
+        """An llm-grader's executable prompt template, ``prompt: {command: [argv...], config: {...}}``, as
+        agentv 4.42.4 loads it: ``command`` (or the deprecated ``script``, used when ``command`` is absent)
+        must be a non-empty list of non-empty strings, or agentv skips the test; ``config`` is a mapping
+        handed to the command (anything else is ignored), and other keys are ignored."""
+        key = "command" if "command" in value else "script" if "script" in value else None
+        if key is None:
+            ctx.at_value(at, "EV103", "a prompt template needs 'command', the argv list that prints the prompt "
+                                      "(e.g. [bun, run, prompt.ts]); agentv skips the test without it")
+        else:
+            if key == "script":
+                ctx.at_key(at + (key,), "EV501", "'prompt.script' is deprecated: use 'prompt.command'", "warning",
+                           fix={"rename": "command"})
+            elif "script" in value:
+                ctx.at_key(at + ("script",), "EV101", "'script' is ignored: 'command' is used; remove it", "warning")
+            argv = value[key]
+            if not isinstance(argv, list):
+                ctx.at_value(at + (key,), "EV102",
+                             f"'{key}' of a prompt template must be a list of argv strings (e.g. [bun, run, prompt.ts]), "
+                             f"not a {type_name(argv)}; agentv skips the test")
+            elif not argv:
+                ctx.at_value(at + (key,), "EV102", f"'{key}' of a prompt template is empty; agentv skips the test")
+            else:
+                for i, token in enumerate(argv):
+                    if not isinstance(token, str) or not token.strip():
+                        what = "empty" if isinstance(token, str) else f"a {type_name(token)}"
+                        ctx.at_value(at + (key, i), "EV102",
+                                     f"each argv entry of '{key}' must be a non-empty string, this one is {what}; "
+                                     "agentv skips the test")
+                        break
+        if "config" in value and not isinstance(value["config"], dict):
+            ctx.at_value(at + ("config",), "EV102", f"'config' of a prompt template must be a mapping, not a "
+                                                   f"{type_name(value['config'])}; agentv ignores it", "warning")
+        for k in value:
+            if k not in PROMPT_TEMPLATE_KEYS:
+                self._unknown(ctx, k, at + (k,), PROMPT_TEMPLATE_KEYS)
+
     def _lossy(self, ctx: Ctx, item: dict, kind: str, raw_type: str, at: tuple) -> None:
         """EV504: assertions ``agentv transpile`` drops or reduces to a placeholder."""
         what = None
@@ -868,6 +911,10 @@ class Reader:
         elif kind == "rubrics" and not isinstance(item.get("criteria"), str):
             what = ("drops a rubric's criteria list from evals.json; if the criteria matter there, state them "
                     "in the test's 'criteria' too")
+        elif kind == "llm-grader" and isinstance(item.get("prompt"), dict) and not (
+                isinstance(item.get("rubrics"), list) and item.get("rubrics")):
+            what = ("drops an llm-grader whose prompt is a template command from evals.json; state what it "
+                    "checks in the test's 'criteria' if evals.json needs it")
         elif kind == "llm-grader" and not isinstance(item.get("prompt"), str) and not (
                 isinstance(item.get("rubrics"), list) and item.get("rubrics")):
             what = "drops an llm-grader without a prompt from evals.json; give it a 'prompt'"

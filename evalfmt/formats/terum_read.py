@@ -509,12 +509,19 @@ def read_triggers_data(ctx: _Ctx, data: Any, skill: str | None) -> dict:
 # --------------------------------------------------------------------------------------- the unit
 
 
-def _load(path: str, result: ReadResult) -> Loaded | None:
+def _load(path: str, result: ReadResult, known: tuple[str, ...] | None = None, what: str = "") -> Loaded | None:
+    """Load one file of the skill; with ``known`` (not forced), a file that shows none of terum's fields
+    is left unread with a note (another tool's file at terum's path) instead of being refused."""
     try:
         loaded = load_file(path)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
         return None
+    if known is not None:
+        why = not_terum(loaded.data, known)
+        if why is not None:
+            result.notes.append(f"{path}: not read as a terum {what}: {why}; --from terum reads it as one")
+            return None
     result.documents[path] = loaded
     for dup in loaded.duplicates:
         where = "/".join(str(p) for p in dup.path)
@@ -525,9 +532,32 @@ def _load(path: str, result: ReadResult) -> Loaded | None:
     return loaded
 
 
-def read_case_file(path: str, result: ReadResult, skill_dir: str | None) -> dict | None:
+def not_terum(data: Any, known: tuple[str, ...]) -> str | None:
+    """Why a loaded document is not evidently a terum file with the fields ``known``, or None when it
+    is: a mapping naming one of them or a near misspelling of one, a list of such mappings (a terum
+    file written as a list: the reader refuses it), or an empty document (which the engine reads, and
+    refuses)."""
+    if data is None or data == {}:
+        return None
+    if isinstance(data, dict):
+        keys = [k for k in data if isinstance(k, str)]
+    elif isinstance(data, list):  # a case written as a list item; a list of trigger items is another tool's
+        known = tuple(k for k in known if k not in TRIGGER_KEYS)
+        keys = [k for item in data[:20] if isinstance(item, dict) for k in item if isinstance(k, str)]
+    else:
+        return f"it holds a {type_name(data)}, not a mapping of terum's fields"
+    for key in keys:
+        if key in known or key.lower().replace("-", "_") in known or difflib.get_close_matches(key, known, 1, 0.8):
+            return None
+    if isinstance(data, list):
+        return "it holds a list, and none of its items has one of terum's fields"
+    shown = ", ".join(repr(k) for k in keys[:4]) + (", ..." if len(keys) > 4 else "")
+    return f"none of its keys ({shown}) is one of terum's"
+
+
+def read_case_file(path: str, result: ReadResult, skill_dir: str | None, forced: bool = True) -> dict | None:
     name, _, ext = os.path.basename(path).rpartition(".")
-    loaded = _load(path, result)
+    loaded = _load(path, result, None if forced else CASE_KEYS, "case")
     if loaded is None:
         return None
     case = read_case_data(_Ctx(loaded, result.diagnostics), name, loaded.data, False, skill_dir)
@@ -536,8 +566,9 @@ def read_case_file(path: str, result: ReadResult, skill_dir: str | None) -> dict
     return case
 
 
-def read_suite_file(path: str, result: ReadResult, skill_dir: str | None, case_stems: set[str]) -> dict | None:
-    loaded = _load(path, result)
+def read_suite_file(path: str, result: ReadResult, skill_dir: str | None, case_stems: set[str],
+                    forced: bool = True) -> dict | None:
+    loaded = _load(path, result, None if forced else SUITE_KEYS, "suite")
     if loaded is None:
         return None
     ctx = _Ctx(loaded, result.diagnostics)
@@ -546,11 +577,24 @@ def read_suite_file(path: str, result: ReadResult, skill_dir: str | None, case_s
     return suite
 
 
-def read_triggers_file(path: str, result: ReadResult, skill: str | None) -> dict | None:
-    loaded = _load(path, result)
+def read_triggers_file(path: str, result: ReadResult, skill: str | None, forced: bool = True) -> dict | None:
+    loaded = _load(path, result, None if forced else TRIGGER_KEYS, "triggers file")
     if loaded is None:
         return None
     return read_triggers_data(_Ctx(loaded, result.diagnostics), loaded.data, skill)
+
+
+def misplaced_is_terum(path: str, result: ReadResult) -> bool:
+    """Whether a file the engine never loads (EV111) is a terum file under a wrong name: it shows one
+    of terum's fields; otherwise it is left unread with a note."""
+    try:
+        data = load_file(path).data
+    except LoadError:
+        return True  # it is reported by its name; the content does not matter
+    why = not_terum(data, SUITE_KEYS + TRIGGER_KEYS)  # any of terum's fields: the name is what is wrong
+    if why is not None:
+        result.notes.append(f"{path}: not read as a terum file: {why}; --from terum reads it as one")
+    return why is None
 
 
 def case_files(evals: str) -> list[str]:

@@ -39,6 +39,8 @@ class LintResult:
     files: int = 0
     #: files a fix may touch: path -> loaded text (for --fix)
     texts: dict[str, str] = field(default_factory=dict)
+    #: files left unread for want of evidence of their format (``path: why``; never a finding)
+    notes: list[str] = field(default_factory=list)
     #: the folders given in which nothing was found to lint
     empty: list[str] = field(default_factory=list)
 
@@ -67,7 +69,7 @@ SKILL_FILE = "SKILL.md"
 def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exclude=None) -> list[Work]:
     """The work for one PATH: its units, and the skill folders under it (a SKILL.md given as a file
     means its folder). ``exclude`` (:class:`evalfmt.globs.Exclude`) skips what it matches."""
-    from ..discover import SKIP_DIRS, discover, skill_root
+    from ..discover import discover, searched, skill_root
 
     virtual = is_virtual(path)
     if not virtual and not os.path.exists(path):
@@ -106,8 +108,8 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exc
             roots.append(start)
     else:
         for current, dirs, files in os.walk(norm):
-            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not (d.startswith(".") and d != ".claude")
-                             and not (exclude and exclude(os.path.join(current, d))))
+            parent = os.path.basename(os.path.abspath(current))
+            dirs[:] = sorted(d for d in dirs if searched(parent, d) and not (exclude and exclude(os.path.join(current, d))))
             if SKILL_FILE in files and not (exclude and exclude(os.path.join(current, SKILL_FILE))):
                 roots.append(current)
                 # a skill's evals/ and fixtures/ hold test material (a fixture may look like a skill)
@@ -128,12 +130,12 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exc
 
 def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintResult:
     """Read and lint some work items; the result before configuration and suppressions."""
-    from ..formats import ReadResult, read_file
+    from ..formats import ReadResult, read_unit
 
     read = ReadResult()
     for w in works:
         for unit in w.units:
-            read.extend(read_file(unit.format, unit.path))
+            read.extend(read_unit(unit))
     enabled = [r for r in reg if r.scope in ("set", "skill") and cfg.enabled(r.code)]
     ctx = Context(read.documents, cfg.rule_options)
     set_rules = [r() for r in enabled if r.scope == "set"]
@@ -171,7 +173,7 @@ def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintRe
         if t is not None and p not in texts:
             texts[p] = t
     files = set(read.documents) | set(hygiene_files) | {d.path for d in diags}
-    return LintResult(diags, len(files), texts)
+    return LintResult(diags, len(files), texts, list(read.notes))
 
 
 def _skill_folder(w: Work, documents) -> SkillFolder:
@@ -283,8 +285,9 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
             groups[id(base)] = (base.with_cli(select, ignore), [], exclusions(base, exclude))
         bucket = groups[id(base)]
         works = plan(path, fmt, skip_unrecognized, bucket[2])
-        if not works and not (os.path.isfile(path) or is_virtual(path)):
-            empty.append(path)
+        if not any(w.skill or any(u.note is None for u in w.units) for w in works) and not (
+                os.path.isfile(path) or is_virtual(path)):
+            empty.append(path)  # nothing at all, or only files left unread (each has its note)
         for w in works:
             sig = (tuple(u.path for u in w.units), w.skill, w.whole, tuple(w.files))
             if sig in seen:
@@ -305,6 +308,7 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
         total.diagnostics.extend(part.diagnostics)
         total.files += part.files
         total.texts.update(part.texts)
+        total.notes.extend(n for n in part.notes if n not in total.notes)
     from ..api import sort_diagnostics
 
     total.diagnostics = sort_diagnostics(total.diagnostics)
@@ -333,13 +337,13 @@ def _chunks(works: list[Work], n: int) -> list[list[Work]]:
     return [c for c in chunks if c]
 
 
-def _worker(args) -> tuple[list[Diagnostic], int]:
+def _worker(args) -> tuple[list[Diagnostic], int, list[str]]:
     """Lint one chunk completely (suppressions are per file, so a chunk can apply its own) and send
     back only the findings: the file texts stay in the worker."""
     works, cfg = args
     reg = registry()
     part = finalize(run_work(works, cfg, reg), cfg, reg)
-    return part.diagnostics, part.files
+    return part.diagnostics, part.files, part.notes
 
 
 def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int) -> LintResult:
@@ -353,7 +357,8 @@ def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int) -> LintR
     with ctx.Pool(len(chunks)) as pool:
         parts = pool.map(_worker, [(c, cfg) for c in chunks])
     out = LintResult()
-    for diags, files in parts:
+    for diags, files, notes in parts:
         out.diagnostics.extend(diags)
         out.files += files
+        out.notes.extend(notes)
     return out

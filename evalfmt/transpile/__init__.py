@@ -89,8 +89,9 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
     groups: dict[str, list] = {}
     for path in paths:
         for unit in discover(path, force=fmt):
-            read = formats.read_file(unit.format, unit.path)
+            read = formats.read_unit(unit)
             result.diagnostics.extend(read.diagnostics)
+            result.notes.extend(f"note: {n}" for n in read.notes)
             root = out_dir if out_dir is not None else default_out(unit.path, "seed", unit.format)
             groups.setdefault(root, []).extend(read.raw_sets())
     for root, sets in groups.items():
@@ -123,6 +124,9 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
     owner: dict[str, str] = {}
     for path in paths:
         for unit in discover(path, force=fmt):
+            if unit.note is not None:
+                result.notes.append(f"note: {unit.path}: {unit.note}")
+                continue
             if unit.format == "agentv":
                 gate = _agentv_gate(unit.path)
                 if gate:
@@ -176,7 +180,7 @@ def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
     from .. import formats
     from ..formats.agentv_write import to_data
 
-    read = formats.read_file(unit.format, unit.path)
+    read = formats.read_unit(unit)
     errors = [d for d in read.diagnostics if d.severity == "error"]
     if errors:
         raise AgentvError(errors[0].format())

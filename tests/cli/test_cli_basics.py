@@ -14,6 +14,7 @@ from evalfmt import __version__
 def case_file(tmp_path, data: bytes, name: str = "c.yaml") -> str:
     folder = tmp_path / "skill" / "evals" / "cases"
     folder.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "skill" / "SKILL.md").write_text("---\nname: skill\ndescription: d\n---\n")
     path = folder / name
     path.write_bytes(data)
     return str(path)

@@ -138,6 +138,8 @@ def test_paths_name_the_same_files_after_converting_elsewhere(tmp_path, run_cli,
                                                            "skillgym": "x.ts", "promptfoo": "promptfooconfig.yaml"}[target])
     code, _, err = run_cli("convert", str(src), "--to", target, "-o", out_arg)
     assert code == 0, err
+    if target == "terum":  # written into a skill folder (terum files outside one are not read: docs/discovery.md)
+        (out / "SKILL.md").write_text("---\nname: deeper\ndescription: d\n---\n", encoding="utf-8")
     code, out_text, err = run_cli("validate", out_arg)
     assert (code, err) == (0, ""), err
     (back,) = api.read(out_arg).sets

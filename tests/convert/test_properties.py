@@ -73,6 +73,8 @@ def evalsets(draw, fmt: str | None = None) -> ir.EvalSet:
 def _materialise(fmt: str, files: dict[str, str], root: str) -> str:
     """Write a writer's files under ``root``; the path evalfmt reads them back from."""
     folder = os.path.join(root, "skill") if fmt == "terum" else root
+    if fmt == "terum":  # a skill folder (terum files outside one are not read: docs/discovery.md)
+        files = {"SKILL.md": "---\nname: skill\ndescription: d\n---\n", **files}
     for rel, text in files.items():
         path = os.path.join(folder, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -95,7 +95,8 @@ def test_files_outside_a_skill_get_no_hygiene(run_cli, tmp_path):
 
 def test_skill_folders_found_in_a_tree(run_cli, tmp_path):
     """Every SKILL.md folder of a tree gets hygiene; a fixture under a skill's evals/ that holds a
-    SKILL.md of its own is test material, not a skill; an evals/ folder alone is not a skill."""
+    SKILL.md of its own is test material, not a skill; an evals/ folder alone is not a skill (its
+    files are not read, and a note says so)."""
     lib = tmp_path / "lib"
     (lib / "a" / "evals" / "fixtures" / "inner").mkdir(parents=True)
     (lib / "a" / "SKILL.md").write_text("---\nname: a\ndescription: A.\n---\n")
@@ -105,9 +106,11 @@ def test_skill_folders_found_in_a_tree(run_cli, tmp_path):
     (lib / "c" / "evals" / "cases").mkdir(parents=True)
     (lib / "c" / "evals" / "cases" / "x.yaml").write_text("task: t\nchecks: [{file_absent: X}]\n")
     code, out, err = run_cli("lint", "--isolated", "--quiet", "--select", "HYG1", "lib", cwd=str(tmp_path))
-    assert (code, err) == (1, "")
+    note = ("evalfmt: note: lib/c/evals/cases/x.yaml: not read: no SKILL.md in lib/c, so it is not a terum skill's "
+            "file (another tool's?); --from terum reads it as one\n")
+    assert (code, err) == (1, note)
     assert out == "lib/b/SKILL.md:2:7: HYG1 SKILL.md name 'bee' does not equal the folder name 'b': make them the same\n"
-    assert run_cli("lint", "--isolated", "--quiet", "--select", "HYG", "lib/c/evals", cwd=str(tmp_path)) == (0, "", "")
+    assert run_cli("lint", "--isolated", "--quiet", "--select", "HYG", "lib/c/evals", cwd=str(tmp_path)) == (0, "", note)
 
 
 def test_empty_triggers_file(run_cli, tmp_path):

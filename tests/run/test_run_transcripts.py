@@ -239,6 +239,7 @@ def test_a_subagent_only_session_file_says_so_instead_of_scoring_empty(tmp_path,
         "<session>.jsonl, or score this subagent's own work with --subagent")
     case = tmp_path / "evals" / "cases" / "find.yaml"
     case.parent.mkdir(parents=True)
+    (tmp_path / "SKILL.md").write_text("---\nname: finder\ndescription: d\n---\n")  # a skill's case
     case.write_text("task: Find the config loader\nchecks:\n  - command_matching: grep\n")
     code, out, err = run_cli("score", str(case), "--transcript", str(p))
     assert (code, out, err) == (2, "", f"evalfmt: {exc.value}\n")

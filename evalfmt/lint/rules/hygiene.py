@@ -27,9 +27,11 @@ INVISIBLE = re.compile("[\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060\ufeff]")
 #: JavaScript's \s (what terum's /\S+/gu splits tokens on)
 _JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 TOKEN = re.compile(f"[^{_JS_SPACE}]+")
-#: the same characters one by one, for ``str.strip`` (JavaScript's ``String.prototype.trim``)
-_JS_SPACE_CHARS = "\t\n\v\f\r \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + \
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+#: the same characters one by one (a set for tests of one character; a string for ``str.strip``,
+#: which is JavaScript's ``String.prototype.trim``)
+_JS_SPACE_SET = frozenset("\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" +
+                          "".join(map(chr, range(0x2000, 0x200b))))
+_JS_SPACE_CHARS = "".join(sorted(_JS_SPACE_SET))
 CREDENTIALS = (
     re.compile(r"ghp_[A-Za-z0-9]{20,}"),
     re.compile(r"github_pat_[A-Za-z0-9_]{20,}"),
@@ -232,39 +234,120 @@ class Frontmatter(Rule):
                        "allowed-tools is malformed: use a YAML list of tool patterns, or one comma-separated string")
 
 
-def mixed_script_offset(text: str) -> int | None:
-    """Offset of the first whitespace-delimited token whose letters span more than one script."""
+#: Scripts whose letters pass for Latin ones (Cyrillic а, Greek ο, Armenian օ, Cherokee Ꭺ), and letters
+#: of scripts terum does not enumerate (None): a word mixing one of these with another script is suspect.
+LOOKALIKE = frozenset({"Cyrillic", "Greek", "Armenian", "Cherokee", None})
+#: Scripts with no letter that passes for a Latin, Cyrillic or Greek one: Chinese, Japanese and Korean
+#: writing. Their letters separate words like punctuation does (``跨Agent矛盾`` holds the word ``Agent``).
+CJK = frozenset({"Han", "Hiragana", "Katakana", "Bopomofo", "Hangul"})
+#: Hangul fillers: letters that draw nothing, so they separate nothing (they stay inside the word)
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+
+
+def suspect_mix(scripts: list) -> bool:
+    """Whether the letters of one word, of these scripts, are a likely homoglyph: more than one script,
+    unless Latin with one other script that has no Latin look-alikes (Latin with Thai, Arabic,
+    Devanagari ...: Unicode's UTS #39 "moderately restrictive" level)."""
+    if len(scripts) < 2:
+        return False
+    if len(scripts) == 2 and "Latin" in scripts:
+        return (scripts[1] if scripts[0] == "Latin" else scripts[0]) in LOOKALIKE
+    return True
+
+
+#: what a character is to the script rule, as one code character: a word separator, a character that
+#: stays in its word without a script, or a letter of the script ``chr(_SCRIPT0 + index)``
+_SEP, _IN_WORD, _SCRIPT0 = " ", "\x00", 0x100
+
+
+class _Codes(dict):
+    """code point -> code character, filled on first sight (``str.translate`` asks for each new one)."""
+
+    def __missing__(self, cp: int) -> str:
+        return _code(chr(cp))
+
+
+_CODE = _Codes()
+#: two different scripts next to each other inside a word (characters that stay in a word may sit between)
+_CHANGE = re.compile("([^ \x00])\x00*(?!\\1)[^ \x00]")
+
+
+def _code(ch: str) -> str:
+    import unicodedata
+
+    from .. import _scripts
+
+    names = _scripts.SCRIPTS
+    v = _scripts.VALUES[bisect.bisect_right(_scripts.STARTS, ord(ch)) - 1]
+    name = names[v] if 0 <= v < len(names) else None
+    if ch in _JS_SPACE_SET:
+        c = _SEP
+    elif ch in _BLANK_LETTERS or name in ("Common", "Inherited"):
+        c = _IN_WORD  # a letter of no script in particular, or one that draws nothing
+    elif v < 0:
+        c = _SEP if unicodedata.category(ch)[0] in "PSNZ" else _IN_WORD  # marks, format characters stay
+    elif name in CJK:
+        c = _SEP
+    else:
+        c = chr(_SCRIPT0 + v)
+    _CODE[ord(ch)] = c
+    return c
+
+
+def _script_name(code: str):
+    from .. import _scripts
+
+    v = ord(code) - _SCRIPT0
+    return _scripts.SCRIPTS[v] if v < len(_scripts.SCRIPTS) else None
+
+
+def mixed_script_word(text: str) -> tuple[int, int, list] | None:
+    """The first word whose letters mix scripts suspiciously (:func:`suspect_mix`), as (start offset,
+    end offset, its scripts in order of appearance), or None.
+
+    A word is a run of letters, with the combining marks and format characters inside it, between
+    whitespace, punctuation, symbols, digits and CJK letters: ``PDF-звіт`` and ``Wikipedia/Вікіпедія``
+    are two words each, ``跨Agent矛盾`` holds one (``Agent``), and ``paypаl`` (with a Cyrillic ``а``) is one.
+    The text is mapped to one code per character (a word separator, a character that stays in its
+    word, or a script), and only the words where the script changes are looked at."""
     if text.isascii():
         return None
-    from .. import _scripts  # the table loads only for text that is not ASCII
-
-    starts, values = _scripts.STARTS, _scripts.VALUES
-    common, inherited = _scripts.SCRIPTS.index("Common"), _scripts.SCRIPTS.index("Inherited")
-    for m in TOKEN.finditer(text):
-        token = m.group(0)
-        if token.isascii():
-            continue
-        seen = -2
-        for ch in token:
-            v = values[bisect.bisect_right(starts, ord(ch)) - 1]
-            if v < 0 or v == common or v == inherited:
-                continue
-            if seen == -2:
-                seen = v
-            elif v != seen:
-                return m.start()
-    return None
+    codes = text.translate(_CODE)
+    pos = 0
+    while True:
+        m = _CHANGE.search(codes, pos)
+        if m is None:
+            return None
+        start = codes.rfind(_SEP, 0, m.start()) + 1
+        end = codes.find(_SEP, m.end())
+        end = len(codes) if end < 0 else end
+        run = codes[start:end]
+        names = [_script_name(c) for c in sorted(set(run) - {_IN_WORD}, key=run.index)]
+        if suspect_mix(names):
+            return start, end, names
+        pos = end
 
 
 class InvisibleCharacters(Rule):
     """A bidi control or zero-width character (U+202A-U+202E, U+2066-U+2069, U+200B-U+200D, U+2060,
-    U+FEFF, a leading byte-order mark included), or a whitespace-delimited token whose letters mix
-    Unicode scripts (Common and Inherited exempt), in any text file of the skill.
+    U+FEFF, a leading byte-order mark included), or a word whose letters mix scripts the way a
+    homoglyph does (a Cyrillic, Greek, Armenian or Cherokee letter among Latin ones), in any text file
+    of the skill.
 
     Why: invisible characters and homoglyphs (a Cyrillic ``а`` inside a Latin word) make text read
-    one way and act another; terum refuses the skill. Honest multilingual prose passes: scripts
-    alternate between words, not inside one. Binary files (a NUL in the first 8 KiB, or not UTF-8)
-    are left to HYG4. One finding per file, at the first offending character or token.
+    one way and act another; terum refuses the skill. Honest multilingual prose passes. A word is a
+    run of letters (with the combining marks inside it) between whitespace, punctuation, symbols,
+    digits and Chinese, Japanese or Korean characters, which have no Latin look-alikes: so
+    ``PDF-звіт``, ``Wikipedia/Вікіпедія``, ``跨Agent矛盾`` and a URL followed by Chinese pass. A word
+    fails when it holds two scripts and one of them has letters that pass for Latin ones (Cyrillic,
+    Greek, Armenian, Cherokee, or a script terum does not list), or three scripts or more; Latin
+    with Thai, Arabic, Hebrew or Devanagari in one word passes (Unicode's UTS #39 "moderately
+    restrictive" level). Where this differs from terum's own wording ("a whitespace-delimited token
+    whose letters span more than one script"): evalfmt splits tokens into words at punctuation and
+    CJK characters and lets the harmless mixes above through, so it passes some files terum's check
+    refuses; every homoglyph inside one word is still refused. Binary files (a NUL in the first 8
+    KiB, or not UTF-8) are left to HYG4. One finding per file, at the first offending character or
+    word.
 
     Fails:
 
@@ -276,11 +359,11 @@ class InvisibleCharacters(Rule):
     Passes:
 
         # file: evals/cases/a.yaml
-        task: Review the diff for the paypal webhook (café, Ελληνικά, 日本語 are fine).
+        task: Review the diff for the paypal webhook (café, Ελληνικά, 日本語, PDF-звіт, 跨Agent矛盾 are fine).
         checks:
           - transcript_mentions: verify_signature
 
-    Fix: delete the invisible character; rewrite the mixed-script token in one script.
+    Fix: delete the invisible character; rewrite the mixed-script word in one script.
     """
 
     code = "HYG2"
@@ -299,11 +382,13 @@ class InvisibleCharacters(Rule):
                 ctx.report(self, f.path, offset_to_pos(text, m.start()),
                            f"invisible character U+{ord(ch):04X} (a bidi control or zero-width character): delete it")
                 continue
-            off = mixed_script_offset(text)
-            if off is not None:
-                token = TOKEN.match(text, off).group(0)
-                ctx.report(self, f.path, offset_to_pos(text, off),
-                           f"token '{token[:40]}' mixes Unicode scripts (a homoglyph?): write it in one script")
+            found = mixed_script_word(text)
+            if found is not None:
+                start, end, scripts = found
+                shown = " and ".join(s or "other-script" for s in scripts[:2]) + (" (and more)" if len(scripts) > 2 else "")
+                ctx.report(self, f.path, offset_to_pos(text, start),
+                           f"word '{text[start:end][:40]}' mixes {shown} letters (a look-alike letter?): write it in "
+                           "one script")
 
 
 _ANY_CREDENTIAL = re.compile(r"ghp_|github_pat_|sk-ant-|AKIA|-----BEGIN|Bearer")
@@ -692,8 +777,8 @@ class OutsideReferences(Rule):
         name: sample
         description: Drafts release notes from the git history.
         ---
-        Follow shared/notes-template.md when you write the notes.
-        # file: ../shared/notes-template.md
+        Follow common/notes-template.md when you write the notes.
+        # file: ../common/notes-template.md
         # Template
 
     Passes:
