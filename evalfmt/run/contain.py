@@ -105,6 +105,7 @@ class _CgroupJail(Jail):
             os.mkdir(path)
         except OSError:
             return None
+        _sweep(base)
         if not os.access(os.path.join(path, "cgroup.procs"), os.W_OK):
             _rmdir(path)
             return None
@@ -138,6 +139,21 @@ class _CgroupJail(Jail):
                 self._reaper.close()
         finally:
             _rmdir(self.path)
+
+
+def _sweep(base: str) -> None:
+    """Remove the empty cgroups of evalfmt processes that are gone (killed before they could)."""
+    try:
+        names = [n for n in os.listdir(base) if n.startswith("evalfmt-")]
+    except OSError:
+        return
+    for name in names:
+        pid = name.split("-")[1]
+        if pid.isdigit() and int(pid) != os.getpid() and not os.path.exists(f"/proc/{pid}"):
+            try:
+                os.rmdir(os.path.join(base, name))  # fails, harmlessly, while it holds a process
+            except OSError:
+                pass
 
 
 def _kill_cgroup(path: str) -> None:

@@ -140,3 +140,18 @@ def test_no_cgroup_is_left_behind(tmp_path):
     cell.close()
     time.sleep(0.05)
     assert [n for n in os.listdir(base) if n.startswith(mine)] == []
+
+
+def test_the_empty_cgroup_of_a_killed_evalfmt_is_removed(tmp_path):
+    """evalfmt killed (SIGKILL) while a command ran leaves its cgroup; the next one removes it when empty."""
+    base = contain._cgroup_dir()
+    if base is None or not os.access(base, os.W_OK):
+        pytest.skip("no writable cgroup v2 hierarchy here")
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    stale = os.path.join(base, f"evalfmt-{proc.pid}-1")
+    os.mkdir(stale)
+    proc.kill()
+    proc.wait()
+    cell = contain.jail()
+    cell.close()
+    assert not os.path.exists(stale)
