@@ -102,9 +102,14 @@ def load_text(text: str, path: str = "<string>") -> Loaded:
 
     if is_simple(text):
         try:
-            return _libyaml_load_text(text, path, "yaml")
+            loaded = _libyaml_load_text(text, path, "yaml")
         except LoadError:
             pass  # the model says where agentv's parser stops (or that it reads the text after all)
+        else:
+            if not loaded.duplicates:
+                return loaded
+            # a duplicate key: the package reports it where the key's properties end, which after a key
+            # with an empty value is that value's position, not the key's; the model says where
     return _load_npm(text, path)
 
 

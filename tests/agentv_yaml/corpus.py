@@ -96,6 +96,18 @@ CORPUS: dict[str, str] = {
     "merge_in_test": "base: &base\n  criteria: shared\ntests:\n  - <<: *base\n    id: a\n    input: hi\n",
     # duplicate keys
     "dup_same": "a: 1\na: 2\n",
+    # after a key with an empty value the package reports the duplicate where that value would be
+    # (after the ':' and the blanks that follow it), unless a comment or a blank line comes between
+    "dup_after_empty_value": "a:\na: 1\n",
+    "dup_after_empty_value_indented": "  tests:\n  tests: 'a#b' # trailing\n",
+    "dup_after_empty_value_blanks": "a:   \na: 1\n",
+    "dup_after_empty_value_tab": "a:\t\na: 1\n",
+    "dup_after_empty_anchor": "a: &x\na: 1\n",
+    "dup_after_empty_value_comment": "a: # c\na: 1\n",
+    "dup_after_empty_value_blank_line": "a:\n\na: 1\n",
+    "dup_after_empty_nested": "a:\n  b:\na: 1\n",
+    "dup_after_empty_in_seq": "- a:\n  a: 1\n",
+    "dup_after_other_empty": "a: 1\nb:\na: 2\n",
     "dup_int_float": "1: a\n1.0: b\n",
     "dup_int_hex": "1: a\n0x1: b\n",
     "dup_int_string": '1: a\n"1": b\n',
