@@ -31,7 +31,7 @@ transpile`` does) and each is reported as a loss: a model grades a sentence, not
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 from .. import ir
 from ..ir import build
@@ -331,52 +331,45 @@ def _check_ids(rep: Reporter, cases: list[ir.Case]) -> None:
 # ------------------------------------------------------------------------------------ writing
 
 
-def sentence(check: Any) -> str:
-    """A check as one natural-language expectation a grader can judge."""
+def _any_all(check: ir.CheckBase) -> str:
     k = check.kind
-    if k == "rubrics":
-        return "; ".join(c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or c)
-                         for c in check.criteria)
-    if k == "transcript_mentions":
-        return f"The transcript mentions '{check.text}'"
-    if k == "transcript_omits":
-        return f"The transcript does not mention '{check.text}'"
-    if k == "command_matching":
-        return f"A command matching /{check.pattern}/ is run"
-    if k == "no_command_matching":
-        return f"No command matching /{check.pattern}/ is run"
-    if k == "file_exists":
-        return f"The file '{check.path}' exists after the session"
-    if k == "file_absent":
-        return f"The file '{check.path}' does not exist after the session"
-    if k == "command_succeeds":
-        return f"The command '{check.command}' succeeds after the session"
-    if k == "skill-trigger":
-        verb = "uses" if check.expects_trigger else "does not use"
-        return f"The agent {verb} the skill '{check.skill or ''}'"
-    if k == "contains":
-        return f"Output contains '{check.value}'"
-    if k == "icontains":
-        return f"Output contains (case-insensitive) '{check.value}'"
-    if k in ("contains-any", "contains-all", "icontains-any", "icontains-all"):
-        which = "any" if k.endswith("any") else "all"
-        case = " (case-insensitive)" if k.startswith("i") else ""
-        return f"Output contains {which} of{case}: " + ", ".join(f"'{v}'" for v in check.values)
-    if k == "starts-with":
-        return f"Output starts with '{check.value}'"
-    if k == "ends-with":
-        return f"Output ends with '{check.value}'"
-    if k == "regex":
-        return f"Output matches /{check.value}/{check.flags or ''}"
-    if k == "equals":
-        return f"Output equals '{check.arg}'"
-    if k == "is-json":
-        return "Output is valid JSON"
-    if k == "llm-grader":
-        return check.prompt or "An LLM grader accepts the output"
-    if k == "opaque":
-        return f"Passes the {check.origin + ' ' if check.origin else ''}check '{check.label()}'"
-    return f"Passes the check '{check.label()}'"
+    which = "any" if k.endswith("any") else "all"
+    case = " (case-insensitive)" if k.startswith("i") else ""
+    return f"Output contains {which} of{case}: " + ", ".join(f"'{v}'" for v in check.values)  # type: ignore[attr-defined]
+
+
+#: One expectation sentence per IR check class (what the writer puts in ``expectations``).
+SENTENCES: dict[type[ir.CheckBase], Callable[[Any], str]] = {
+    ir.Rubrics: lambda c: "; ".join(x if isinstance(x, str) else str(x.get("outcome") or x.get("description") or x)
+                                    for x in c.criteria),
+    ir.TranscriptMentions: lambda c: f"The transcript mentions '{c.text}'",
+    ir.TranscriptOmits: lambda c: f"The transcript does not mention '{c.text}'",
+    ir.CommandMatching: lambda c: f"A command matching /{c.pattern}/ is run",
+    ir.NoCommandMatching: lambda c: f"No command matching /{c.pattern}/ is run",
+    ir.FileExists: lambda c: f"The file '{c.path}' exists after the session",
+    ir.FileAbsent: lambda c: f"The file '{c.path}' does not exist after the session",
+    ir.CommandSucceeds: lambda c: f"The command '{c.command}' succeeds after the session",
+    ir.SkillTrigger: lambda c: f"The agent {'uses' if c.expects_trigger else 'does not use'} the skill '{c.skill or ''}'",
+    ir.Contains: lambda c: f"Output contains '{c.value}'",
+    ir.Icontains: lambda c: f"Output contains (case-insensitive) '{c.value}'",
+    ir.ContainsAny: _any_all,
+    ir.ContainsAll: _any_all,
+    ir.IcontainsAny: _any_all,
+    ir.IcontainsAll: _any_all,
+    ir.StartsWith: lambda c: f"Output starts with '{c.value}'",
+    ir.EndsWith: lambda c: f"Output ends with '{c.value}'",
+    ir.Regex: lambda c: f"Output matches /{c.value}/{c.flags or ''}",
+    ir.Equals: lambda c: f"Output equals '{c.arg}'",
+    ir.IsJson: lambda c: "Output is valid JSON",
+    ir.LlmGrader: lambda c: c.prompt or "An LLM grader accepts the output",
+    ir.Opaque: lambda c: f"Passes the {c.origin + ' ' if c.origin else ''}check '{c.label()}'",
+}
+
+
+def sentence(check: ir.CheckBase) -> str:
+    """A check as one natural-language expectation a grader can judge."""
+    write = SENTENCES.get(type(check))
+    return write(check) if write is not None else f"Passes the check '{check.label()}'"
 
 
 def _where(node: Any, fallback: str) -> str:

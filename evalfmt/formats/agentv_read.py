@@ -26,13 +26,13 @@ key order that differs from the writer's is kept in ``hints["keys"]``, and terum
 
 from __future__ import annotations
 
-import difflib
 import glob
 import os
 from typing import Any
 
 from ..errors import Diagnostic, LoadError, Pos
 from ..load import Loaded, load_text, type_name
+from ..suggest import key as suggest_key, near
 from ..ir.build import evalset as build_evalset
 from . import ReadResult
 from .agentv_yaml import load_file, plain
@@ -132,12 +132,7 @@ def canonical_order(fixed: tuple[str, ...], present: list[str], extras_before: s
     return known + extras
 
 
-def suggest(key: str, known: tuple[str, ...]) -> str | None:
-    lowered = key.lower().replace("-", "_")
-    if lowered in known and lowered != key:
-        return lowered
-    match = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    return match[0] if match else None
+suggest = suggest_key
 
 
 # ---------------------------------------------------------------------------------- positions
@@ -789,8 +784,8 @@ class Reader:
                                                   "(agentv 4.42.4 skips the assertion)", "warning", fix={"replace": new})
             kind = new
         if kind not in KNOWN_TYPES and kind not in self.custom_types():
-            close = difflib.get_close_matches(kind, KNOWN_TYPES, n=1, cutoff=0.75)
-            more = f" (did you mean '{close[0]}'?)" if close else ""
+            close = near(kind, KNOWN_TYPES, 0.75)
+            more = f" (did you mean '{close}'?)" if close else ""
             ctx.at_value(at + ("type",), "EV104",
                          f"unknown assertion type '{raw_type}'{more}; agentv runs it as a custom assertion, and none "
                          f"named '{kind}' was found in .agentv/assertions/", "error" if close else "warning")

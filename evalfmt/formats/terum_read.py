@@ -17,7 +17,6 @@ The reader builds the IR's dataclasses directly (no pydantic on ``validate``'s p
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from typing import Any
@@ -27,6 +26,7 @@ from ..kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
 from ..errors import Diagnostic, LoadError
 from ..js import is_integer as is_js_integer, is_number as is_js_number, string as js_string
 from ..load import Loaded, load_file, plain, type_name
+from ..suggest import key as suggest_key, near
 from . import ReadResult
 
 CASE_KEYS = ("task", "checks", "judge", "files", "fixture", "setup", "bucket", "requires",
@@ -103,14 +103,8 @@ def read_or_reported(rel: str) -> bool:
 
 
 def suggest(key: str, known: tuple[str, ...]) -> str | None:
-    """The known key a mistyped one most likely meant, or None."""
-    if key in SYNONYMS and SYNONYMS[key] in known:
-        return SYNONYMS[key]
-    lowered = key.lower().replace("-", "_")
-    if lowered in known and lowered != key:
-        return lowered
-    match = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    return match[0] if match else None
+    """The known key a mistyped one most likely meant (with terum's :data:`SYNONYMS`), or None."""
+    return suggest_key(key, known, SYNONYMS)
 
 
 class _Ctx:
@@ -289,9 +283,9 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
     if "bucket" in data:
         bucket = js_string(data["bucket"])
         if bucket not in BUCKETS:
-            hint = difflib.get_close_matches(bucket.lower(), BUCKETS, n=1, cutoff=0.6)
+            near_bucket = near(bucket.lower(), BUCKETS)
             ctx.value("bucket", code="EV109",
-                      message=f"unknown bucket '{bucket}'" + (f" (did you mean '{hint[0]}'?)" if hint else "") +
+                      message=f"unknown bucket '{bucket}'" + (f" (did you mean '{near_bucket}'?)" if near_bucket else "") +
                               f"; the engine refuses the {what}: use one of {', '.join(BUCKETS)}")
             extra["bucket"] = plain(data["bucket"])
         else:
@@ -540,7 +534,7 @@ def not_terum(data: Any, known: tuple[str, ...]) -> str | None:
     else:
         return f"it holds a {type_name(data)}, not a mapping of terum's fields"
     for key in keys:
-        if key in known or key.lower().replace("-", "_") in known or difflib.get_close_matches(key, known, 1, 0.8):
+        if key in known or key.lower().replace("-", "_") in known or near(key, known, 0.8):
             return None
     if isinstance(data, list):
         return "it holds a list, and none of its items has one of terum's fields"
