@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ... import ir
 from ...errors import Pos
-from ...formats.terum_read import GENERATED_MARK
+from ...formats.terum.paths import GENERATED_MARK
 from ..registry import Rule
 from .quality import whole_set
 

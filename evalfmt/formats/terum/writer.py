@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .. import ir, yamlrt
-from ..errors import CONTROL
-from ..kinds import TERUM_ARG_FIELD as ARG_FIELD
-from . import Loss, WriteResult, loss_at
-from .losses import Rule, Table, check_feature
+from ... import ir, yamlrt
+from ...errors import CONTROL
+from ...kinds import TERUM_ARG_FIELD as ARG_FIELD
+from .. import Loss, WriteResult, loss_at
+from ..losses import Rule, Table, check_feature
 
 NEGATED = {
     "transcript_mentions": "transcript_omits", "transcript_omits": "transcript_mentions",
@@ -173,7 +173,7 @@ def _carried(fmt: str):
     if fmt == "terum":
         return lambda key: True
     if fmt == "agentv":
-        from .agentv_read import TEST_KEYS
+        from ..agentv_read import TEST_KEYS
 
         return lambda key: key not in TEST_KEYS
     return lambda key: False
