@@ -106,7 +106,7 @@ def _skill_of(folder: str) -> str | None:
 def _file_unit(path: str) -> Unit:
     """One file given by itself: a file an agentv eval file reads its tests from is read through that
     eval file; a file at terum's paths needs a skill folder; anything else is detected by structure."""
-    from .formats.agentv_refs import owner
+    from .formats.agentv.refs import owner
     from .formats.terum import at_terum_path
 
     if at_terum_path(path):
@@ -132,7 +132,7 @@ def _assign_referenced(units: list[Unit]) -> list[Unit]:
     owners = [u for u in units if u.format == "agentv" and u.note is None]
     if not owners:
         return units
-    from .formats.agentv_refs import references
+    from .formats.agentv.refs import references
 
     owned: set[str] = set()
     for u in owners:

@@ -209,32 +209,7 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.C
     extra, hints, checks = case.extra, case.hints, case.checks
     order = list(item)
 
-    # id and name
-    if "id" not in item:
-        rep.add("EV103", "missing required key 'id' (a unique integer)", *at)
-        hints["id"] = None
-    else:
-        ident = item["id"]
-        if isinstance(ident, int) and not isinstance(ident, bool):
-            hints["id"] = ident
-            case.name = str(ident)
-        else:
-            rep.wrong_type("id", "an integer", ident, *at, "id")
-            extra["id"] = ident
-            if isinstance(ident, str) and ident:
-                case.name = ident
-    if "name" in item:
-        name = item["name"]
-        if isinstance(name, str) and name.strip():
-            case.name = name
-            if "id" in item and name == str(item["id"]):
-                hints["name_key"] = True
-        else:
-            if isinstance(name, str):
-                rep.add("EV102", "'name' is blank: give the eval a name, or remove the key", *at, "name")
-            else:
-                rep.wrong_type("name", "a string", name, *at, "name")
-            extra["name"] = name
+    _read_id_and_name(rep, item, at, case)
 
     # prompt
     if "prompt" not in item:
@@ -275,6 +250,50 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.C
             rep.wrong_type("should_trigger", "a boolean", value, *at, "should_trigger")
             extra["should_trigger"] = value
 
+    _read_expectations(rep, item, at, case)
+
+    for key in order:
+        if key not in EVAL_KEYS:
+            rep.unknown_key(key, EVAL_KEYS, *at, key)
+            extra[key] = item[key]
+
+    if order != _default_order(item):
+        hints["key_order"] = order
+    return case
+
+
+def _read_id_and_name(rep: Reporter, item: dict, at: tuple, case: ir.Case) -> None:
+    extra, hints = case.extra, case.hints
+    if "id" not in item:
+        rep.add("EV103", "missing required key 'id' (a unique integer)", *at)
+        hints["id"] = None
+    else:
+        ident = item["id"]
+        if isinstance(ident, int) and not isinstance(ident, bool):
+            hints["id"] = ident
+            case.name = str(ident)
+        else:
+            rep.wrong_type("id", "an integer", ident, *at, "id")
+            extra["id"] = ident
+            if isinstance(ident, str) and ident:
+                case.name = ident
+    if "name" in item:
+        name = item["name"]
+        if isinstance(name, str) and name.strip():
+            case.name = name
+            if "id" in item and name == str(item["id"]):
+                hints["name_key"] = True
+        else:
+            if isinstance(name, str):
+                rep.add("EV102", "'name' is blank: give the eval a name, or remove the key", *at, "name")
+            else:
+                rep.wrong_type("name", "a string", name, *at, "name")
+            extra["name"] = name
+
+
+def _read_expectations(rep: Reporter, item: dict, at: tuple, case: ir.Case) -> None:
+    """``expectations`` (or its other spelling ``assertions``): one rubrics check of sentences."""
+    extra, hints = case.extra, case.hints
     spellings = [k for k in ("expectations", "assertions") if k in item]
     if len(spellings) == 2:
         rep.add("EV101", "both 'expectations' and 'assertions' given: merge them into 'expectations'",
@@ -288,7 +307,7 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.C
             hints["expectations_key"] = "assertions"
         if isinstance(value, list) and all(isinstance(s, str) for s in value):
             if value:
-                checks.append(ir.Rubrics(criteria=list(value), span=rep.span(*at, key)))
+                case.checks.append(ir.Rubrics(criteria=list(value), span=rep.span(*at, key)))
             else:
                 hints["empty_expectations"] = True
         else:
@@ -299,15 +318,6 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.C
                 rep.wrong_type(key, "a list of sentences", value, *at, key)
             extra[key] = value
             hints.pop("expectations_key", None)
-
-    for key in order:
-        if key not in EVAL_KEYS:
-            rep.unknown_key(key, EVAL_KEYS, *at, key)
-            extra[key] = item[key]
-
-    if order != _default_order(item):
-        hints["key_order"] = order
-    return case
 
 
 def _default_order(item: dict) -> list[str]:
@@ -495,9 +505,35 @@ CASE_FIELDS_LOST = ("judge", "files", "fixture", "setup", "bucket", "requires", 
 
 def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[Loss], path: str,
                 index: int = 0) -> dict:
-
     where = _where(case, path)
     item: dict[str, Any] = {}
+    _write_head(item, case, ident, own, index, losses, where)
+    trigger_checks = [c for c in case.checks if c.kind == "skill-trigger" and (c.skill in (skill, None))]
+    trigger = trigger_checks[0] if len(trigger_checks) >= 1 else None
+    if own and "should_trigger" in case.extra:
+        item["should_trigger"] = case.extra["should_trigger"]
+    elif trigger is not None:
+        item["should_trigger"] = trigger.expects_trigger  # type: ignore[union-attr]
+    _write_expectations(item, case, _sentences(case, trigger, own, losses, where), own, losses, where)
+    for field in CASE_FIELDS_LOST:
+        if field == "judge":
+            continue
+        if getattr(case, field) is not None:
+            _lose(losses, f"case.{field}", where, field if field != "files" else "inline files (contents)")
+    if own:
+        for k, v in case.extra.items():
+            if k not in EVAL_KEYS and k != "$value":
+                item[k] = v
+    else:
+        for k in case.extra:
+            _lose(losses, "case.extra", where, f"key '{k}'")
+    order = case.hints.get("key_order") if own else None
+    return _reorder(item, order or _default_order(item))
+
+
+def _write_head(item: dict[str, Any], case: ir.Case, ident: Any, own: bool, index: int, losses: list[Loss],
+                where: str) -> None:
+    """id, name, prompt, expected_output and files of an eval."""
     if own and "id" in case.extra:
         item["id"] = case.extra["id"]
     elif ident is not None:
@@ -528,13 +564,9 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
     elif case.input_files is not None:
         item["files"] = list(case.input_files)
 
-    trigger_checks = [c for c in case.checks if c.kind == "skill-trigger" and (c.skill in (skill, None))]
-    trigger = trigger_checks[0] if len(trigger_checks) >= 1 else None
-    if own and "should_trigger" in case.extra:
-        item["should_trigger"] = case.extra["should_trigger"]
-    elif trigger is not None:
-        item["should_trigger"] = trigger.expects_trigger
 
+def _sentences(case: ir.Case, trigger: ir.CheckBase | None, own: bool, losses: list[Loss], where: str) -> list[str]:
+    """The expectation sentences of an eval's checks (the skill-trigger it writes as should_trigger aside)."""
     sentences: list[str] = []
     for check in case.checks:
         if check is trigger:
@@ -542,7 +574,7 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
                 if getattr(check, f) is not None:
                     _lose(losses, "check.fields", _where(check, where), f"'{f}' of the skill-trigger check")
             continue
-        if check.kind == "rubrics" and (own or all(isinstance(c, str) for c in check.criteria)):
+        if isinstance(check, ir.Rubrics) and (own or all(isinstance(c, str) for c in check.criteria)):
             for crit in check.criteria:
                 if isinstance(crit, str):
                     sentences.append(crit)
@@ -558,6 +590,11 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
         _lose(losses, check_feature(check.kind), _where(check, where),
               f"check '{check.label()}' became the expectation sentence {sentences[-1]!r} (a model grades it; "
               "nothing checks it mechanically)")
+    return sentences
+
+
+def _write_expectations(item: dict[str, Any], case: ir.Case, sentences: list[str], own: bool, losses: list[Loss],
+                        where: str) -> None:
     key = case.hints.get("expectations_key", "expectations") if own else "expectations"
     if own and "expectations" in case.extra:
         item["expectations"] = case.extra["expectations"]
@@ -573,20 +610,6 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
         item.setdefault(key, [])
         if isinstance(item[key], list):
             item[key].append(case.judge)
-    for field in CASE_FIELDS_LOST:
-        if field == "judge":
-            continue
-        if getattr(case, field) is not None:
-            _lose(losses, f"case.{field}", where, field if field != "files" else "inline files (contents)")
-    if own:
-        for k, v in case.extra.items():
-            if k not in EVAL_KEYS and k != "$value":
-                item[k] = v
-    else:
-        for k in case.extra:
-            _lose(losses, "case.extra", where, f"key '{k}'")
-    order = case.hints.get("key_order") if own else None
-    return _reorder(item, order or _default_order(item))
 
 
 def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import Any, Callable
 
 from ... import ir
 from ...kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
@@ -151,6 +151,17 @@ def regex_problem(pattern: str, flags: str = "") -> str | None:
 # ------------------------------------------------------------------------------------------ cases
 
 
+class _Fields:
+    """What the field readers of one case (or the suite's top level) share: the document, the data, and
+    the IR fields and ``extra`` they fill."""
+
+    def __init__(self, ctx: _Ctx, name: str, data: dict, suite: bool):
+        self.ctx, self.name, self.data, self.suite = ctx, name, data, suite
+        self.what = "suite" if suite else "case"
+        self.fields: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}
+
+
 def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str | None) -> ir.Case:
     """The shared loader for a case file and the suite's top level (an :class:`~evalfmt.ir.Suite` when
     ``suite``)."""
@@ -161,133 +172,170 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
         ctx.value(code="EV102", message=f"a {what} file must be a mapping of fields, this one is {found}")
         ctx.value(code="EV103", message=f"{what} '{name}' needs a 'task' (the prompt the agent receives)")
         return _case(name, span, suite)
-    known = SUITE_KEYS if suite else CASE_KEYS
-    fields: dict[str, Any] = {}
-    extra: dict[str, Any] = {}
-    for key, value in data.items():
+    f = _Fields(ctx, name, data, suite)
+    for read_field in _FIELD_READERS:
+        read_field(f)
+    if "fixture" in f.fields and skill_dir is not None:
+        _check_fixture(ctx, f.fields["fixture"], skill_dir, what)
+    hints = {}
+    if ctx.loaded.text.startswith(GENERATED_MARK):
+        hints["generated"] = ctx.loaded.text.split("\n", 1)[0]
+    return _case(name, span, suite, extra=f.extra, hints=hints, **f.fields)
+
+
+def _unknown_keys(f: _Fields) -> None:
+    known = SUITE_KEYS if f.suite else CASE_KEYS
+    for key, value in f.data.items():
         if key not in known:
             hint = suggest(key, known)
-            extra[key] = plain(value)
-            if key == "name" and not suite:
+            f.extra[key] = plain(value)
+            if key == "name" and not f.suite:
                 msg = "unknown key 'name': a case's name is its file stem; the engine ignores this key"
             else:
                 msg = f"unknown key '{key}'" + (f" (did you mean '{hint}'?)" if hint else "") + \
                       "; the engine ignores it silently"
-            ctx.key(key, code="EV101", message=msg, suggestion=hint,
-                    fix=bool(hint) and hint not in data)
-    # task
+            f.ctx.key(key, code="EV101", message=msg, suggestion=hint, fix=bool(hint) and hint not in f.data)
+
+
+def _task(f: _Fields) -> None:
+    ctx, data, what, name = f.ctx, f.data, f.what, f.name
     task = data.get("task")
     if "task" not in data or task is None:
         ctx.value(code="EV103", message=f"{what} '{name}' needs a 'task' (the prompt the agent receives)")
     elif not isinstance(task, str):
         ctx.value("task", code="EV102",
                   message=f"'task' must be a string, not a {type_name(task)} (the engine refuses the {what})")
-        extra["task"] = plain(task)
+        f.extra["task"] = plain(task)
     elif not task.strip():
         ctx.value("task", code="EV103", message=f"{what} '{name}' has a blank 'task': write the prompt the agent receives")
-        fields["input"] = task
+        f.fields["input"] = task
     else:
-        fields["input"] = task
-    # checks
-    if "checks" in data:
-        checks = data["checks"]
-        if isinstance(checks, list):
-            fields["checks"] = parse_checks(ctx, checks, ("checks",))
-            if suite:
-                ctx.key("checks", code="EV113",
-                        message="a suite's top-level 'checks' are parsed and discarded by the engine: "
-                                "move them into the entries of 'cases'", severity="warning")
-        else:
-            extra["checks"] = plain(checks)
-            ctx.value("checks", code="EV102",
-                      message=f"'checks' must be a list, not a {type_name(checks)}; the engine treats it as "
-                              "empty, so the case has no checks")
+        f.fields["input"] = task
+
+
+def _checks(f: _Fields) -> None:
+    if "checks" not in f.data:
+        return
+    checks = f.data["checks"]
+    if isinstance(checks, list):
+        f.fields["checks"] = parse_checks(f.ctx, checks, ("checks",))
+        if f.suite:
+            f.ctx.key("checks", code="EV113",
+                      message="a suite's top-level 'checks' are parsed and discarded by the engine: "
+                              "move them into the entries of 'cases'", severity="warning")
+    else:
+        f.extra["checks"] = plain(checks)
+        f.ctx.value("checks", code="EV102",
+                    message=f"'checks' must be a list, not a {type_name(checks)}; the engine treats it as "
+                            "empty, so the case has no checks")
+
+
+def _strings(f: _Fields) -> None:
     for key in ("judge", "fixture", "setup"):
-        if key in data:
-            value = data[key]
+        if key in f.data:
+            value = f.data[key]
             if isinstance(value, (dict, list)):
-                ctx.value(key, code="EV102", message=f"'{key}' must be a string, not a {type_name(value)}")
-            fields[key] = js_string(value)
-    if suite and "judge" in data:
-        ctx.key("judge", code="EV113",
-                message="a suite is never judged: the engine discards its 'judge'", severity="warning")
-    if "bucket" in data:
-        bucket = js_string(data["bucket"])
-        if bucket not in BUCKETS:
-            near_bucket = near(bucket.lower(), BUCKETS)
-            ctx.value("bucket", code="EV109",
-                      message=f"unknown bucket '{bucket}'" + (f" (did you mean '{near_bucket}'?)" if near_bucket else "") +
-                              f"; the engine refuses the {what}: use one of {', '.join(BUCKETS)}")
-            extra["bucket"] = plain(data["bucket"])
-        else:
-            fields["bucket"] = bucket
-        if suite:
-            ctx.key("bucket", code="EV113",
-                    message="a suite's 'bucket' is parsed and discarded by the engine", severity="warning")
-    if "files" in data:
-        files = data["files"]
-        if not isinstance(files, dict):
-            ctx.value("files", code="EV102",
-                      message=f"'files' must be a map of path to contents, not {'empty' if files is None else 'a ' + type_name(files)} "
-                              f"(the engine refuses the {what})")
-            extra["files"] = plain(files)
-        else:
-            out = {}
-            for rel, content in files.items():
-                problem = file_path_violation(rel)
-                if problem:
-                    ctx.key("files", rel, code="EV106",
-                            message=f"files path '{rel}' {problem}; the engine refuses the {what}")
-                if isinstance(content, (dict, list)):
-                    ctx.value("files", rel, code="EV102",
-                              message=f"the contents of '{rel}' must be a string, not a {type_name(content)} "
-                                      f"(the engine writes {js_string(content)!r})")
-                out[rel] = js_string(content)
-            fields["files"] = out
-    if "requires" in data:
-        req = data["requires"]
-        if isinstance(req, list):
-            items = []
-            for i, entry in enumerate(req):
-                text = js_string(entry)
-                items.append(text)
-                if not requirement_ok(text):
-                    ctx.value("requires", i, code="EV110",
-                              message=f"requires entry '{text}' is neither a binary name nor 'python3:<module>'")
-            fields["requires"] = items
-        else:
-            ctx.value("requires", code="EV102",
-                      message=f"'requires' must be a list, not a {type_name(req)}; the engine ignores it")
-            extra["requires"] = plain(req)
-    if "timeout_minutes" in data:
-        t = data["timeout_minutes"]
-        if not is_js_number(t):
-            ctx.value("timeout_minutes", code="EV102",
-                      message=f"'timeout_minutes' must be a number, not a {type_name(t)} (the engine refuses the {what})")
-            extra["timeout_minutes"] = plain(t)
-        elif not (t > 0 and t <= 120) or t != t:
-            ctx.value("timeout_minutes", code="EV108",
-                      message=f"'timeout_minutes' is {js_string(t)}: it must be greater than 0 and at most 120")
-            extra["timeout_minutes"] = t
-        else:
-            fields["timeout_minutes"] = t
-    if "max_turns" in data:
-        m = data["max_turns"]
-        if not is_js_number(m):
-            ctx.value("max_turns", code="EV102",
-                      message=f"'max_turns' must be a positive integer, not a {type_name(m)}")
-            extra["max_turns"] = plain(m)
-        elif not is_js_integer(m) or m <= 0 or m > 2 ** 53:  # (2**53: the largest integer a JS number holds exactly)
-            ctx.value("max_turns", code="EV108", message=f"'max_turns' is {js_string(m)}: it must be a positive integer")
-            extra["max_turns"] = m
-        else:
-            fields["max_turns"] = int(m)
-    if "fixture" in fields and skill_dir is not None:
-        _check_fixture(ctx, fields["fixture"], skill_dir, what)
-    hints = {}
-    if ctx.loaded.text.startswith(GENERATED_MARK):
-        hints["generated"] = ctx.loaded.text.split("\n", 1)[0]
-    return _case(name, span, suite, extra=extra, hints=hints, **fields)
+                f.ctx.value(key, code="EV102", message=f"'{key}' must be a string, not a {type_name(value)}")
+            f.fields[key] = js_string(value)
+    if f.suite and "judge" in f.data:
+        f.ctx.key("judge", code="EV113",
+                  message="a suite is never judged: the engine discards its 'judge'", severity="warning")
+
+
+def _bucket(f: _Fields) -> None:
+    if "bucket" not in f.data:
+        return
+    bucket = js_string(f.data["bucket"])
+    if bucket not in BUCKETS:
+        near_bucket = near(bucket.lower(), BUCKETS)
+        f.ctx.value("bucket", code="EV109",
+                    message=f"unknown bucket '{bucket}'" + (f" (did you mean '{near_bucket}'?)" if near_bucket else "") +
+                            f"; the engine refuses the {f.what}: use one of {', '.join(BUCKETS)}")
+        f.extra["bucket"] = plain(f.data["bucket"])
+    else:
+        f.fields["bucket"] = bucket
+    if f.suite:
+        f.ctx.key("bucket", code="EV113",
+                  message="a suite's 'bucket' is parsed and discarded by the engine", severity="warning")
+
+
+def _files(f: _Fields) -> None:
+    if "files" not in f.data:
+        return
+    ctx, files, what = f.ctx, f.data["files"], f.what
+    if not isinstance(files, dict):
+        ctx.value("files", code="EV102",
+                  message=f"'files' must be a map of path to contents, not {'empty' if files is None else 'a ' + type_name(files)} "
+                          f"(the engine refuses the {what})")
+        f.extra["files"] = plain(files)
+        return
+    out = {}
+    for rel, content in files.items():
+        problem = file_path_violation(rel)
+        if problem:
+            ctx.key("files", rel, code="EV106",
+                    message=f"files path '{rel}' {problem}; the engine refuses the {what}")
+        if isinstance(content, (dict, list)):
+            ctx.value("files", rel, code="EV102",
+                      message=f"the contents of '{rel}' must be a string, not a {type_name(content)} "
+                              f"(the engine writes {js_string(content)!r})")
+        out[rel] = js_string(content)
+    f.fields["files"] = out
+
+
+def _requires(f: _Fields) -> None:
+    if "requires" not in f.data:
+        return
+    req = f.data["requires"]
+    if isinstance(req, list):
+        items = []
+        for i, entry in enumerate(req):
+            text = js_string(entry)
+            items.append(text)
+            if not requirement_ok(text):
+                f.ctx.value("requires", i, code="EV110",
+                            message=f"requires entry '{text}' is neither a binary name nor 'python3:<module>'")
+        f.fields["requires"] = items
+    else:
+        f.ctx.value("requires", code="EV102",
+                    message=f"'requires' must be a list, not a {type_name(req)}; the engine ignores it")
+        f.extra["requires"] = plain(req)
+
+
+def _timeout(f: _Fields) -> None:
+    if "timeout_minutes" not in f.data:
+        return
+    t = f.data["timeout_minutes"]
+    if not is_js_number(t):
+        f.ctx.value("timeout_minutes", code="EV102",
+                    message=f"'timeout_minutes' must be a number, not a {type_name(t)} (the engine refuses the {f.what})")
+        f.extra["timeout_minutes"] = plain(t)
+    elif not (t > 0 and t <= 120) or t != t:
+        f.ctx.value("timeout_minutes", code="EV108",
+                    message=f"'timeout_minutes' is {js_string(t)}: it must be greater than 0 and at most 120")
+        f.extra["timeout_minutes"] = t
+    else:
+        f.fields["timeout_minutes"] = t
+
+
+def _max_turns(f: _Fields) -> None:
+    if "max_turns" not in f.data:
+        return
+    m = f.data["max_turns"]
+    if not is_js_number(m):
+        f.ctx.value("max_turns", code="EV102",
+                    message=f"'max_turns' must be a positive integer, not a {type_name(m)}")
+        f.extra["max_turns"] = plain(m)
+    elif not is_js_integer(m) or m <= 0 or m > 2 ** 53:  # (2**53: the largest integer a JS number holds exactly)
+        f.ctx.value("max_turns", code="EV108", message=f"'max_turns' is {js_string(m)}: it must be a positive integer")
+        f.extra["max_turns"] = m
+    else:
+        f.fields["max_turns"] = int(m)
+
+
+#: The field readers of a case, in the order their diagnostics come.
+_FIELD_READERS: tuple[Callable[[_Fields], None], ...] = (
+    _unknown_keys, _task, _checks, _strings, _bucket, _files, _requires, _timeout, _max_turns)
 
 
 def _case(name: str, span: ir.Span, suite: bool, **fields: Any) -> ir.Case:

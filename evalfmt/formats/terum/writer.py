@@ -14,7 +14,7 @@ Output paths are relative to the skill folder: ``evals/cases/<name>.yaml``, ``ev
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from ... import ir, yamlrt
 from ...errors import CONTROL
@@ -173,7 +173,7 @@ def _carried(fmt: str):
     if fmt == "terum":
         return lambda key: True
     if fmt == "agentv":
-        from ..agentv_read import TEST_KEYS
+        from ..agentv.reader import TEST_KEYS
 
         return lambda key: key not in TEST_KEYS
     return lambda key: False
@@ -243,20 +243,8 @@ def _checks(checks: list, where: str, losses: list[Loss]) -> list:
     return out
 
 
-def _check(check: Any, where: str, losses: list[Loss]) -> Any:
-    if isinstance(check, ir.Opaque):
-        if check.origin == "terum":
-            return check.raw
-        losses.append(TABLE.loss("check.opaque", check.span, where, f"{check.origin or 'opaque'} check '{check.label()}' "
-                                                 "(terum has no such check kind)"))
-        return None
-    if isinstance(check, ir.SkillTrigger):
-        return None  # routed to triggers.yaml by write()
+def _terum_kind(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
     kind = check.kind
-    if kind not in ARG_FIELD:
-        losses.append(TABLE.loss("check.rubric/lost" if kind in ("rubrics", "llm-grader") else check_feature(kind), check.span, where, f"'{kind}' check '{check.arg}' (terum checks the transcript, "
-                                                 "commands and files, not the final answer)"))
-        return None
     arg = getattr(check, ARG_FIELD[kind])
     if check.negate:
         if kind in NEGATED:
@@ -269,6 +257,38 @@ def _check(check: Any, where: str, losses: list[Loss]) -> Any:
     if check.extra:
         losses.append(TABLE.loss("check.fields", check.span, where, f"fields {sorted(check.extra)} of check '{check.label()}'"))
     return {kind: arg}
+
+
+def _opaque(check: ir.Opaque, where: str, losses: list[Loss]) -> Any:
+    if check.origin == "terum":
+        return check.raw
+    losses.append(TABLE.loss("check.opaque", check.span, where, f"{check.origin or 'opaque'} check '{check.label()}' "
+                                                                "(terum has no such check kind)"))
+    return None
+
+
+def _routed(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
+    return None  # a skill-trigger: routed to triggers.yaml by write()
+
+
+def _unsupported(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
+    kind = check.kind
+    losses.append(TABLE.loss("check.rubric/lost" if kind in ("rubrics", "llm-grader") else check_feature(kind),
+                             check.span, where, f"'{kind}' check '{check.arg}' (terum checks the transcript, "
+                                                "commands and files, not the final answer)"))
+    return None
+
+
+#: How each IR check class is written (a terum check, or None); a class not here is :func:`_unsupported`.
+WRITERS: dict[type[ir.CheckBase], Callable[[Any, str, list[Loss]], Any]] = {
+    **{ir.CHECK_MODELS[k]: _terum_kind for k in ARG_FIELD},
+    ir.Opaque: _opaque,
+    ir.SkillTrigger: _routed,
+}
+
+
+def _check(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
+    return WRITERS.get(type(check), _unsupported)(check, where, losses)
 
 
 def _triggers_data(ts: ir.TriggerSet, prompts: list[ir.TriggerPrompt], losses: list[Loss]) -> Any:

@@ -2,7 +2,7 @@
 
 What agentv does, and so what this reader does (see docs/agentv.md for the whole mapping):
 
-- YAML as agentv's parser reads it (:func:`.agentv_yaml.load_file`: what it refuses is EV100 at its
+- YAML as agentv's parser reads it (:func:`.loader.load_file`: what it refuses is EV100 at its
   position, merge keys ``<<`` are applied, a duplicate key is EV114: agentv refuses the file);
 - ``tests`` is a list of test mappings, ``file://`` references to more of them (globs allowed), or a
   path: a ``.yaml``/``.yml`` file holding a list, a ``.jsonl`` file, or a folder in which every
@@ -21,7 +21,7 @@ What agentv does, and so what this reader does (see docs/agentv.md for the whole
 
 Nothing is dropped: values of the wrong type and unknown keys stay in ``extra`` (in source order), a
 key order that differs from the writer's is kept in ``hints["keys"]``, and terum's fields written by
-:mod:`agentv_write` under ``metadata.terum`` are lifted back into the case.
+:mod:`.writer` under ``metadata.terum`` are lifted back into the case.
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ import glob
 import os
 from typing import Any
 
-from ..errors import Diagnostic, LoadError, Pos
-from ..load import Loaded, load_text, type_name
-from ..suggest import key as suggest_key, near
-from ..ir.build import evalset as build_evalset
-from . import ReadResult
-from .agentv_yaml import load_file, plain
+from ...errors import Diagnostic, LoadError, Pos
+from ...load import Loaded, load_text, type_name
+from ...suggest import key as suggest_key, near
+from ...ir.build import evalset as build_evalset
+from .. import ReadResult
+from .loader import load_file, plain
 
 # ------------------------------------------------------------------------------ the vocabulary
 
@@ -427,7 +427,7 @@ class Reader:
 
     def _tests_jsonl(self, es: dict, full: str, ids: dict) -> None:
         try:
-            from ..load import read_text
+            from ...load import read_text
 
             text = read_text(full)
         except LoadError as exc:
@@ -508,22 +508,7 @@ class Reader:
             k = key
             at = where + (key,)
             if key == "id":
-                if isinstance(value, str) and value.strip():
-                    case["name"] = value
-                    first = ids.get(value)
-                    if first is not None:
-                        ctx.at_value(at, "EV115", f"duplicate test id '{value}' (first at line {first.line}); "
-                                                  "ids must be unique: rename one")
-                    else:
-                        ids[value] = ctx.pos(*at)
-                elif isinstance(value, str):
-                    ctx.at_value(at, "EV103", "test 'id' is blank; give the test a name")
-                    extra["id"] = value
-                else:
-                    ctx.at_value(at, "EV102", f"test 'id' must be a string, not a {type_name(value)} "
-                                              "(agentv skips the test)")
-                    extra["id"] = plain(value)
-                    case["name"] = "" if value is None else str(value)
+                self._case_id(ctx, case, value, at, ids)
             elif key == judge_key:
                 k = "criteria"
                 if key == "expected_outcome":
@@ -566,34 +551,10 @@ class Reader:
             elif key == "metadata" and isinstance(value, dict):
                 markers = self._metadata(case, ctx, value, at)
             else:
-                if key == "input_files":
-                    ctx.at_value(at, "EV102", "'input_files' must be a list of paths")
-                elif key == "metadata":
-                    ctx.at_value(at, "EV102", f"'metadata' must be a mapping, not a {type_name(value)}")
-                elif key in ("criteria", "expected_outcome", "assertions", "assert"):
-                    used = judge_key if key in ("criteria", "expected_outcome") else checks_key
-                    ctx.at_key(at, "EV501" if key in TEST_DEPRECATED else "EV101",
-                               f"'{key}' is ignored: '{used}' is used instead; remove it", "warning")
-                elif key in TEST_DEPRECATED:
-                    ctx.at_key(at, "EV501", f"'{key}' is deprecated: use '{TEST_DEPRECATED[key]}'", "warning")
-                elif key not in TEST_KEYS:
-                    self._unknown(ctx, key, at, TEST_KEYS)
+                self._case_ignored(ctx, key, value, at, judge_key, checks_key)
                 extra[key] = plain(value)
             order.append(k)
-        name = case["name"]
-        if "id" not in data:
-            if default_id is not None:
-                case["name"] = name = default_id
-                hints["id_from_folder"] = True
-            else:
-                ctx.add(case_pos(ctx, where), "EV103", "test is missing 'id'; give it a unique name")
-                hints["no_id"] = True
-        if "input" not in data and "input_files" not in data:
-            ctx.add(case_pos(ctx, where), "EV103",
-                    f"test '{name}' is missing 'input'; give the prompt as a string or a list of messages")
-        elif "input" not in data:
-            ctx.add(case_pos(ctx, where), "EV103",
-                    f"test '{name}' has 'input_files' but no 'input'; give the prompt as 'input'")
+        name = self._case_required(ctx, case, data, where, default_id)
         self._skipped(ctx, name, data, where)
         self._trigger_conflicts(ctx, case["checks"], name)
         if order != canonical_order(TEST_ORDER, order):
@@ -605,6 +566,61 @@ class Reader:
         if markers.get("suite"):
             return ("suite", self._as_suite(ctx, case, data, where), case)
         return ("case", case)
+
+    @staticmethod
+    def _case_id(ctx: Ctx, case: dict, value: Any, at: tuple, ids: dict) -> None:
+        if isinstance(value, str) and value.strip():
+            case["name"] = value
+            first = ids.get(value)
+            if first is not None:
+                ctx.at_value(at, "EV115", f"duplicate test id '{value}' (first at line {first.line}); "
+                                          "ids must be unique: rename one")
+            else:
+                ids[value] = ctx.pos(*at)
+        elif isinstance(value, str):
+            ctx.at_value(at, "EV103", "test 'id' is blank; give the test a name")
+            case["extra"]["id"] = value
+        else:
+            ctx.at_value(at, "EV102", f"test 'id' must be a string, not a {type_name(value)} "
+                                      "(agentv skips the test)")
+            case["extra"]["id"] = plain(value)
+            case["name"] = "" if value is None else str(value)
+
+    def _case_ignored(self, ctx: Ctx, key: str, value: Any, at: tuple, judge_key: str | None,
+                      checks_key: str | None) -> None:
+        """The diagnostic for a test key evalfmt keeps in ``extra`` (a value of the wrong type, a key
+        shadowed by its other spelling, a deprecated or unknown key)."""
+        if key == "input_files":
+            ctx.at_value(at, "EV102", "'input_files' must be a list of paths")
+        elif key == "metadata":
+            ctx.at_value(at, "EV102", f"'metadata' must be a mapping, not a {type_name(value)}")
+        elif key in ("criteria", "expected_outcome", "assertions", "assert"):
+            used = judge_key if key in ("criteria", "expected_outcome") else checks_key
+            ctx.at_key(at, "EV501" if key in TEST_DEPRECATED else "EV101",
+                       f"'{key}' is ignored: '{used}' is used instead; remove it", "warning")
+        elif key in TEST_DEPRECATED:
+            ctx.at_key(at, "EV501", f"'{key}' is deprecated: use '{TEST_DEPRECATED[key]}'", "warning")
+        elif key not in TEST_KEYS:
+            self._unknown(ctx, key, at, TEST_KEYS)
+
+    @staticmethod
+    def _case_required(ctx: Ctx, case: dict, data: dict, where: tuple, default_id: str | None) -> str:
+        """EV103 for a test without an id or an input; the test's name."""
+        name = case["name"]
+        if "id" not in data:
+            if default_id is not None:
+                case["name"] = name = default_id
+                case["hints"]["id_from_folder"] = True
+            else:
+                ctx.add(case_pos(ctx, where), "EV103", "test is missing 'id'; give it a unique name")
+                case["hints"]["no_id"] = True
+        if "input" not in data and "input_files" not in data:
+            ctx.add(case_pos(ctx, where), "EV103",
+                    f"test '{name}' is missing 'input'; give the prompt as a string or a list of messages")
+        elif "input" not in data:
+            ctx.add(case_pos(ctx, where), "EV103",
+                    f"test '{name}' has 'input_files' but no 'input'; give the prompt as 'input'")
+        return name
 
     def _as_trigger(self, case: dict, data: dict) -> dict | None:
         keys = set(data) - {"id", "input", "assertions", "metadata"}
@@ -668,7 +684,7 @@ class Reader:
     def _trigger_conflicts(self, ctx: Ctx, checks: list, test: str | None) -> None:
         """EV103 for a skill-trigger without a skill (the router's line too), EV503 for a test that asks
         one skill both to trigger and not to."""
-        from ..skill_triggers import conflict_message, missing_skill_message
+        from ...skill_triggers import conflict_message, missing_skill_message
 
         seen: dict[str, bool] = {}
         for check in checks:
@@ -1038,7 +1054,7 @@ def regex_problem(pattern: str, flags: str | None) -> tuple[str, str, str] | Non
         bad = [ch for ch in flags if ch not in JS_REGEX_FLAGS]
         if bad or len(set(flags)) != len(flags):
             return "flags", "error", f"invalid regex flags '{flags}': use a subset of d, g, i, m, s, u, v, y, each once"
-    from ..ecmaregex import problems
+    from ...ecmaregex import problems
 
     for p in problems(pattern, flags or ""):
         if p.kind == "invalid":
