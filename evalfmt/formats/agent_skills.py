@@ -413,28 +413,10 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         pass  # the source had no skill_name: keep it that way
     else:
         out["skill_name"] = skill
-    evals: list[Any] = []
     if own and "evals" in evalset.extra:
         out["evals"] = evalset.extra["evals"]
     else:
-        used_ids: set[int] = {c.hints["id"] for c in evalset.cases if own and isinstance(c.hints.get("id"), int)}
-        next_id = 1
-        for i, case in enumerate(evalset.cases):
-            if own and "$value" in case.extra:
-                evals.append(case.extra["$value"])
-                continue
-            ident = case.hints.get("id") if own else None
-            if ident is None and not (own and ("id" in case.extra or "id" in case.hints)):
-                while next_id in used_ids:
-                    next_id += 1
-                ident = next_id
-                used_ids.add(ident)
-            evals.append(_write_case(case, ident, skill, own, losses, f"cases[{i}]", i))
-        if evalset.suite is not None:
-            while next_id in used_ids:
-                next_id += 1
-            evals.append(_write_suite(evalset.suite, next_id, skill, losses))
-        out["evals"] = evals
+        out["evals"] = _write_evals(evalset, skill, own, losses)
     for key, value in (evalset.extra.items() if own else ()):
         if key not in TOP_KEYS and key != "$root":
             out[key] = value
@@ -445,6 +427,29 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     _set_losses(evalset, own, losses)
     text = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
     return WriteResult(files={"evals.json": text}, losses=losses)
+
+
+def _write_evals(evalset: ir.EvalSet, skill: str, own: bool, losses: list[Loss]) -> list[Any]:
+    """The ``evals`` list: each case (its id kept when it has one, else the next free integer), then the suite."""
+    evals: list[Any] = []
+    used_ids: set[int] = {c.hints["id"] for c in evalset.cases if own and isinstance(c.hints.get("id"), int)}
+    next_id = 1
+    for i, case in enumerate(evalset.cases):
+        if own and "$value" in case.extra:
+            evals.append(case.extra["$value"])
+            continue
+        ident = case.hints.get("id") if own else None
+        if ident is None and not (own and ("id" in case.extra or "id" in case.hints)):
+            while next_id in used_ids:
+                next_id += 1
+            ident = next_id
+            used_ids.add(ident)
+        evals.append(_write_case(case, ident, skill, own, losses, f"cases[{i}]", i))
+    if evalset.suite is not None:
+        while next_id in used_ids:
+            next_id += 1
+        evals.append(_write_suite(evalset.suite, next_id, skill, losses))
+    return evals
 
 
 def _write_seed(evalset: ir.EvalSet) -> WriteResult:

@@ -299,18 +299,7 @@ class Reader:
                 else:
                     es["extra"][k] = plain(value)
             else:
-                if key in ("name", "description"):
-                    ctx.at_value((key,), "EV102", f"'{key}' must be a string, not a {type_name(value)}")
-                elif key == "tags":
-                    ctx.at_value((key,), "EV102", "'tags' must be a list of strings")
-                elif key in ("tests", "eval_cases", "evalcases", "assert", "assertions"):
-                    ctx.at_key((key,), "EV501" if key in TOP_DEPRECATED else "EV101",
-                               f"'{key}' is ignored: '{tests_key if key in ('tests', 'eval_cases', 'evalcases') else assertions_key}' is used instead; remove it",
-                               "warning")
-                elif key in TOP_DEPRECATED:
-                    ctx.at_key((key,), "EV501", f"'{key}' is deprecated: use '{TOP_DEPRECATED[key]}'", "warning")
-                elif key not in TOP_KEYS:
-                    self._unknown(ctx, key, (key,), TOP_KEYS)
+                self._top_ignored(key, value, tests_key, assertions_key)
                 es["extra"][key] = plain(value)
             order.append(k)
         if tests_key is None:
@@ -318,6 +307,22 @@ class Reader:
                                         "that holds them")
         if order != canonical_order(TOP_ORDER, order, extras_before="input"):
             es["hints"]["keys"] = order
+
+    def _top_ignored(self, key: str, value: Any, tests_key: str | None, assertions_key: str | None) -> None:
+        """The diagnostic for a top-level key evalfmt keeps in ``extra``."""
+        ctx = self.ctx
+        if key in ("name", "description"):
+            ctx.at_value((key,), "EV102", f"'{key}' must be a string, not a {type_name(value)}")
+        elif key == "tags":
+            ctx.at_value((key,), "EV102", "'tags' must be a list of strings")
+        elif key in ("tests", "eval_cases", "evalcases", "assert", "assertions"):
+            used = tests_key if key in ("tests", "eval_cases", "evalcases") else assertions_key
+            ctx.at_key((key,), "EV501" if key in TOP_DEPRECATED else "EV101",
+                       f"'{key}' is ignored: '{used}' is used instead; remove it", "warning")
+        elif key in TOP_DEPRECATED:
+            ctx.at_key((key,), "EV501", f"'{key}' is deprecated: use '{TOP_DEPRECATED[key]}'", "warning")
+        elif key not in TOP_KEYS:
+            self._unknown(ctx, key, (key,), TOP_KEYS)
 
     @staticmethod
     def _unknown(ctx: Ctx, key: str, where: tuple, known: tuple[str, ...]) -> None:
@@ -511,26 +516,10 @@ class Reader:
                 self._case_id(ctx, case, value, at, ids)
             elif key == judge_key:
                 k = "criteria"
-                if key == "expected_outcome":
-                    ctx.at_key(at, "EV501", "'expected_outcome' is deprecated: use 'criteria'", "warning",
-                               fix={"rename": "criteria"})
-                if isinstance(value, str):
-                    case["judge"] = value
-                else:
-                    ctx.at_value(at, "EV102", f"'{key}' must be a string, not a {type_name(value)}")
-                    extra[k] = plain(value)
+                self._case_judge(ctx, case, key, value, at)
             elif key == checks_key:
                 k = "assertions"
-                if key == "assert":
-                    ctx.at_key(at, "EV501", "'assert' is deprecated: use 'assertions'", "warning",
-                               fix={"rename": "assertions"})
-                if isinstance(value, list):
-                    case["checks"] = self.checks(value, at, ctx=ctx)
-                    if not value:
-                        hints["assertions"] = "empty"  # agentv runs a test with `assertions: []`
-                else:
-                    ctx.at_value(at, "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
-                    extra[k] = plain(value)
+                self._case_checks(ctx, case, key, value, at)
             elif key == "input":
                 inp = self.input(value, at, hints, ctx=ctx)
                 if inp is not None:
@@ -539,15 +528,8 @@ class Reader:
                     extra["input"] = plain(value)
             elif key == "input_files" and isinstance(value, list) and all(isinstance(f, str) for f in value):
                 case["input_files"] = list(value)
-            elif key == "expected_output" and value is None:
-                extra[key] = None  # agentv reads null as absent; kept so that the key writes back
             elif key == "expected_output":
-                if not isinstance(value, (str, list, dict)):
-                    ctx.at_value(at, "EV102", "'expected_output' must be a string, a mapping or a list of messages, "
-                                              f"not a {type_name(value)}")
-                    extra[k] = plain(value)
-                else:
-                    case["expected_output"] = plain(value)
+                self._case_expected(ctx, case, value, at)
             elif key == "metadata" and isinstance(value, dict):
                 markers = self._metadata(case, ctx, value, at)
             else:
@@ -566,6 +548,40 @@ class Reader:
         if markers.get("suite"):
             return ("suite", self._as_suite(ctx, case, data, where), case)
         return ("case", case)
+
+    @staticmethod
+    def _case_judge(ctx: Ctx, case: dict, key: str, value: Any, at: tuple) -> None:
+        if key == "expected_outcome":
+            ctx.at_key(at, "EV501", "'expected_outcome' is deprecated: use 'criteria'", "warning",
+                       fix={"rename": "criteria"})
+        if isinstance(value, str):
+            case["judge"] = value
+        else:
+            ctx.at_value(at, "EV102", f"'{key}' must be a string, not a {type_name(value)}")
+            case["extra"]["criteria"] = plain(value)
+
+    def _case_checks(self, ctx: Ctx, case: dict, key: str, value: Any, at: tuple) -> None:
+        if key == "assert":
+            ctx.at_key(at, "EV501", "'assert' is deprecated: use 'assertions'", "warning",
+                       fix={"rename": "assertions"})
+        if isinstance(value, list):
+            case["checks"] = self.checks(value, at, ctx=ctx)
+            if not value:
+                case["hints"]["assertions"] = "empty"  # agentv runs a test with `assertions: []`
+        else:
+            ctx.at_value(at, "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
+            case["extra"]["assertions"] = plain(value)
+
+    @staticmethod
+    def _case_expected(ctx: Ctx, case: dict, value: Any, at: tuple) -> None:
+        if value is None:
+            case["extra"]["expected_output"] = None  # agentv reads null as absent; kept so that the key writes back
+        elif not isinstance(value, (str, list, dict)):
+            ctx.at_value(at, "EV102", "'expected_output' must be a string, a mapping or a list of messages, "
+                                      f"not a {type_name(value)}")
+            case["extra"]["expected_output"] = plain(value)
+        else:
+            case["expected_output"] = plain(value)
 
     @staticmethod
     def _case_id(ctx: Ctx, case: dict, value: Any, at: tuple, ids: dict) -> None:
@@ -738,6 +754,14 @@ class Reader:
             return None
         if role not in ROLES:
             ctx.at_value(at + ("role",), "EV102", f"invalid role '{role}': use system, user, assistant or tool")
+        content = self._content(ctx, item, at)
+        extra = {k: plain(v) for k, v in item.items() if k not in ("role", "content")}
+        return {"role": role, "content": content, "extra": extra, "span": ctx.span(*at)}
+
+    @staticmethod
+    def _content(ctx: Ctx, item: dict, at: tuple) -> Any:
+        """A message's content: a list of ``{type, value}`` parts, or the value as it is (reported when it
+        is not a string, a list of parts or a mapping)."""
         content: Any = item.get("content")
         if isinstance(content, list) and all(isinstance(p, dict) and isinstance(p.get("type"), str) for p in content):
             parts = []
@@ -763,8 +787,7 @@ class Reader:
             content = plain(content)
         else:
             content = plain(content)
-        extra = {k: plain(v) for k, v in item.items() if k not in ("role", "content")}
-        return {"role": role, "content": content, "extra": extra, "span": ctx.span(*at)}
+        return content
 
     # ----------------------------------------------------------------------------------- checks
 
