@@ -22,6 +22,7 @@ from typing import Callable, Protocol
 import orjson
 
 from ..errors import EvalfmtError
+from ..plugins import Registry
 
 TAIL_CHARS = 6000
 COMMAND_TIMEOUT = 300.0
@@ -140,23 +141,15 @@ def make_command(config: str | None = None) -> Judge:
     return CommandJudge(config or "")
 
 
-BUILTIN: dict[str, Factory] = {"none": make_none, "command": make_command}
+REGISTRY: Registry[Factory] = Registry("evalfmt.judges", {
+    "none": "evalfmt.run.judges:make_none",
+    "command": "evalfmt.run.judges:make_command",
+}, kind="judge", accepts=callable)
 
 
 def factories() -> dict[str, Factory]:
-    from importlib.metadata import entry_points
-
-    found: dict[str, Factory] = {}
-    for ep in sorted(entry_points(group="evalfmt.judges"), key=lambda e: e.name):
-        try:
-            found[ep.name] = ep.load()
-        except Exception:  # noqa: BLE001 - a broken plugin must not break comparing
-            continue
-    return {**found, **BUILTIN}
+    return REGISTRY.all()
 
 
 def make(name: str = "none", config: str | None = None) -> Judge:
-    factory = factories().get(name)
-    if factory is None:
-        raise EvalfmtError(f"unknown judge '{name}' (known: {', '.join(sorted(factories()))})")
-    return factory(config)
+    return REGISTRY.require(name)(config)

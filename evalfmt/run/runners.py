@@ -1,7 +1,7 @@
 """Runners: how one agent session is run in a staged sandbox. Plugins, like the session readers.
 
 A runner is made by a factory ``make(options: RunnerOptions) -> Runner``; the factory checks its
-options (raise :class:`~evalfmt.errors.EvalfmtError` or ``click.UsageError``: nothing has been staged
+options (raise :class:`~evalfmt.errors.EvalfmtError` or :class:`~evalfmt.errors.UsageError`: nothing has been staged
 yet). A :class:`Runner` has a ``name`` and ``run(spec: SessionSpec) -> Outcome``: it runs the agent
 with the working directory ``spec.sandbox`` and the environment ``spec.env``, writes what the agent
 printed to ``spec.transcript`` (``transcript.jsonl``) and its diagnostics to ``spec.stderr``
@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from ..errors import EvalfmtError
+from ..plugins import Registry
 from .shell import spawn, supervise
 
 #: what every arm is told (our wording): nobody can answer questions during the run
@@ -303,42 +304,19 @@ def make_replay(options: RunnerOptions) -> ReplayRunner:
 # ------------------------------------------------------------------------------------- registry
 
 Factory = Callable[[RunnerOptions], Runner]
-BUILTIN: dict[str, Factory] = {"command": make_command, "replay": make_replay}
+REGISTRY: Registry[Factory] = Registry("evalfmt.runners", {
+    "command": "evalfmt.run.runners:make_command",
+    "replay": "evalfmt.run.runners:make_replay",
+}, kind="runner", accepts=callable)
 
 
 def factories() -> dict[str, Factory]:
     """Every runner factory: the built-ins, then entry points of ``evalfmt.runners``."""
-    return plugin_factories("evalfmt.runners", BUILTIN, "runner")
-
-
-def plugin_factories(group: str, builtin: dict, kind: str) -> dict:
-    """``builtin``, then the factories of the entry points of ``group`` (the built-ins win a name).
-    A plugin that fails to load becomes a factory that raises, so it is reported when asked for."""
-    from importlib.metadata import entry_points
-
-    out = dict(builtin)
-    for ep in sorted(entry_points(group=group), key=lambda e: e.name):
-        if ep.name in out:
-            continue
-        try:
-            out[ep.name] = ep.load()
-        except Exception as exc:  # noqa: BLE001 - a broken plugin is reported when it is asked for
-            out[ep.name] = _broken(kind, ep.name, exc)
-    return out
-
-
-def _broken(kind: str, name: str, exc: Exception) -> Callable:
-    def factory(options: Any) -> Any:
-        raise EvalfmtError(f"{kind} '{name}' failed to load: {type(exc).__name__}: {exc}")
-
-    return factory
+    return REGISTRY.all()
 
 
 def make(name: str, options: RunnerOptions) -> Runner:
-    known = factories()
-    if name not in known:
-        raise EvalfmtError(f"unknown runner '{name}' (known: {', '.join(sorted(known))})")
-    runner = known[name](options)
+    runner = REGISTRY.require(name)(options)
     if not getattr(runner, "name", None):
         try:
             runner.name = name  # type: ignore[misc]

@@ -518,7 +518,8 @@ def test_a_plugin_that_fails_to_load_is_named_when_asked_for(run_cli, tmp_path, 
     code, stdout, stderr = run_cli(command, str(skill), option, "broken", *extra)
     assert (code, stdout) == (2, "")
     assert stderr == (f"evalfmt: {kind} 'broken' failed to load: ModuleNotFoundError: "
-                      "No module named 'evalfmt_no_such_module_9'\n")
+                      f"No module named 'evalfmt_no_such_module_9' (entry point 'broken = "
+                      f"evalfmt_no_such_module_9:make' in group '{group}')\n")
 
 
 @pytest.mark.skipif(__import__("shutil").which("git") is None, reason="git is not installed")
