@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json, echo_line, err, from_option
+from ._common import echo_json, echo_line, err, from_option, read_sets
 
 
 @click.command("triggers")
@@ -83,7 +83,6 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
 def _trigger_set(path: str, from_: str | None, skill: str | None):
     """The one trigger set under ``path`` and the skill whose selection counts (None when unnamed)."""
     from ..errors import EvalfmtError
-    from .score import read_sets
 
     sets = [s for s in read_sets(path, from_) if s.triggers is not None and s.triggers.prompts]
     if not sets:

@@ -23,6 +23,7 @@ import orjson
 
 from ..errors import EvalfmtError
 from ..plugins import Registry
+from .runners import run_process, split_template
 
 TAIL_CHARS = 6000
 COMMAND_TIMEOUT = 300.0
@@ -61,16 +62,12 @@ class CommandJudge:
     configured = True
 
     def __init__(self, command: str, timeout: float = COMMAND_TIMEOUT):
-        from .runners import split_template
-
         if not command.strip():
             raise EvalfmtError("the command judge needs --judge-command")
         self.argv = split_template(command, "--judge-command")
         self.timeout = timeout
 
     def ask(self, task: str, rubric: str, a: str, b: str) -> Answer:
-        from .runners import run_process
-
         payload = orjson.dumps({"task": task, "rubric": rubric, "a": a, "b": b})
         with tempfile.TemporaryDirectory(prefix="evalfmt-judge-") as tmp:
             out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")

@@ -41,6 +41,7 @@ from typing import Any, Callable, Protocol
 
 from ..errors import EvalfmtError
 from ..plugins import Registry
+from . import layout
 from .shell import spawn, supervise
 
 #: what every arm is told (our wording): nobody can answer questions during the run
@@ -53,9 +54,7 @@ DEFAULT_MAX_TURNS = 200
 #: the placeholders an agent command template may use
 PLACEHOLDERS = ("task", "note", "max_turns", "model")
 _PLACEHOLDER = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
-TRANSCRIPT = "transcript.jsonl"
-STDERR = "stderr.log"
-DEAD = "dead.txt"
+TRANSCRIPT, STDERR, DEAD = layout.TRANSCRIPT, layout.STDERR, layout.DEAD_MARKER
 
 
 @dataclass
@@ -257,12 +256,11 @@ class ReplayRunner:
 
     def run(self, spec: SessionSpec) -> Outcome:
         from . import sandbox as sandbox_mod
-        from .compare import session_dirs
 
         start = time.monotonic()
-        folder = session_dirs(os.path.join(self.source, spec.arm), spec.unit, spec.k).get(spec.repetition)
+        folder = layout.session_dirs(os.path.join(self.source, spec.arm), spec.unit, spec.k).get(spec.repetition)
         if folder is None and spec.k > 1 and spec.repetition == 1:
-            folder = session_dirs(os.path.join(self.source, spec.arm), spec.unit, 1).get(1)
+            folder = layout.session_dirs(os.path.join(self.source, spec.arm), spec.unit, 1).get(1)
         if folder is None:
             where = os.path.join(self.source, spec.arm, spec.unit) + (f"/{spec.repetition}" if spec.k > 1 else "")
             return Outcome(dead=f"replay: no recorded session at {where}")
@@ -271,8 +269,8 @@ class ReplayRunner:
             src = os.path.join(folder, name)
             if os.path.isfile(src):
                 shutil.copyfile(src, dest)
-        recorded = os.path.join(folder, "sandbox")
-        overlay = os.path.join(folder, "sandbox.overlay")
+        recorded = os.path.join(folder, layout.SANDBOX)
+        overlay = os.path.join(folder, layout.OVERLAY)
         if os.path.isdir(recorded) and not os.path.islink(recorded):
             sandbox_mod.clear_dir(spec.sandbox)
             info["sandbox"] = "recorded"
