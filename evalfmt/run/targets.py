@@ -80,5 +80,6 @@ def pick_targets(sets: list[ir.EvalSet], path: str, name: str | None,
     if not found:
         raise EvalfmtError(f"{path}: no cases to score")
     if len(found) > 1:
-        raise EvalfmtError(f"{path} holds {len(found)} cases ({', '.join(t[0].name for t in found)}); pick one with --case NAME")
+        raise EvalfmtError(f"{path} holds {len(found)} cases ({', '.join(t[0].name for t in found)}); "
+                           "pick one with --case NAME")
     return found

@@ -79,9 +79,10 @@ def read_session(path: str, source: str | None = None, subagent: bool = False) -
         src = SessionSource(src.name, src.description, src.detect,
                             lambda p: claude_code.read_session_file(p, subagent=True))
     elif source is not None:
-        src = sources().get(source)
-        if src is None:
+        found = sources().get(source)
+        if found is None:
             raise SessionError(f"unknown transcript source '{source}' (known: {', '.join(sorted(sources()))})")
+        src = found
     else:
         src = detect(path)
     # Reading builds tens of thousands of long-lived objects and frees no cycles: the cyclic

@@ -132,7 +132,8 @@ def score_selections(sets: list[ir.EvalSet], selections: str, where: str) -> Tri
         raise EvalfmtError(f"{where}: --selections given but the skill has no trigger prompts")
     t = tsets[0]
     assert t.triggers is not None
-    return score_triggers(t.triggers, read_selections(selections), t.triggers.skill or (t.skill.name if t.skill else None))
+    skill = t.triggers.skill or (t.skill.name if t.skill else None)
+    return score_triggers(t.triggers, read_selections(selections), skill)
 
 
 def skill_meta(skill_dir: str) -> dict:

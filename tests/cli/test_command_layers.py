@@ -19,7 +19,7 @@ def imports(path: pathlib.Path) -> list[tuple[str, int]]:
     """Every module ``path`` imports (absolute dotted names), with its line, functions included."""
     tree = ast.parse(path.read_text("utf-8"))
     rel = path.relative_to(ROOT).with_suffix("")
-    package = list(rel.parts[:-1]) if rel.name != "__init__" else list(rel.parts[:-1])
+    package = list(rel.parts[:-1])  # a module's package; for __init__.py the package itself
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

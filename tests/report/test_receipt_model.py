@@ -14,7 +14,8 @@ from test_report_cli import MUTATIONS
 from evalfmt.receipt import Receipt, ReceiptError, check
 
 #: evalfmt's own receipts (terum-style.json was written by another serializer: same document, other bytes)
-OURS = sorted(p for p in RECEIPTS.glob("*.json") if p.name != "terum-style.json") + [ROOT / "tests/golden/run/receipt.json"]
+OURS = (sorted(p for p in RECEIPTS.glob("*.json") if p.name != "terum-style.json")
+        + [ROOT / "tests/golden/run/receipt.json"])
 ALL = sorted(RECEIPTS.glob("*.json")) + [ROOT / "tests/golden/run/receipt.json"]
 
 
@@ -39,7 +40,8 @@ def test_fields_are_typed_and_unknown_ones_kept():
     data = json.loads((RECEIPTS / "partial.json").read_text("utf-8"))
     data["a_future_field"] = {"x": [1]}
     receipt = Receipt.from_json(data)
-    assert (receipt.verdict, receipt.execution_status, receipt.expected_rows, receipt.scored_rows) == ("PASS", "partial", 8, 6)
+    assert (receipt.verdict, receipt.execution_status) == ("PASS", "partial")
+    assert (receipt.expected_rows, receipt.scored_rows) == (8, 6)
     assert receipt.comparisons["candidate-vs-baseline"]["win"] == 3
     assert receipt.extra == {"a_future_field": {"x": [1]}}
     assert list(receipt.to_json())[-1] == "a_future_field" and receipt.to_json() == data
@@ -57,12 +59,14 @@ def test_the_schema_refuses_what_the_model_refuses(mutate, message):
 
 @pytest.mark.parametrize("data, message", [
     ({"schema_version": 2, "verdict": "PASS", "execution_status": "complete", "expected_rows": 0, "scored_rows": 0,
-      "comparisons": {}, "skill_name": "s", "environment_skips": "x"}, "field 'environment_skips' must be a list, not a string"),
+      "comparisons": {}, "skill_name": "s", "environment_skips": "x"},
+     "field 'environment_skips' must be a list, not a string"),
     ({"schema_version": 2, "verdict": "PASS", "execution_status": "complete", "expected_rows": 0, "scored_rows": 0,
       "comparisons": {}, "skill_name": "s", "case_runs": {"candidate": {"passed": 1}}},
      "field 'case_runs.candidate' must be an object with integer 'passed' and 'total'"),
     ({"schema_version": 2, "verdict": "PASS", "execution_status": "complete", "expected_rows": 0, "scored_rows": 0,
-      "comparisons": {}, "skill_name": "s", "triggers": []}, "field 'triggers' must be an object or null, not a list"),
+      "comparisons": {}, "skill_name": "s", "triggers": []},
+     "field 'triggers' must be an object or null, not a list"),
     ({"schema_version": 2, "verdict": "PASS", "execution_status": "complete", "expected_rows": 0, "scored_rows": 0,
       "comparisons": {}, "skill_name": "s", "rows": [{"case": "a", "repetition": 1, "opponent": "baseline",
                                                       "outcome": "win", "reason": "checks",
