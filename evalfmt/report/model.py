@@ -30,17 +30,25 @@ ARM_ORDER = ("baseline", "candidate", "incumbent")
 
 @dataclass
 class Receipt:
-    """One receipt file as the report reads it: its path and its document (checked by
-    :class:`evalfmt.receipt.Receipt`)."""
+    """One receipt file as the report reads it: its path and the receipt (:class:`evalfmt.receipt.Receipt`)."""
 
     path: str
-    data: dict[str, Any]
+    receipt: receipt_model.Receipt
     order: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.receipt, dict):  # a document: read (and checked) through the model
+            self.receipt = receipt_model.Receipt.from_json(self.receipt, self.path)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The receipt's JSON document."""
+        return self.receipt.to_json()
 
 
 def load(path: str) -> Receipt:
     """Read and check one receipt (:class:`evalfmt.receipt.ReceiptError`, one line, when it cannot be used)."""
-    return Receipt(path, receipt_model.Receipt.load(path).to_json())
+    return Receipt(path, receipt_model.Receipt.load(path))
 
 
 def _is_count(v: Any) -> bool:
@@ -257,19 +265,19 @@ def build(receipts: list[Receipt]) -> Report:
 def to_run(rec: Receipt) -> Run:
     from ..run import verdict as v
 
-    d = rec.data
-    skill = str(d.get("skill_name") if d.get("skill_name") is not None else d.get("skill_id"))
-    key = str(d["skill_id"]) if d.get("skill_id") is not None else "name:" + skill
-    prov = d.get("provenance") or {}
-    lines = d.get("summary_lines") or {}
+    d = rec.receipt
+    skill = str(d.skill_name if d.skill_name is not None else d.skill_id)
+    key = str(d.skill_id) if d.skill_id is not None else "name:" + skill
+    prov = d.provenance or {}
+    lines = d.summary_lines or {}
     comparisons = []
-    for name, c in d["comparisons"].items():
+    for name, c in d.comparisons.items():
         opponent = name[len("candidate-vs-"):] if name.startswith("candidate-vs-") else name
         line = lines.get(name) or v.summary_line(c["win"], c["loss"], c["tie"])
         net = c.get("net_lift")
         comparisons.append(Comparison(name, opponent, c["win"], c["loss"], c["tie"],
                                       v.net_lift(c["win"], c["loss"], c["tie"]) if net is None else float(net), line))
-    expected, scored, status = d["expected_rows"], d["scored_rows"], d["execution_status"]
+    expected, scored, status = d.expected_rows, d.scored_rows, d.execution_status
     if v.status(expected, scored) == status:
         suffix = v.status_suffix(expected, scored)
     else:  # a receipt whose status disagrees with its counts: say what it says
@@ -277,18 +285,18 @@ def to_run(rec: Receipt) -> Run:
     rows = _rows(d)
     order = _opponent_order([c.opponent for c in comparisons] + [r.opponent for r in rows])
     triggers = None
-    t = d.get("triggers")
-    if isinstance(t, dict):
+    t = d.triggers
+    if t is not None:
         triggers = Triggers(t.get("recall"), t.get("precision"), t.get("tp"), t.get("fp"), t.get("fn"), t.get("tn"),
                             list(t.get("misses") or []), list(t.get("false_fires") or []))
     return Run(
-        path=rec.path, skill=skill, skill_key=key, run_id=str(d.get("run_id") or ""),
-        timestamp=str(prov.get("timestamp") or ""), verdict=d["verdict"], status=status,
+        path=rec.path, skill=skill, skill_key=key, run_id=str(d.run_id or ""),
+        timestamp=str(prov.get("timestamp") or ""), verdict=d.verdict, status=status,
         expected_rows=expected, scored_rows=scored, status_suffix=suffix,
-        attribution=str(d.get("attribution") or ""), comparisons=comparisons, rows=rows,
+        attribution=str(d.attribution or ""), comparisons=comparisons, rows=rows,
         tallies={opp: _tally(rows, opp) for opp in order if any(r.opponent == opp for r in rows)},
         checks=_check_stats(rows), triggers=triggers, arms=_arms(d, order), facts=_facts(d, prov),
-        skips=_skips(d), content_digest=str(d.get("content_digest") or ""),
+        skips=_skips(d), content_digest=str(d.content_digest or ""),
     )
 
 
@@ -301,10 +309,10 @@ def _opponent_order(names: list[str]) -> list[str]:
     return known + [a for a in seen if a not in known]
 
 
-def _rows(d: dict) -> list[Row]:
-    if d.get("rows") is not None:
-        return [_row(r) for r in d["rows"]]
-    return _rows_from_per_case(d.get("per_case") or [])
+def _rows(d: receipt_model.Receipt) -> list[Row]:
+    if d.rows is not None:
+        return [_row(r) for r in d.rows]
+    return _rows_from_per_case(d.per_case or [])
 
 
 def _row(r: dict) -> Row:
@@ -393,10 +401,10 @@ def _check_stats(rows: list[Row]) -> list[CheckStat]:
     return list(stats.values())
 
 
-def _arms(d: dict, opponents: list[str]) -> list[ArmFigures]:
-    eff = d.get("efficiency") or {}
-    scores = d.get("arm_scores") or {}
-    runs = d.get("case_runs") or {}
+def _arms(d: receipt_model.Receipt, opponents: list[str]) -> list[ArmFigures]:
+    eff = d.efficiency or {}
+    scores = d.arm_scores or {}
+    runs = d.case_runs or {}
     names: list[str] = []
     for src in (eff, scores, runs):
         for a in src:
@@ -413,10 +421,10 @@ def _arms(d: dict, opponents: list[str]) -> list[ArmFigures]:
     return out
 
 
-def _facts(d: dict, prov: dict) -> list[tuple[str, str]]:
+def _facts(d: receipt_model.Receipt, prov: dict) -> list[tuple[str, str]]:
     facts = []
-    for label, value in (("run", d.get("run_id")), ("when", prov.get("timestamp")), ("skill version", d.get("version")),
-                         ("content digest", d.get("content_digest")), ("model", prov.get("model")),
+    for label, value in (("run", d.run_id), ("when", prov.get("timestamp")), ("skill version", d.version),
+                         ("content digest", d.content_digest), ("model", prov.get("model")),
                          ("judge", prov.get("judge_model") or prov.get("judge")), ("repetitions (k)", prov.get("k")),
                          ("trigger detection", prov.get("trigger_detection")), ("Claude Code", prov.get("cc_version")),
                          ("engine", prov.get("engine_version")), ("runner", prov.get("runner_handle"))):
@@ -425,10 +433,10 @@ def _facts(d: dict, prov: dict) -> list[tuple[str, str]]:
     return facts
 
 
-def _skips(d: dict) -> list[str]:
+def _skips(d: receipt_model.Receipt) -> list[str]:
     out = []
     for name, label in (("environment_skips", "skipped (environment)"), ("dropped_cases", "dropped")):
-        value = d.get(name)
+        value = getattr(d, name)
         items = list(value.items()) if isinstance(value, dict) else list(value or [])
         for item in items:
             if isinstance(item, tuple):
