@@ -3,9 +3,9 @@ selectors), with one policy for a plugin that is broken.
 
 A :class:`Registry` knows a group's built-ins *in code* (name -> ``"module:attribute"``, imported when
 first asked for, so a built-in costs nothing until it is used and is known from a source checkout
-without ``pip install``), then the entry points an installed distribution declares in the group
-(``[project.entry-points."evalfmt.<group>"]``), then what :meth:`Registry.register` added at run time.
-A built-in keeps its name: an entry point of the same name is not loaded.
+without ``pip install``), then what :meth:`Registry.register` added at run time, then the entry points
+an installed distribution declares in the group (``[project.entry-points."evalfmt.<group>"]``). An
+earlier one keeps its name: an entry point named like a built-in is not loaded.
 
 Entry points are loaded only when a name is asked for that is not a built-in, or when every plugin
 is (:meth:`Registry.all`, :meth:`Registry.names`). An entry point that fails to import, or whose
@@ -72,11 +72,12 @@ class Registry(Generic[T]):
         return self._entry_points().get(name)
 
     def all(self) -> dict[str, T]:
-        """Every plugin by name (built-ins, entry points, registered), in that order of precedence."""
+        """Every plugin by name: built-ins, then what was registered, then entry points (an earlier one
+        keeps its name; :meth:`get` answers the same)."""
         out: dict[str, T] = {name: self._builtin(name) for name in self._builtin_refs}
-        for name, obj in self._entry_points().items():
-            out.setdefault(name, obj)
         for name, obj in self._registered.items():
+            out.setdefault(name, obj)
+        for name, obj in self._entry_points().items():
             out.setdefault(name, obj)
         return out
 

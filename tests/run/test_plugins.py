@@ -135,3 +135,18 @@ def test_a_working_plugin_and_a_registered_one(monkeypatch):
         detect.REGISTRY.unregister("mine")
     with pytest.raises(plugins.PluginError, match=r"^unknown trigger detection 'mine' \(known: also-first, any-call"):
         detect.get("mine")
+
+
+def test_a_registered_plugin_wins_over_an_entry_point_of_its_name_everywhere(monkeypatch):
+    group = "evalfmt.detectors"
+    _no_entry_points(monkeypatch, {group: [md.EntryPoint("mine", "evalfmt.run.detect:FIRST_CALL", group)]})
+    detect.REGISTRY.register("mine", detect.ANY_CALL)
+    try:
+        assert detect.get("mine") is detect.ANY_CALL
+        assert detect.detectors()["mine"] is detect.ANY_CALL
+        detect.REGISTRY.register("first-call", detect.ANY_CALL)  # a built-in keeps its name
+        assert detect.get("first-call") is detect.FIRST_CALL
+        assert detect.detectors()["first-call"] is detect.FIRST_CALL
+    finally:
+        detect.REGISTRY.unregister("mine")
+        detect.REGISTRY.unregister("first-call")
