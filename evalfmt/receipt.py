@@ -197,6 +197,23 @@ class Receipt:
         keys = self.keys or tuple(k for k in FIELDS if getattr(self, k) is not None) + tuple(self.extra)
         return {k: self.extra[k] if k in self.extra else getattr(self, k) for k in keys}
 
+    def put(self, name: str, value: Any) -> None:
+        """Set a top-level field; a field the document did not hold yet takes its place in :data:`FIELDS`
+        order among those it holds (an unknown one goes last)."""
+        if name in FIELDS:
+            setattr(self, name, value)
+        else:
+            self.extra[name] = value
+        if self.keys and name not in self.keys:
+            keys = list(self.keys)
+            if name in FIELDS:
+                rank = FIELDS.index(name)
+                at = next((i for i, k in enumerate(keys) if k in FIELDS and FIELDS.index(k) > rank), len(keys))
+                keys.insert(at, name)
+            else:
+                keys.append(name)
+            self.keys = tuple(keys)
+
     def dumps(self) -> bytes:
         """The receipt as JSON text, two-space indented, ending with a newline."""
         return dumps(self.to_json())

@@ -66,6 +66,6 @@ def compare_arms(request: CompareRequest) -> CompareOutcome:
     cmp = compare(sets[0], dict(request.arms), k=request.k, detection=request.detection, judge=judge,
                   timeout=request.check_timeout)
     if request.receipt is not None:
-        data = receipt_mod.build(cmp, skill_dir=request.skill_dir, triggers=trig, rid=request.run_id)
-        atomic_write(request.receipt, receipt_mod.dumps(data))
+        made = receipt_mod.receipt(cmp, skill_dir=request.skill_dir, triggers=trig, rid=request.run_id)
+        atomic_write(request.receipt, made.dumps())
     return CompareOutcome(cmp, trig, request.receipt)

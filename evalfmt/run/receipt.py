@@ -111,6 +111,11 @@ def build(cmp: Comparison, *, skill_dir: str | None = None, triggers: TriggerSco
     }
 
 
+def receipt(cmp: Comparison, **options: Any) -> Receipt:
+    """The receipt of a comparison as the receipt model (:func:`build`'s document, checked)."""
+    return Receipt.from_json(build(cmp, **options), "the receipt evalfmt built")
+
+
 def row_json(r) -> dict[str, Any]:
     arms = {"candidate": (r.candidate, r.candidate_error), r.opponent: (r.opponent_result, r.opponent_error)}
     return {

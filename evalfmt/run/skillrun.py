@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import EvalfmtError, UsageError
+from ..receipt import Receipt
 from ..writeset import atomic_write
 from . import detect as detect_mod
 from . import execute as ex
@@ -126,11 +127,12 @@ def run_skill(request: RunRequest) -> RunOutcome:
     cmp = compare(ex.filtered(evalset, unit_list), layout.arm_dirs(out_abs), k=request.k, detection=request.detection,
                   judge=judge, timeout=request.check_timeout, prescored=run.prescored)
     found = contamination(run, skill)
-    data = _receipt(request, cmp, trig, run, runner)
-    data["provenance"]["cc_version"] = cc_version
-    data["contamination"] = found
+    made = _receipt(request, cmp, trig, run, runner)
+    assert made.provenance is not None
+    made.provenance["cc_version"] = cc_version
+    made.put("contamination", found)
     receipt_path = os.path.join(out, layout.RECEIPT)
-    atomic_write(receipt_path, receipt_mod.dumps(data))
+    atomic_write(receipt_path, made.dumps())
     return RunOutcome(comparison=cmp, triggers=trig, run=run, receipt_path=receipt_path, skill=skill,
                       contamination=found)
 
@@ -164,20 +166,16 @@ def contamination(run: ex.RunResult, skill: str) -> list[dict[str, Any]]:
 
 
 def _receipt(request: RunRequest, cmp: Comparison, trig: TriggerScore | None, run: ex.RunResult,
-             runner: object) -> dict[str, Any]:
+             runner: object) -> Receipt:
     provenance: dict[str, Any] = {"runner": request.runner, "jobs": request.jobs,
                                   "default_timeout_minutes": request.timeout_minutes}
     if request.runner == "command":
         provenance["agent_command"] = request.agent_command
     if request.runner == "replay":
         provenance["replay_from"] = getattr(runner, "source", None)
-    data = receipt_mod.build(cmp, skill_dir=request.skill_dir, triggers=trig, rid=request.run_id, model=request.model,
-                             extra_provenance=provenance)
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        out[key] = value
-        if key == "arm_scores":
-            out["environment_skips"] = dict(run.skips)
-            out["dropped_cases"] = dict(run.drops)
-    out["interrupted"] = run.interrupted
-    return out
+    made = receipt_mod.receipt(cmp, skill_dir=request.skill_dir, triggers=trig, rid=request.run_id, model=request.model,
+                               extra_provenance=provenance)
+    made.put("environment_skips", dict(run.skips))
+    made.put("dropped_cases", dict(run.drops))
+    made.put("interrupted", run.interrupted)
+    return made

@@ -121,3 +121,19 @@ def test_a_receipt_written_by_compare_is_read_by_report(run_cli, tmp_path):
 def test_a_document_without_a_path_is_named_receipt():
     with pytest.raises(ReceiptError, match="^receipt: not a receipt: the top level is a list, not an object$"):
         Receipt.from_json([])
+
+
+def test_put_places_a_new_field_where_evalfmt_writes_it():
+    data = json.loads((RECEIPTS / "partial.json").read_text("utf-8"))
+    receipt = Receipt.from_json(data)
+    receipt.put("dropped_cases", {"x": {"kind": "setup", "detail": "d"}})
+    receipt.put("environment_skips", {})
+    receipt.put("verdict", "FAIL")
+    receipt.put("interrupted", False)
+    receipt.put("later", 1)
+    keys = list(receipt.to_json())
+    assert keys[keys.index("arm_scores") + 1:keys.index("arm_scores") + 4] == ["environment_skips", "dropped_cases",
+                                                                               "per_case"]
+    assert keys[-3:] == ["rows", "interrupted", "later"] and receipt.to_json()["verdict"] == "FAIL"
+    assert keys.index("verdict") == list(data).index("verdict")
+    assert Receipt.from_json(json.loads(receipt.dumps())).to_json() == receipt.to_json()
