@@ -22,7 +22,7 @@ from limitkit import HERE
 from regex_audit import audit, inline_patterns, module_patterns
 
 from evalfmt import frontmatter
-from evalfmt.formats import skillgym_write
+from evalfmt.formats.skillgym import writer as skillgym_write
 from evalfmt.lint import suppress
 from evalfmt.lint.rules import hygiene
 
@@ -36,7 +36,7 @@ ALLOWED = {
         "fullmatch on one line (no line break): the final (?P<val>.*) takes whatever is left, so the "
         "match succeeds on the first way it tries; the optional key group backtracks only over its word "
         "boundaries, one way each"),
-    "evalfmt.formats.skillgym_write:_IMPORT_LINE": (
+    "evalfmt.formats.skillgym.writer:_IMPORT_LINE": (
         "attempts start at line starts beginning 'import'; the repeated continuation lines begin "
         "with a line break not followed by a letter, so no attempt starts inside a match, and a "
         "failed attempt scans only its own line"),

@@ -32,13 +32,13 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
-from ..load import type_name
-from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, hinted_name, open_document,
+from ...load import type_name
+from .. import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, hinted_name, open_document,
                peek_keys, plain_name, plain_relpath, span_at)
-from .losses import Rule, Table, check_feature
+from ..losses import Rule, Table, check_feature
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .. import ir
+    from ... import ir
 
 NAME = "promptfoo"
 DEFAULT_NAME = "promptfooconfig.yaml"
@@ -262,7 +262,7 @@ def render_template(template: str, vars_: dict) -> tuple[str | None, str | None]
 
 
 def _js_number(value: Any) -> str:
-    from ..js import stringify
+    from ...js import stringify
 
     return stringify(value)
 
@@ -396,7 +396,7 @@ def _read_tests(r: Reporter, tests: list, at: tuple, template, prompt_var, start
 
 
 def _escape(text: str) -> str:
-    from .skillgym_checks import escape_regex
+    from ..skillgym.tslit import escape_regex
 
     return escape_regex(text)
 
@@ -586,7 +586,7 @@ def _common_losses(check: Any, losses: list[Loss], where: str, skip: tuple = ())
 
 def _glob_of(pattern: str) -> str | None:
     """A glob equivalent to an ECMAScript search for literal text (``^``/``$`` anchors allowed)."""
-    from .skillgym_checks import literal_of
+    from ..skillgym.tslit import literal_of
 
     start = pattern.startswith("^")
     end = pattern.endswith("$") and not pattern.endswith("\\$")
@@ -639,7 +639,7 @@ LOST_CASE_FIELDS = (
 
 
 def _test(case: ir.Case, own: bool, losses: list[Loss], where: str, prompt_var: str) -> Any:
-    from .. import ir
+    from ... import ir
 
     if own and "$value" in case.extra:
         return case.extra["$value"]
@@ -692,7 +692,7 @@ def _test(case: ir.Case, own: bool, losses: list[Loss], where: str, prompt_var: 
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
-    from .. import yamlrt
+    from ... import yamlrt
 
     own = evalset.format == NAME
     losses: list[Loss] = []
@@ -751,7 +751,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
 
 def _tests(evalset: ir.EvalSet, cases: list, own: bool, losses: list[Loss], prompt_var: str,
            existing: dict[str, str]) -> tuple[Any, dict[str, str]]:
-    from .. import yamlrt
+    from ... import yamlrt
 
     layout = evalset.hints.get("tests_layout") if own else None
     out: list = []
@@ -831,7 +831,7 @@ class _RefNames:
 
 def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[ir.Case]:
     """Trigger prompts as tests: ``skill-used`` for should-trigger prompts, ``not-skill-used`` for the rest."""
-    from .. import ir
+    from ... import ir
 
     trig = evalset.triggers
     skill = trig.skill or (evalset.skill.name if evalset.skill else None)
@@ -871,7 +871,7 @@ def _set_losses(evalset: ir.EvalSet, losses: list[Loss], where: str) -> None:
 
 
 def _suite_cases(suite: ir.Suite, losses: list[Loss]) -> list[ir.Case]:
-    from .. import ir
+    from ... import ir
 
     losses.append(TABLE.loss("suite", suite.span, "suite", f"suite: its {len(suite.entries)} entries become separate tests, "
                                                "each running its own session"))

@@ -20,7 +20,7 @@ const suite: Case[] = [
 export default suite;
 ```
 
-What skillgym cannot hold is a loss (see :func:`evalfmt.formats.skillgym_checks.render` and
+What skillgym cannot hold is a loss (see :func:`evalfmt.formats.skillgym.render.render` and
 ``docs/skillgym.md``).
 """
 
@@ -29,18 +29,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .. import ir
-from . import Loss, WriteResult, hinted_name
-from .losses import Rule, Table, check_feature
-from .skillgym_checks import (
-    TRANSCRIPT_COMMENT,
-    TRANSCRIPT_HELPER,
-    js_key,
-    js_str,
-    js_value,
-    render,
-    sig,
-)
+from ... import ir
+from .. import Loss, WriteResult, hinted_name
+from ..losses import Rule, Table, check_feature
+from .checks import TRANSCRIPT_COMMENT, TRANSCRIPT_HELPER, sig
+from .render import render
+from .tslit import js_key, js_str, js_value
 
 NAME = "skillgym"
 DEFAULT_NAME = "suite.ts"

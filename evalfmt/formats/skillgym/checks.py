@@ -27,14 +27,14 @@ faithful equivalent.
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from lark import Tree
 
-from .. import ir
-from .skillgym_lex import Tokenizer, LexError
+from ... import ir
+from .parse import ParseError, parse_tokens
+from .tslit import escape_regex
+from .values import Module, NotStatic, RegexValue, jsonable
 
 CONFIDENCES = ("weak", "medium", "strong", "explicit")
 TRANSCRIPT_FN = "evalfmtTranscript"
@@ -63,8 +63,6 @@ def sig(check: Any) -> dict:
 
 
 def recognize(m, toks: list, lead: str, report: str | None, ctxvar: str | None, ctx) -> list:
-    from .skillgym_read import NotStatic, ParseError, parse_tokens
-
     text = m.text[toks[0].start:toks[-1].end]
     span = ir.Span(file=ctx.path, line=toks[0].line, column=toks[0].column)
     body = toks[:-1] if toks[-1].type == "SEMI" else toks
@@ -145,8 +143,6 @@ def _options(m, args: list, pos: int, skills: bool) -> tuple[dict, dict] | None:
         if key == "message" and isinstance(v, str):
             hints["message"] = v
         elif key == "explain":
-            from .skillgym_read import jsonable
-
             hints["explain"] = jsonable(v)
         elif key == "minConfidence" and skills and v in CONFIDENCES:
             extra["minConfidence"] = v
@@ -157,8 +153,6 @@ def _options(m, args: list, pos: int, skills: bool) -> tuple[dict, dict] | None:
 
 
 def _matcher(m, node: Any):
-    from .skillgym_read import RegexValue
-
     value = m.value(node)
     if isinstance(value, (str, RegexValue)):
         return value
@@ -166,8 +160,6 @@ def _matcher(m, node: Any):
 
 
 def _match(m, tree: Tree, report: str, ctxvar: str | None) -> list | None:
-    from .skillgym_read import RegexValue
-
     negated = False
     chain = _chain(tree)
     if chain is None or not chain or chain[0] != ("assert", None):
@@ -310,252 +302,3 @@ def _set_flags(check: Any, flags: str) -> None:
         check.hints["flags"] = flags  # no effect on a test of one command
     else:
         check.extra["flags"] = flags
-
-
-# ---------------------------------------------------------------------------------------- writing
-
-_REGEX_SPECIALS = set("\\^$.*+?()[]{}|")
-
-
-def escape_regex(text: str) -> str:
-    """An ECMAScript pattern matching ``text`` literally."""
-    out = []
-    for ch in text:
-        if ch in _REGEX_SPECIALS:
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\u2028":
-            out.append("\\u2028")
-        elif ch == "\u2029":
-            out.append("\\u2029")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def literal_of(pattern: str) -> str | None:
-    """The text a pattern matches literally, when it is only literal characters (else None)."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            if i + 1 >= len(pattern):
-                return None
-            nxt = pattern[i + 1]
-            if nxt in _REGEX_SPECIALS:
-                out.append(nxt)
-            elif nxt == "n":
-                out.append("\n")
-            elif nxt == "r":
-                out.append("\r")
-            elif pattern.startswith("u2028", i + 1) or pattern.startswith("u2029", i + 1):
-                out.append(chr(int(pattern[i + 2:i + 6], 16)))
-                i += 6
-                continue
-            else:
-                return None
-            i += 2
-            continue
-        if ch in _REGEX_SPECIALS or ch in "\n\r\u2028\u2029":
-            return None
-        out.append(ch)
-        i += 1
-    text = "".join(out)
-    return text if escape_regex(text) == pattern else None
-
-
-def js_str(text: str) -> str:
-    """A double-quoted JavaScript string literal."""
-    out = ['"']
-    for ch in text:
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif ch == "\v":
-            out.append("\\v")
-        elif ord(ch) < 0x20 or ch in "\u2028\u2029\x7f" or 0xD800 <= ord(ch) < 0xE000:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-def js_value(value: Any, indent: str = "") -> str:
-    """A JSON-like value as a TypeScript literal (double quotes, trailing commas as prettier writes)."""
-    if isinstance(value, dict) and set(value) == {"$regex", "$flags"}:
-        return regex_literal(value["$regex"], value["$flags"])
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return js_str(value)
-    if isinstance(value, (int, float)):
-        from ..js import number_string
-
-        return str(value) if isinstance(value, int) else number_string(value)
-    inner = indent + "  "
-    if isinstance(value, list):
-        if not value:
-            return "[]"
-        return "[\n" + "".join(f"{inner}{js_value(v, inner)},\n" for v in value) + indent + "]"
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        return "{\n" + "".join(f"{inner}{js_key(k)}: {js_value(v, inner)},\n" for k, v in value.items()) + indent + "}"
-    return js_str(str(value))
-
-
-def js_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z_$][\w$]*", key) else js_str(key)
-
-
-def regex_literal(pattern: str, flags: str | None = None) -> str:
-    """``/pattern/flags``, or ``new RegExp("pattern", "flags")`` when a literal cannot hold the pattern."""
-    flags = flags or ""
-    body = _slash_escape(pattern)
-    text = f"/{body}/{flags}"
-    try:
-        toks = Tokenizer("(" + text).tokens()
-    except LexError:
-        toks = []
-    if pattern and len(toks) == 2 and toks[1].type == "REGEX" and toks[1].value == text and "\n" not in pattern:
-        from .skillgym_read import normalize_regex_source
-
-        if normalize_regex_source(body) == normalize_regex_source(pattern):
-            return text
-    args = js_str(pattern) + (", " + js_str(flags) if flags else "")
-    return f"new RegExp({args})"
-
-
-def _slash_escape(pattern: str) -> str:
-    out = []
-    i = 0
-    in_class = False
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < len(pattern):
-            out.append(pattern[i:i + 2])
-            i += 2
-            continue
-        if ch == "[":
-            in_class = True
-        elif ch == "]":
-            in_class = False
-        elif ch == "/" and not in_class:
-            out.append("\\/")
-            i += 1
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-def _opts(check: Any, own: bool, extra_opts: dict | None = None) -> str:
-    opts: dict = {}
-    if own and "message" in check.hints and check.hints.get("call") not in ("match", "equal", "strictEqual"):
-        opts["message"] = check.hints["message"]
-    if own and "explain" in check.hints:
-        opts["explain"] = check.hints["explain"]
-    opts.update(extra_opts or {})
-    if not opts:
-        return ""
-    return ", { " + ", ".join(f"{js_key(k)}: {json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else js_str(v)}"
-                              for k, v in opts.items()) + " }"
-
-
-def _msg_arg(check: Any, own: bool) -> str:
-    if own and "message" in check.hints and check.hints.get("call") in ("match", "equal", "strictEqual", None):
-        return ", " + js_str(check.hints["message"])
-    return ""
-
-
-COMMON = ("name", "weight", "required", "min_score")
-
-
-def render(check: Any, report: str, ctxvar: str | None, own: bool) -> tuple[str | None, list[str], bool]:
-    """(statement, what is lost, needs the transcript helper). A None statement means the whole check is lost."""
-    lost = [f"'{f}' of check '{check.label()}' (skillgym has no weights or names)"
-            for f in COMMON if getattr(check, f, None) is not None]
-    soft = "soft." if own and check.hints.get("soft") else ""
-    a = f"assert.{soft}"
-    k = check.kind
-    negate = bool(check.negate)
-    out_expr = f"{ctxvar}.finalOutput()" if own and check.hints.get("subject") == "ctx" and ctxvar else \
-        f"{report}.finalOutput"
-
-    if k == "skill-trigger":
-        if not check.skill:
-            return None, [f"skill-trigger check without a skill name"], False
-        fires = check.expects_trigger != negate
-        extra_opts = {"minConfidence": check.extra["minConfidence"]} if check.extra.get("minConfidence") in CONFIDENCES else {}
-        lost += [f"'{key}' of check '{check.label()}'" for key in check.extra if key != "minConfidence"]
-        return f"{a}skills.{'has' if fires else 'notHas'}({report}, {js_str(check.skill)}{_opts(check, own, extra_opts)});", lost, False
-    if k in ("command_matching", "no_command_matching"):
-        if negate:
-            k = "no_command_matching" if k == "command_matching" else "command_matching"
-        fn = "includes" if k == "command_matching" else "notIncludes"
-        flags = check.extra.get("flags") or (check.hints.get("flags") if own else None) or ""
-        lost += [f"'{key}' of check '{check.label()}'" for key in check.extra if key != "flags"]
-        literal = literal_of(check.pattern) if not flags else None
-        matcher = js_str(literal) if literal is not None else regex_literal(check.pattern, flags)
-        return f"{a}commands.{fn}({report}, {matcher}{_opts(check, own)});", lost, False
-    if k in ("transcript_mentions", "transcript_omits"):
-        if negate:
-            k = "transcript_omits" if k == "transcript_mentions" else "transcript_mentions"
-        bang = "!" if k == "transcript_omits" else ""
-        lost += [f"'{key}' of check '{check.label()}'" for key in check.extra]
-        return (f"{a}ok({bang}{TRANSCRIPT_FN}({report}).includes({js_str(check.text)}.toLowerCase()){_msg_arg(check, own)});",
-                lost, True)
-    if k == "contains":
-        lost += _extra_lost(check)
-        if negate:
-            return f"{a}doesNotMatch({out_expr}, {regex_literal(escape_regex(check.value))}{_msg_arg(check, own)});", lost, False
-        return f"{a}output.includes({report}, {js_str(check.value)}{_opts(check, own)});", lost, False
-    if k in ("icontains", "starts-with", "ends-with"):
-        lost += _extra_lost(check)
-        pattern = escape_regex(check.value)
-        pattern = "^" + pattern if k == "starts-with" else pattern + "$" if k == "ends-with" else pattern
-        flags = "i" if k == "icontains" else ""
-        fn = "doesNotMatch" if negate else "match"
-        return f"{a}{fn}({out_expr}, {regex_literal(pattern, flags)}{_msg_arg(check, own)});", lost, False
-    if k == "regex":
-        lost += _extra_lost(check)
-        if own and check.hints.get("call") == "output.includes" and not negate:
-            return f"{a}output.includes({report}, {regex_literal(check.value, check.flags)}{_opts(check, own)});", lost, False
-        fn = "doesNotMatch" if negate else "match"
-        return f"{a}{fn}({out_expr}, {regex_literal(check.value, check.flags)}{_msg_arg(check, own)});", lost, False
-    if k == "equals" and isinstance(check.value, str) and not negate:
-        lost += _extra_lost(check)
-        fn = check.hints.get("call", "equal") if own else "equal"
-        return f"{a}{fn}({report}.finalOutput.trim(), {js_str(check.value)}{_msg_arg(check, own)});", lost, False
-    if k == "is-json" and not negate:
-        lost += _extra_lost(check)
-        return f"{a}doesNotThrow(() => JSON.parse({report}.finalOutput));", lost, False
-    if k == "opaque" and check.origin == "skillgym":
-        if check.raw is None:
-            return None, ["a skillgym statement without its code"], False
-        return str(check.raw), [], False
-    return None, [], False
-
-
-def _extra_lost(check: Any) -> list[str]:
-    return [f"'{key}' of check '{check.label()}'" for key in check.extra]
