@@ -77,9 +77,9 @@ class ReadResult:
     @property
     def sets(self) -> list["EvalSet"]:
         if any(isinstance(item, dict) for item in self._items):
-            from ..ir import EvalSet
+            from ..ir import validate
 
-            self._items[:] = [EvalSet.model_validate(i) if isinstance(i, dict) else i for i in self._items]
+            self._items[:] = [validate(i) if isinstance(i, dict) else i for i in self._items]
         return self._items
 
     def add_raw(self, data: dict) -> None:

@@ -451,6 +451,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
 
 def _write_seed(evalset: ir.EvalSet) -> WriteResult:
     """The seed shape back as ``evalfmt transpile`` writes it (see :mod:`evalfmt.route`)."""
+    from .. import ir
     from ..js import stringify
     from ..route import canonical_input
 
@@ -462,7 +463,7 @@ def _write_seed(evalset: ir.EvalSet) -> WriteResult:
             continue
         item: dict[str, Any] = {"id": case.extra.get("id", case.name)}
         if case.input is not None or "input" in case.extra:
-            raw = [m.model_dump(mode="json", exclude_none=True, exclude={"span"}) for m in case.input] \
+            raw = [{k: v for k, v in ir.dump(m).items() if k != "span"} for m in case.input] \
                 if isinstance(case.input, list) else case.input
             item["input"] = case.extra.get("input", canonical_input(raw))
         trig = next((c for c in case.checks if c.kind == "skill-trigger" and c.skill in (skill, None)), None)
