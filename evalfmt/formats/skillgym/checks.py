@@ -27,7 +27,8 @@ faithful equivalent.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from lark import Tree
 
@@ -159,132 +160,195 @@ def _matcher(m, node: Any):
     return None
 
 
-def _match(m, tree: Tree, report: str, ctxvar: str | None) -> list | None:
-    negated = False
+@dataclass
+class _Call:
+    """One ``assert[.soft][.group].fn(args)`` call of an assert body, with the names it may refer to."""
+
+    m: Module
+    fn: str
+    args: list
+    report: str
+    ctxvar: str | None
+    hints: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+
+    def message(self, at: int) -> bool:
+        """Take ``args[at]`` (when there is one) as the assertion's message; False when it is no string."""
+        if len(self.args) <= at:
+            return True
+        msg = self.m.value(self.args[at])
+        if not isinstance(msg, str):
+            return False
+        self.hints["message"] = msg
+        return True
+
+
+def _match(m: Module, tree: Tree, report: str, ctxvar: str | None) -> list | None:
+    """The IR checks of one assert statement (its expression ``tree``), or None when it is not one evalfmt models."""
     chain = _chain(tree)
-    if chain is None or not chain or chain[0] != ("assert", None):
+    if not chain or chain[0] != ("assert", None):
         return None
     rest = chain[1:]
-    soft = False
-    if rest and rest[0] == ("soft", None):
-        soft, rest = True, rest[1:]
+    soft = bool(rest) and rest[0] == ("soft", None)
+    if soft:
+        rest = rest[1:]
     if len(rest) == 2 and rest[0][1] is None and rest[1][1] is not None:
         group, (fn, args) = rest[0][0], rest[1]
     elif len(rest) == 1 and rest[0][1] is not None:
         group, (fn, args) = None, rest[0]
     else:
         return None
-    base_hints: dict = {"soft": True} if soft else {}
-    out: list = []
-    if group is not None:
-        if not args or not _is_ref(args[0], report):
-            return None
-        opts = _options(m, args, 2, group == "skills")
-        if opts is None:
-            return None
-        hints, extra = opts
-        hints = {**base_hints, **hints}
-        if group == "skills" and fn in ("has", "notHas"):
-            name = m.value(args[1]) if len(args) > 1 else None
-            if not isinstance(name, str):
-                return None
-            out.append(ir.SkillTrigger(skill=name, should_trigger=False if fn == "notHas" else None,
-                                       extra=extra, hints=hints))
-        elif group == "skills" and fn == "includes":
-            names = m.value(args[1]) if len(args) > 1 else None
-            if not (isinstance(names, list) and names and all(isinstance(n, str) for n in names)):
-                return None
-            hints["call"] = "includes"
-            out.extend(ir.SkillTrigger(skill=n, extra=dict(extra), hints=dict(hints) if i == 0 else {})
-                       for i, n in enumerate(names))
-        elif group == "commands" and fn in ("includes", "notIncludes") and len(args) > 1:
-            matcher = _matcher(m, args[1])
-            if matcher is None:
-                return None
-            model = ir.CommandMatching if fn == "includes" else ir.NoCommandMatching
-            if isinstance(matcher, str):
-                hints["matcher"] = "string"
-                out.append(model(pattern=escape_regex(matcher), hints=hints))
-            else:
-                check = model(pattern=matcher.source, hints=hints)
-                _set_flags(check, matcher.flags)
-                out.append(check)
-        elif group == "output" and fn == "includes" and len(args) > 1:
-            matcher = _matcher(m, args[1])
-            if matcher is None:
-                return None
-            hints["call"] = "output.includes"
-            if isinstance(matcher, str):
-                out.append(ir.Contains(value=matcher, hints=hints))
-            else:
-                out.append(ir.Regex(value=matcher.source, flags=matcher.flags or None, hints=hints))
-        elif group == "fileReads" and fn in ("includes", "notIncludes") and len(args) > 1:
-            matcher = _matcher(m, args[1])
-            if matcher is None:
-                return None
-            data = {"text": matcher} if isinstance(matcher, str) else {"regex": matcher.source, "flags": matcher.flags}
-            out.append(ir.Opaque(type=f"fileReads.{fn}", origin="skillgym", extra={"matcher": data}, hints=hints))
-        else:
-            return None
-        return out
-    # plain node-assert helpers
-    if fn in ("match", "doesNotMatch") and len(args) in (2, 3):
-        subject = _subject(args[0], report, ctxvar)
-        regex = m.value(args[1])
-        if subject is None or not isinstance(regex, RegexValue):
-            return None
-        hints = {**base_hints, "call": "match"}
-        if subject == "ctx":
-            hints["subject"] = "ctx"
-        if len(args) == 3:
-            msg = m.value(args[2])
-            if not isinstance(msg, str):
-                return None
-            hints["message"] = msg
-        return [ir.Regex(value=regex.source, flags=regex.flags or None, negate=True if fn == "doesNotMatch" else None,
-                         hints=hints)]
-    if fn in ("equal", "strictEqual") and len(args) in (2, 3):
-        chain2 = _chain(args[0])
-        if chain2 != [(report, None), ("finalOutput", None), ("trim", [])]:
-            return None
-        value = m.value(args[1])
-        if not isinstance(value, str):
-            return None
-        hints = {**base_hints, "call": fn}
-        if len(args) == 3:
-            msg = m.value(args[2])
-            if not isinstance(msg, str):
-                return None
-            hints["message"] = msg
-        return [ir.Equals(value=value, hints=hints)]
-    if fn == "doesNotThrow" and len(args) == 1 and isinstance(args[0], Tree) and args[0].data == "arrow":
-        if " ".join(m.src(args[0]).split()) != f"() => JSON.parse({report}.finalOutput)":
-            return None
-        return [ir.IsJson(hints=dict(base_hints))]
-    if fn == "ok" and len(args) in (1, 2) and m.functions.get(TRANSCRIPT_FN) == TRANSCRIPT_HELPER:
-        node = args[0]
-        if isinstance(node, Tree) and node.data == "not_":
-            negated, node = True, node.children[1]
-        chain2 = _chain(node)
-        if not (chain2 and len(chain2) == 2 and chain2[0][0] == TRANSCRIPT_FN and chain2[0][1] is not None
-                and len(chain2[0][1]) == 1 and _is_ref(chain2[0][1][0], report)
-                and chain2[1][0] == "includes" and chain2[1][1] is not None and len(chain2[1][1]) == 1):
-            return None
-        needle = _chain_lower(chain2[1][1][0])
-        if needle is None:
-            return None
-        text = m.value(needle)
-        if not isinstance(text, str):
-            return None
-        hints = dict(base_hints)
-        if len(args) == 2:
-            msg = m.value(args[1])
-            if not isinstance(msg, str):
-                return None
-            hints["message"] = msg
-        model = ir.TranscriptOmits if negated else ir.TranscriptMentions
-        return [model(text=text, hints=hints)]
-    return None
+    call = _Call(m, fn, args, report, ctxvar, {"soft": True} if soft else {})
+    if group is None:
+        plain = _PLAIN.get(fn)
+        return plain(call) if plain is not None else None
+    return _match_group(call, group)
+
+
+def _match_group(call: _Call, group: str) -> list | None:
+    """``assert.<group>.<fn>(report, ..., options?)``: skillgym's own helpers."""
+    if not call.args or not _is_ref(call.args[0], call.report):
+        return None
+    opts = _options(call.m, call.args, 2, group == "skills")
+    if opts is None:
+        return None
+    hints, call.extra = opts
+    call.hints.update(hints)
+    helper = _GROUPS.get((group, call.fn))
+    return helper(call) if helper is not None else None
+
+
+def _skills_has(call: _Call) -> list | None:
+    name = call.m.value(call.args[1]) if len(call.args) > 1 else None
+    if not isinstance(name, str):
+        return None
+    return [ir.SkillTrigger(skill=name, should_trigger=False if call.fn == "notHas" else None, extra=call.extra,
+                            hints=call.hints)]
+
+
+def _skills_includes(call: _Call) -> list | None:
+    names = call.m.value(call.args[1]) if len(call.args) > 1 else None
+    if not (isinstance(names, list) and names and all(isinstance(n, str) for n in names)):
+        return None
+    call.hints["call"] = "includes"
+    return [ir.SkillTrigger(skill=n, extra=dict(call.extra), hints=dict(call.hints) if i == 0 else {})
+            for i, n in enumerate(names)]
+
+
+def _commands(call: _Call) -> list | None:
+    matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
+    if matcher is None:
+        return None
+    model = ir.CommandMatching if call.fn == "includes" else ir.NoCommandMatching
+    if isinstance(matcher, str):
+        call.hints["matcher"] = "string"
+        return [model(pattern=escape_regex(matcher), hints=call.hints)]
+    check = model(pattern=matcher.source, hints=call.hints)
+    _set_flags(check, matcher.flags)
+    return [check]
+
+
+def _output_includes(call: _Call) -> list | None:
+    matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
+    if matcher is None:
+        return None
+    call.hints["call"] = "output.includes"
+    if isinstance(matcher, str):
+        return [ir.Contains(value=matcher, hints=call.hints)]
+    return [ir.Regex(value=matcher.source, flags=matcher.flags or None, hints=call.hints)]
+
+
+def _file_reads(call: _Call) -> list | None:
+    matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
+    if matcher is None:
+        return None
+    data = {"text": matcher} if isinstance(matcher, str) else {"regex": matcher.source, "flags": matcher.flags}
+    return [ir.Opaque(type=f"fileReads.{call.fn}", origin="skillgym", extra={"matcher": data}, hints=call.hints)]
+
+
+def _plain_match(call: _Call) -> list | None:
+    """``assert.match(report.finalOutput or ctx.finalOutput(), /re/, message?)`` (``doesNotMatch``: negated)."""
+    if len(call.args) not in (2, 3):
+        return None
+    subject = _subject(call.args[0], call.report, call.ctxvar)
+    regex = call.m.value(call.args[1])
+    if subject is None or not isinstance(regex, RegexValue):
+        return None
+    call.hints["call"] = "match"
+    if subject == "ctx":
+        call.hints["subject"] = "ctx"
+    if not call.message(2):
+        return None
+    return [ir.Regex(value=regex.source, flags=regex.flags or None,
+                     negate=True if call.fn == "doesNotMatch" else None, hints=call.hints)]
+
+
+def _plain_equal(call: _Call) -> list | None:
+    """``assert.equal(report.finalOutput.trim(), "text", message?)``."""
+    if len(call.args) not in (2, 3):
+        return None
+    if _chain(call.args[0]) != [(call.report, None), ("finalOutput", None), ("trim", [])]:
+        return None
+    value = call.m.value(call.args[1])
+    if not isinstance(value, str):
+        return None
+    call.hints["call"] = call.fn
+    if not call.message(2):
+        return None
+    return [ir.Equals(value=value, hints=call.hints)]
+
+
+def _plain_is_json(call: _Call) -> list | None:
+    """``assert.doesNotThrow(() => JSON.parse(report.finalOutput))``."""
+    args = call.args
+    if len(args) != 1 or not (isinstance(args[0], Tree) and args[0].data == "arrow"):
+        return None
+    if " ".join(call.m.src(args[0]).split()) != f"() => JSON.parse({call.report}.finalOutput)":
+        return None
+    return [ir.IsJson(hints=dict(call.hints))]
+
+
+def _plain_transcript(call: _Call) -> list | None:
+    """``assert.ok([!]evalfmtTranscript(report).includes("x".toLowerCase()), message?)`` with evalfmt's helper."""
+    if len(call.args) not in (1, 2) or call.m.functions.get(TRANSCRIPT_FN) != TRANSCRIPT_HELPER:
+        return None
+    node = call.args[0]
+    negated = isinstance(node, Tree) and node.data == "not_"
+    if negated:
+        node = node.children[1]
+    needle = _transcript_needle(node, call.report)
+    text = call.m.value(needle) if needle is not None else None
+    if not isinstance(text, str) or not call.message(1):
+        return None
+    model = ir.TranscriptOmits if negated else ir.TranscriptMentions
+    return [model(text=text, hints=call.hints)]
+
+
+def _transcript_needle(node: Any, report: str) -> Any:
+    """X of ``evalfmtTranscript(report).includes(X.toLowerCase())``, else None."""
+    chain = _chain(node)
+    if not (chain and len(chain) == 2 and chain[0][0] == TRANSCRIPT_FN):
+        return None
+    (_, fn_args), (method, inc_args) = chain
+    if fn_args is None or len(fn_args) != 1 or not _is_ref(fn_args[0], report):
+        return None
+    if method != "includes" or inc_args is None or len(inc_args) != 1:
+        return None
+    return _chain_lower(inc_args[0])
+
+
+#: ``assert.<group>.<fn>`` -> the checks it reads as
+_GROUPS: dict[tuple[str, str], Callable[[_Call], list | None]] = {
+    ("skills", "has"): _skills_has, ("skills", "notHas"): _skills_has, ("skills", "includes"): _skills_includes,
+    ("commands", "includes"): _commands, ("commands", "notIncludes"): _commands,
+    ("output", "includes"): _output_includes,
+    ("fileReads", "includes"): _file_reads, ("fileReads", "notIncludes"): _file_reads,
+}
+#: plain node ``assert.<fn>`` helpers -> the checks they read as
+_PLAIN: dict[str, Callable[[_Call], list | None]] = {
+    "match": _plain_match, "doesNotMatch": _plain_match, "equal": _plain_equal, "strictEqual": _plain_equal,
+    "doesNotThrow": _plain_is_json, "ok": _plain_transcript,
+}
 
 
 def _chain_lower(node: Any) -> Any:

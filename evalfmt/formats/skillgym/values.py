@@ -8,7 +8,7 @@ literals, consts of literals, template literals whose ``${}`` name such consts, 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from lark import Token, Tree
 
@@ -123,91 +123,104 @@ class Module:
         """The static value of an expression node, or NotStatic."""
         if isinstance(node, Token):
             raise NotStatic(f"'{node}' is not a literal", node)
-        kind = node.data
+        constant = _CONSTANTS.get(node.data, _NO_CONSTANT)
+        if constant is not _NO_CONSTANT:
+            return constant
+        evaluate = _EVALUATORS.get(node.data)
+        if evaluate is None:
+            raise NotStatic(f"a {node.data.replace('_', ' ')} expression", node)
+        return evaluate(self, node)
+
+    def _string(self, node: Tree) -> Any:
+        return cook(str(node.children[0])[1:-1])
+
+    def _template_node(self, node: Tree) -> Any:
+        return self._template(node.children[0])
+
+    def _number(self, node: Tree) -> Any:
+        return number_value(str(node.children[0]))
+
+    def _regex(self, node: Tree) -> Any:
+        raw = str(node.children[0])
+        cut = raw.rfind("/")
+        return RegexValue(normalize_regex_source(raw[1:cut]), raw[cut + 1:])
+
+    def _ref(self, node: Tree) -> Any:
+        return self.const(str(node.children[0].children[0]), node)
+
+    def _inner(self, node: Tree) -> Any:
+        return self.value(node.children[0])
+
+    def _neg(self, node: Tree) -> Any:
+        v = self.value(node.children[1])
+        if _is_number(v):
+            return -v
+        raise NotStatic("'-' of something that is not a number", node)
+
+    def _plus(self, node: Tree) -> Any:
+        a, b = self.value(node.children[0]), self.value(node.children[2])
+        if isinstance(a, str) or isinstance(b, str):
+            return js_string_of(a) + js_string_of(b)
+        if _is_number(a) and _is_number(b):
+            return a + b
+        raise NotStatic("'+' of values that are not strings or numbers", node)
+
+    def _array(self, node: Tree) -> Any:
+        out: list[Any] = []
+        for item in _kids(node):
+            if item.data != "spread":
+                out.append(self.value(item))
+                continue
+            v = self.value(item.children[1])
+            if not isinstance(v, list):
+                raise NotStatic("'...' of something that is not a literal array", item)
+            out.extend(v)
+        return out
+
+    def _object(self, node: Tree) -> Any:
+        out: dict[str, Any] = {}
+        for prop in _kids(node):
+            if prop.data == "keyed":
+                out[self.key(prop.children[0])] = self.value(prop.children[2])
+            elif prop.data == "shorthand":
+                name = str(prop.children[0].children[0])
+                out[name] = self.const(name, prop)
+            elif prop.data == "spread":
+                v = self.value(prop.children[1])
+                if not isinstance(v, dict):
+                    raise NotStatic("'...' of something that is not a literal object", prop)
+                out.update(v)
+            else:
+                raise NotStatic("a method is code, not a literal", prop)
+        return out
+
+    def _method_call(self, node: Tree) -> Any:
         ch = node.children
-        if kind == "string":
-            return cook(str(ch[0])[1:-1])
-        if kind == "template":
-            return self._template(ch[0])
-        if kind == "number":
-            return number_value(str(ch[0]))
-        if kind == "true":
-            return True
-        if kind == "false":
-            return False
-        if kind == "null":
-            return None
-        if kind == "undefined":
-            return js.UNDEFINED
-        if kind == "regex":
-            raw = str(ch[0])
-            cut = raw.rfind("/")
-            return RegexValue(normalize_regex_source(raw[1:cut]), raw[cut + 1:])
-        if kind == "ref":
-            return self.const(str(ch[0].children[0]), node)
-        if kind in ("satisfies", "as_type", "as_const"):
-            return self.value(ch[0])
-        if kind == "neg":
-            v = self.value(ch[1])
-            if isinstance(v, (int, float)) and not isinstance(v, bool):
-                return -v
-            raise NotStatic("'-' of something that is not a number", node)
-        if kind == "plus":
-            a, b = self.value(ch[0]), self.value(ch[2])
-            if isinstance(a, str) or isinstance(b, str):
-                return js_string_of(a) + js_string_of(b)
-            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)):
-                return a + b
-            raise NotStatic("'+' of values that are not strings or numbers", node)
-        if kind == "array":
-            out = []
-            for item in _kids(node):
-                if item.data == "spread":
-                    v = self.value(item.children[1])
-                    if not isinstance(v, list):
-                        raise NotStatic("'...' of something that is not a literal array", item)
-                    out.extend(v)
-                else:
-                    out.append(self.value(item))
-            return out
-        if kind == "object":
-            out: dict[str, Any] = {}
-            for prop in _kids(node):
-                if prop.data == "keyed":
-                    out[self.key(prop.children[0])] = self.value(prop.children[2])
-                elif prop.data == "shorthand":
-                    name = str(prop.children[0].children[0])
-                    out[name] = self.const(name, prop)
-                elif prop.data == "spread":
-                    v = self.value(prop.children[1])
-                    if not isinstance(v, dict):
-                        raise NotStatic("'...' of something that is not a literal object", prop)
-                    out.update(v)
-                else:
-                    raise NotStatic("a method is code, not a literal", prop)
-            return out
-        if kind == "method_call":
-            target, name, args = ch[0], str(ch[2].children[0]), _args(ch[3])
-            base = self.value(target)
-            if name == "join" and isinstance(base, list) and len(args) <= 1:
-                sep = self.value(args[0]) if args else ","
-                if isinstance(sep, str):
-                    return js.join([v if js.nullish(v) else js_string_of(v) for v in base], sep)
-            if name in ("trim", "toLowerCase", "toUpperCase") and isinstance(base, str) and not args:
-                return {"trim": base.strip(" \t\n\r\f\v\u00a0\ufeff\u2028\u2029"), "toLowerCase": base.lower(),
-                        "toUpperCase": base.upper()}[name]
-            raise NotStatic(f"a call of '.{name}()'", node)
-        if kind == "new":
-            if str(ch[1].children[0]) == "RegExp":
-                args = [self.value(a) for a in _args(ch[2])]
-                if 1 <= len(args) <= 2 and all(isinstance(a, str) for a in args):
-                    return RegexValue(args[0], args[1] if len(args) > 1 else "")
-            raise NotStatic("a 'new' expression", node)
-        if kind in ("call", "member"):
-            raise NotStatic("a call or property access", node)
-        if kind in ("arrow", "function_expr"):
-            raise NotStatic("a function", node)
-        raise NotStatic(f"a {kind.replace('_', ' ')} expression", node)
+        target, name, args = ch[0], str(ch[2].children[0]), _args(ch[3])
+        base = self.value(target)
+        if name == "join" and isinstance(base, list) and len(args) <= 1:
+            sep = self.value(args[0]) if args else ","
+            if isinstance(sep, str):
+                return js.join([v if js.nullish(v) else js_string_of(v) for v in base], sep)
+        if name in _STRING_METHODS and isinstance(base, str) and not args:
+            return _STRING_METHODS[name](base)
+        raise NotStatic(f"a call of '.{name}()'", node)
+
+    def _new(self, node: Tree) -> Any:
+        ch = node.children
+        if str(ch[1].children[0]) == "RegExp":
+            args = [self.value(a) for a in _args(ch[2])]
+            if 1 <= len(args) <= 2 and all(isinstance(a, str) for a in args):
+                return RegexValue(args[0], args[1] if len(args) > 1 else "")
+        raise NotStatic("a 'new' expression", node)
+
+    @staticmethod
+    def _call(node: Tree) -> Any:
+        raise NotStatic("a call or property access", node)
+
+    @staticmethod
+    def _function(node: Tree) -> Any:
+        raise NotStatic("a function", node)
 
     def key(self, node: Tree) -> str:
         """The name of a property key."""
@@ -252,3 +265,27 @@ def _kids(node: Tree) -> list[Tree]:
 
 
 _args = _kids
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+_NO_CONSTANT = object()
+#: node kinds whose value is a constant
+_CONSTANTS: dict[str, Any] = {"true": True, "false": False, "null": None, "undefined": js.UNDEFINED}
+#: the string methods evaluated statically (JavaScript's ``trim`` strips these characters)
+_STRING_METHODS: dict[str, Callable[[str], str]] = {
+    "trim": lambda s: s.strip(" \t\n\r\f\v\u00a0\ufeff\u2028\u2029"),
+    "toLowerCase": str.lower,
+    "toUpperCase": str.upper,
+}
+#: node kind -> how its value is computed (a kind missing here is not static)
+_EVALUATORS: dict[str, Callable[[Module, Tree], Any]] = {
+    "string": Module._string, "template": Module._template_node, "number": Module._number,
+    "regex": Module._regex, "ref": Module._ref, "satisfies": Module._inner, "as_type": Module._inner,
+    "as_const": Module._inner, "neg": Module._neg, "plus": Module._plus, "array": Module._array,
+    "object": Module._object, "method_call": Module._method_call, "new": Module._new,
+    "call": lambda _m, node: Module._call(node), "member": lambda _m, node: Module._call(node),
+    "arrow": lambda _m, node: Module._function(node), "function_expr": lambda _m, node: Module._function(node),
+}
