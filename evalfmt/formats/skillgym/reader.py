@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,10 +91,34 @@ def _unwrap(node: Any) -> Any:
 
 
 def _read_module(ctx: Ctx, evalset: ir.EvalSet) -> None:
-    m = ctx.module
+    default, workspace = _exports(ctx)
+    container = _suite_container(ctx, default)
+    if container is None:
+        evalset.hints["module"] = [{"text": ctx.module.text}]
+        return
+    evalset.hints["module"] = _module_segments(ctx, evalset, container, workspace)
+    evalset.hints["shape"] = "array" if container.data == "array" else "record"
+    elements = _kids(container)
+    layout, tail = _layout(ctx.module, container, elements)
+    ids: dict[str, Any] = {}
+    for el, (lead, after) in zip(elements, layout):
+        case = _read_element(ctx, el, container.data == "object")
+        case.hints["lead"] = lead
+        case.hints["after"] = after
+        if case.name in ids and "verbatim" not in case.hints and case.name.strip():
+            ctx.add("EV115", f"duplicate case id '{case.name}' (first at line {pos_of(ids[case.name])[0]}): "
+                             "give each case its own id (it names the artifact folders)", el)
+        else:
+            ids.setdefault(case.name, el)
+        evalset.cases.append(case)
+    evalset.hints["tail"] = tail
+
+
+def _exports(ctx: Ctx) -> tuple[Tree | None, Tree | None]:
+    """The module's ``export default`` (EV115 for a second one) and its ``export const workspace``."""
     default = None
     workspace = None
-    for item in m.tree.children:
+    for item in ctx.module.tree.children:
         if isinstance(item, Tree) and item.data == "export_default":
             if default is not None:
                 ctx.add("EV115", "a second 'export default': a module has one default export", item)
@@ -103,42 +128,48 @@ def _read_module(ctx: Ctx, evalset: ir.EvalSet) -> None:
             name = str(item.children[1].children[1].children[0])
             if name == "workspace":
                 workspace = item
+    return default, workspace
+
+
+def _suite_container(ctx: Ctx, default: Tree | None) -> Tree | None:
+    """The array or object literal the default export is (or names); None, with a diagnostic, otherwise."""
+    m = ctx.module
     if default is None:
         ctx.add("EV103", "missing 'export default' of the suite (an array of cases or a record of cases)",
                 pos=(1, 1))
-        evalset.hints["module"] = [{"text": m.text}]
-        return
+        return None
     expr = _unwrap(default.children[2])
     container = expr
     if isinstance(expr, Tree) and expr.data == "ref":
         name = str(expr.children[0].children[0])
         if name not in m.consts:
             ctx.add("EV100", f"the default export '{name}' is not a const declared in this file", expr)
-            evalset.hints["module"] = [{"text": m.text}]
-            return
+            return None
         container = _unwrap(m.consts[name])
     if not (isinstance(container, Tree) and container.data in ("array", "object")):
         ctx.add("EV100", "the suite must be an array literal of cases or an object literal of cases "
                          "(this one is computed: evalfmt reads suites statically)", container)
-        evalset.hints["module"] = [{"text": m.text}]
-        return
+        return None
+    return container
 
-    # Module text around the container (and the workspace declaration).
+
+def _module_segments(ctx: Ctx, evalset: ir.EvalSet, container: Tree, workspace: Tree | None) -> list[dict]:
+    """The module's text around the suite container and the workspace declaration (whose value goes to
+    ``extra``), in order."""
+    m = ctx.module
     c_start, c_end = span_of(container)
-    segments: list[dict] = []
     cuts: list[tuple[int, int, dict]] = [(c_start, c_end, {"suite": True})]
     if workspace is not None:
         w_start, w_end = span_of(workspace)
-        value_node = workspace.children[1]
         try:
-            value = jsonable(m.value(_value_of_decl(value_node)))
-            evalset.extra["workspace"] = value
-            cuts.append((w_start, w_end, {"workspace": value}))
+            value = jsonable(m.value(_value_of_decl(workspace.children[1])))
         except NotStatic as exc:
             ctx.add("EV100", f"'workspace' is not a literal ({exc.why}): it is kept as code", exc.node)
-            evalset.extra["workspace"] = {"$code": m.text[w_start:w_end]}
-            cuts.append((w_start, w_end, {"workspace": evalset.extra["workspace"]}))
+            value = {"$code": m.text[w_start:w_end]}
+        evalset.extra["workspace"] = value
+        cuts.append((w_start, w_end, {"workspace": value}))
     cuts.sort(key=lambda c: c[0])
+    segments: list[dict] = []
     at = 0
     for start, end, seg in cuts:
         if start > at:
@@ -148,47 +179,46 @@ def _read_module(ctx: Ctx, evalset: ir.EvalSet) -> None:
         segments.append(seg)
         at = end
     segments.append({"text": m.text[at:]})
-    evalset.hints["module"] = segments
-    evalset.hints["shape"] = "array" if container.data == "array" else "record"
-
-    elements = _kids(container)
-    toks_in = [t for t in m.toks if c_start < t.start and t.end < c_end]
-    commas = [t for t in toks_in if t.type == "COMMA" and _depth_at(m, toks_in, t) == 0]
-    prev_end = c_start + 1
-    ids: dict[str, Any] = {}
-    for i, el in enumerate(elements):
-        e_start, e_end = span_of(el)
-        comma = next((c for c in commas if c.start >= e_end), None)
-        after = ""
-        if comma is not None and (i + 1 == len(elements) or comma.end <= span_of(elements[i + 1])[0]):
-            after = m.text[e_end:comma.end]
-        case = _read_element(ctx, el, container.data == "object")
-        case.hints["lead"] = m.text[prev_end:e_start]
-        case.hints["after"] = after
-        prev_end = e_end + len(after)
-        if case.name in ids and "verbatim" not in case.hints and case.name.strip():
-            ctx.add("EV115", f"duplicate case id '{case.name}' (first at line {pos_of(ids[case.name])[0]}): "
-                             "give each case its own id (it names the artifact folders)", el)
-        else:
-            ids.setdefault(case.name, el)
-        evalset.cases.append(case)
-    evalset.hints["tail"] = m.text[prev_end:c_end - 1]
+    return segments
 
 
 def _value_of_decl(decl: Tree) -> Any:
     return decl.children[-2] if _is_semi(decl.children[-1]) else decl.children[-1]
 
 
-def _depth_at(m: Module, toks: list[Tok], target: Tok) -> int:
+def _layout(m: Module, node: Tree, items: list) -> tuple[list[tuple[str, str]], str]:
+    """The text around the items of a bracketed literal (an array of cases, an object's properties):
+    (lead, after) of each item (``after`` runs to the item's comma, when one follows it), and the text
+    before the closing bracket."""
+    o_start, o_end = span_of(node)
+    commas = _top_level_commas(m.tokens_inside(o_start, o_end))
+    comma_starts = [c.start for c in commas]
+    out: list[tuple[str, str]] = []
+    prev_end = o_start + 1
+    for i, item in enumerate(items):
+        i_start, i_end = span_of(item)
+        k = bisect_left(comma_starts, i_end)
+        comma = commas[k] if k < len(commas) else None
+        after = ""
+        if comma is not None and (i + 1 == len(items) or comma.end <= span_of(items[i + 1])[0]):
+            after = m.text[i_end:comma.end]
+        out.append((m.text[prev_end:i_start], after))
+        prev_end = i_end + len(after)
+    return out, m.text[prev_end:o_end - 1]
+
+
+def _top_level_commas(toks: list[Tok]) -> list[Tok]:
+    """The commas of ``toks`` outside any bracket they open."""
+    out: list[Tok] = []
     depth = 0
     for t in toks:
-        if t is target:
-            return depth
         if t.type in ("LPAR", "LSQB", "LBRACE"):
             depth += 1
         elif t.type in ("RPAR", "RSQB", "RBRACE"):
             depth -= 1
-    return depth
+        elif t.type == "COMMA" and depth == 0:
+            out.append(t)
+    return out
 
 
 def _read_element(ctx: Ctx, el: Tree, record: bool) -> ir.Case:
@@ -227,31 +257,21 @@ def _verbatim_case(ctx: Ctx, el: Tree) -> ir.Case:
 def _read_case(ctx: Ctx, obj: Tree) -> ir.Case:
     m = ctx.module
     case = ir.Case(name="", span=ctx.span(obj))
-    o_start, o_end = span_of(obj)
     props = _kids(obj)
-    toks_in = [t for t in m.toks if o_start < t.start and t.end < o_end]
-    commas = [t for t in toks_in if t.type == "COMMA" and _depth_at(m, toks_in, t) == 0]
-    prev_end = o_start + 1
+    layout, tail = _layout(m, obj, props)
     out: list[dict] = []
     seen: set[str] = set()
-    for i, prop in enumerate(props):
-        p_start, p_end = span_of(prop)
-        comma = next((c for c in commas if c.start >= p_end), None)
-        after = ""
-        if comma is not None and (i + 1 == len(props) or comma.end <= span_of(props[i + 1])[0]):
-            after = m.text[p_end:comma.end]
-        entry = {"lead": m.text[prev_end:p_start], "text": m.text[p_start:p_end], "after": after}
-        prev_end = p_end + len(after)
+    for prop, (lead, after) in zip(props, layout):
+        entry = {"lead": lead, "text": m.src(prop), "after": after}
         _read_prop(ctx, case, prop, entry, seen)
         out.append(entry)
     case.hints["props"] = out
-    case.hints["tail"] = m.text[prev_end:o_end - 1]
-    if "id" not in seen:
-        ctx.add("EV103", "a case needs an 'id' (it names the case in results and artifact paths)", obj)
-    if "prompt" not in seen:
-        ctx.add("EV103", "a case needs a 'prompt' (the exact prompt sent to the runner)", obj)
-    if "assert" not in seen:
-        ctx.add("EV103", "a case needs an 'assert(report, ctx)' method", obj)
+    case.hints["tail"] = tail
+    for key, why in (("id", "an 'id' (it names the case in results and artifact paths)"),
+                     ("prompt", "a 'prompt' (the exact prompt sent to the runner)"),
+                     ("assert", "an 'assert(report, ctx)' method")):
+        if key not in seen:
+            ctx.add("EV103", f"a case needs {why}", obj)
     return case
 
 

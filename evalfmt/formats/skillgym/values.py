@@ -7,6 +7,7 @@ literals, consts of literals, template literals whose ``${}`` name such consts, 
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -80,6 +81,7 @@ class Module:
         self.path = path
         self.text = text
         self.toks = tokenize(text)
+        self._starts = [t.start for t in self.toks]
         self.tree = parse_module(self.toks, text)
         self.consts: dict[str, Tree] = {}
         self.functions: dict[str, str] = {}
@@ -100,7 +102,14 @@ class Module:
         return self.text[start:end]
 
     def tokens_between(self, start: int, end: int) -> list[Tok]:
-        return [t for t in self.toks if t.start >= start and t.end <= end]
+        """The tokens within ``[start, end]`` (offsets)."""
+        lo, hi = bisect_left(self._starts, start), bisect_right(self._starts, end)
+        return [t for t in self.toks[lo:hi] if t.end <= end]
+
+    def tokens_inside(self, start: int, end: int) -> list[Tok]:
+        """The tokens strictly inside ``(start, end)``: between a bracket at ``start`` and its closing one."""
+        lo, hi = bisect_right(self._starts, start), bisect_left(self._starts, end)
+        return [t for t in self.toks[lo:hi] if t.end < end]
 
     # -- evaluation
 
