@@ -18,7 +18,7 @@ import os
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from lark import Tree
 
@@ -287,7 +287,6 @@ def _prop_key(ctx: Ctx, prop: Tree) -> tuple[str | None, Any]:
 
 
 def _read_prop(ctx: Ctx, case: ir.Case, prop: Tree, entry: dict, seen: set[str]) -> None:
-    m = ctx.module
     try:
         key, key_node = _prop_key(ctx, prop)
     except NotStatic as exc:
@@ -304,76 +303,109 @@ def _read_prop(ctx: Ctx, case: ir.Case, prop: Tree, entry: dict, seen: set[str])
     seen.add(key)
     if key == "assert":
         _read_assert(ctx, case, prop, entry)
-        return
-    if key == "classifyFailure":
+    elif key == "classifyFailure":
         case.extra["classifyFailure"] = entry["text"]
         entry["value"] = entry["text"]
-        return
-    if prop.data == "method":
-        if key in ("id", "prompt", "tags", "timeoutMs", "expectedFail"):
+    elif prop.data == "method":
+        if key in _VALUE_KEYS:
             ctx.add("EV102", f"'{key}' must be a value, not a method", key_node)
         else:
-            ctx.add("EV101", f"unknown case property '{key}' (skillgym's Case has {', '.join(CASE_KEYS)})", key_node)
-        case.extra[key] = {"$code": entry["text"]}
-        entry["value"] = case.extra[key]
-        return
+            _unknown_prop(ctx, key, key_node)
+        _keep_code(case, key, entry)
+    else:
+        _read_value_prop(ctx, case, prop, key, key_node, entry)
+
+
+def _unknown_prop(ctx: Ctx, key: str, key_node: Any) -> None:
+    ctx.add("EV101", f"unknown case property '{key}' (skillgym's Case has {', '.join(CASE_KEYS)})", key_node)
+
+
+def _keep_code(case: ir.Case, key: str, entry: dict) -> None:
+    """A property whose value is code: kept verbatim in ``extra``."""
+    case.extra[key] = {"$code": entry["text"]}
+    entry["value"] = case.extra[key]
+
+
+def _read_value_prop(ctx: Ctx, case: ir.Case, prop: Tree, key: str, key_node: Any, entry: dict) -> None:
+    """``key: value`` or a shorthand ``key`` (a const of that name)."""
     value_node = prop.children[2] if prop.data == "keyed" else prop.children[0]
     try:
-        value = m.value(value_node) if prop.data == "keyed" else m.const(key, prop)
+        value = ctx.module.value(value_node) if prop.data == "keyed" else ctx.module.const(key, prop)
     except NotStatic as exc:
-        if key in ("id", "prompt", "tags", "timeoutMs", "expectedFail"):
+        if key in _VALUE_KEYS:
             ctx.add("EV100", f"'{key}' is not a literal ({exc.why}): evalfmt reads suites statically; "
                              "use a literal or a const of literals", exc.node)
         else:
-            ctx.add("EV101", f"unknown case property '{key}' (skillgym's Case has {', '.join(CASE_KEYS)})", key_node)
-        case.extra[key] = {"$code": entry["text"]}
-        entry["value"] = case.extra[key]
+            _unknown_prop(ctx, key, key_node)
+        _keep_code(case, key, entry)
         if key == "id":
             case.name = entry["text"]
         return
     value = jsonable(value)
     entry["value"] = value
-    where = value_node
-    if key == "id":
-        if isinstance(value, str) and value.strip():
-            case.name = value
-        elif isinstance(value, str):
-            ctx.add("EV103", "'id' is blank: give the case an id (it names results and artifact folders)", where)
-            case.extra["id"] = value
-        else:
-            ctx.add("EV102", f"'id' must be a non-empty string, not {_what(value)}", where)
-            case.extra["id"] = value
-            case.name = "" if value is None else js_string_of(value)
-    elif key == "prompt":
-        if isinstance(value, str):
-            case.input = value
-            if not value.strip():
-                ctx.add("EV103", "'prompt' is blank: write the prompt sent to the runner", where)
-        else:
-            ctx.add("EV102", f"'prompt' must be a string, not {_what(value)}", where)
-            case.extra["prompt"] = value
-    elif key == "tags":
-        if isinstance(value, list) and all(isinstance(t, str) and t.strip() for t in value):
-            case.tags = value
-        else:
-            ctx.add("EV102", "'tags' must be a list of non-empty strings", where)
-            case.extra["tags"] = value
-    elif key == "timeoutMs":
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 2 ** 53 \
-                and float(value).is_integer():  # (2**53: JavaScript's largest safe integer)
-            case.timeout_ms = int(value)
-        else:
-            ctx.add("EV102", f"'timeoutMs' must be a positive whole number of milliseconds, not {_what(value)}", where)
-            case.extra["timeoutMs"] = value
-    elif key == "expectedFail":
-        if isinstance(value, bool):
-            case.expected_fail = value
-        else:
-            ctx.add("EV102", f"'expectedFail' must be true or false, not {_what(value)}", where)
-            case.extra["expectedFail"] = value
-    else:
-        ctx.add("EV101", f"unknown case property '{key}' (skillgym's Case has {', '.join(CASE_KEYS)})", key_node)
+    setter = _FIELDS.get(key)
+    if setter is None:
+        _unknown_prop(ctx, key, key_node)
         case.extra[key] = value
+    elif not setter(ctx, case, value, value_node):
+        case.extra[key] = value
+
+
+def _set_id(ctx: Ctx, case: ir.Case, value: Any, where: Any) -> bool:
+    if isinstance(value, str) and value.strip():
+        case.name = value
+        return True
+    if isinstance(value, str):
+        ctx.add("EV103", "'id' is blank: give the case an id (it names results and artifact folders)", where)
+        return False
+    ctx.add("EV102", f"'id' must be a non-empty string, not {_what(value)}", where)
+    case.name = "" if value is None else js_string_of(value)
+    return False
+
+
+def _set_prompt(ctx: Ctx, case: ir.Case, value: Any, where: Any) -> bool:
+    if not isinstance(value, str):
+        ctx.add("EV102", f"'prompt' must be a string, not {_what(value)}", where)
+        return False
+    case.input = value
+    if not value.strip():
+        ctx.add("EV103", "'prompt' is blank: write the prompt sent to the runner", where)
+    return True
+
+
+def _set_tags(ctx: Ctx, case: ir.Case, value: Any, where: Any) -> bool:
+    if isinstance(value, list) and all(isinstance(t, str) and t.strip() for t in value):
+        case.tags = value
+        return True
+    ctx.add("EV102", "'tags' must be a list of non-empty strings", where)
+    return False
+
+
+def _set_timeout(ctx: Ctx, case: ir.Case, value: Any, where: Any) -> bool:
+    # (2**53: JavaScript's largest safe integer)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 2 ** 53 \
+            and float(value).is_integer():
+        case.timeout_ms = int(value)
+        return True
+    ctx.add("EV102", f"'timeoutMs' must be a positive whole number of milliseconds, not {_what(value)}", where)
+    return False
+
+
+def _set_expected_fail(ctx: Ctx, case: ir.Case, value: Any, where: Any) -> bool:
+    if isinstance(value, bool):
+        case.expected_fail = value
+        return True
+    ctx.add("EV102", f"'expectedFail' must be true or false, not {_what(value)}", where)
+    return False
+
+
+#: the case properties that hold a value -> how a value is set on the case (False: it is kept in
+#: ``extra`` under its own key, with the diagnostic given)
+_FIELDS: dict[str, Callable[[Ctx, ir.Case, Any, Any], bool]] = {
+    "id": _set_id, "prompt": _set_prompt, "tags": _set_tags, "timeoutMs": _set_timeout,
+    "expectedFail": _set_expected_fail,
+}
+_VALUE_KEYS = tuple(_FIELDS)
 
 
 def _what(value: Any) -> str:
