@@ -179,6 +179,9 @@ def test_syntax_error_is_ev100_with_position():
      "1:37: EV100 invalid escape '\\x4': write \\xHH, \\uHHHH or \\u{H...} with hex digits"),
     ("export default [{ id: 'a', prompt: \"\\u{110000}\", assert() {} }];\n",
      "1:37: EV100 invalid escape '\\u{110000}': write \\xHH, \\uHHHH or \\u{H...} with hex digits"),
+    # a digit outside ASCII starts no number in JavaScript (it used to end the read with an internal error)
+    ("export default [{ id: 'a', prompt: 'p', timeoutMs: \u00b2, assert() {} }];\n",
+     "1:52: EV100 unexpected character '\u00b2'"),
 ])
 def test_outside_the_subset(tmp_path, source, message):
     path = tmp_path / "suite.ts"

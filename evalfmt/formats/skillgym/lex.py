@@ -154,7 +154,10 @@ class Tokenizer:
             return self._scan_string(c), "STRING"
         if c == "`":
             return self._scan_template(), "TEMPLATE"
-        if c.isdigit() or (c == "." and self.i + 1 < len(text) and text[self.i + 1].isdigit()):
+        if c.isdigit() and not c.isascii():  # ('²' is a digit to Python, no character JavaScript reads here)
+            raise self.error(f"unexpected character {c!r}")
+        if c.isdigit() or (c == "." and self.i + 1 < len(text) and text[self.i + 1].isascii()
+                           and text[self.i + 1].isdigit()):
             return self._scan_number(), "NUMBER"
         if c == "/" and self._regex_allowed(out):
             return self._scan_regex(), "REGEX"
