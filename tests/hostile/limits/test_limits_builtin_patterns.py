@@ -133,9 +133,9 @@ def test_emails_dep_tokens_and_trim_match_the_regexes(text):
 @FAST
 @given(tokens("{{", "}}", "{", "}", "-", " ", "\n", "x", "a.b", "\t", "\u2028", "{{-", "-}}", size=12))
 def test_promptfoo_template_outputs_match_the_regex(template):
-    from evalfmt.formats import promptfoo
+    from evalfmt.formats.promptfoo import template as promptfoo_template
 
-    assert list(promptfoo._outputs(template)) == [(m.start(), m.end(), m.group(1)) for m in OLD_OUTPUT.finditer(template)]
+    assert list(promptfoo_template._outputs(template)) == [(m.start(), m.end(), m.group(1)) for m in OLD_OUTPUT.finditer(template)]
 
 
 @FAST
