@@ -31,14 +31,13 @@ transpile`` does) and each is reported as a loss: a model grades a sentence, not
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .. import ir
+from ..ir import build
 from ..load import type_name
 from . import Format, Loss, ReadResult, Reporter, WriteResult, first_char, open_document, peek_keys, span_at
 from .losses import Rule, Table, check_feature
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .. import ir
 
 NAME = "agent-skills"
 TOP_KEYS = ("skill_name", "evals")
@@ -92,7 +91,7 @@ def _is_seed_name(path: str) -> bool:
 
 
 # ------------------------------------------------------------------------------------ reading
-# The reader builds the IR as plain data (``ReadResult.add_raw``): no pydantic on validate's path.
+# The reader builds the IR's dataclasses directly.
 
 
 def read(path: str) -> ReadResult:
@@ -101,12 +100,11 @@ def read(path: str) -> ReadResult:
     if rep is None:
         return result
     data = rep.loaded.data
-    evalset: dict[str, Any] = {"format": NAME, "source": path, "span": span_at(path), "cases": [], "extra": {},
-                               "hints": {}}
-    result.add_raw(evalset)
+    evalset = ir.EvalSet(format=NAME, source=path, span=span_at(path))
+    result.sets.append(evalset)
     if not isinstance(data, dict):
         rep.add("EV102", f"an evals.json must hold a mapping with 'skill_name' and 'evals', not a {type_name(data)}")
-        evalset["extra"]["$root"] = data
+        evalset.extra["$root"] = data
         return result
 
     if "tests" in data and "evals" not in data and "skill_name" not in data and _is_seed_name(path):
@@ -115,102 +113,100 @@ def read(path: str) -> ReadResult:
 
     order = list(data)
     if order != [k for k in TOP_KEYS if k in data] + [k for k in order if k not in TOP_KEYS]:
-        evalset["hints"]["key_order"] = order
+        evalset.hints["key_order"] = order
 
     skill = data.get("skill_name")
     if "skill_name" not in data:
         rep.add("EV103", "missing required key 'skill_name' (the name in the skill's frontmatter)")
     elif isinstance(skill, str):
-        evalset["skill"] = {"name": skill, "span": rep.span("skill_name")}
+        evalset.skill = ir.SkillInfo(name=skill, span=rep.span("skill_name"))
     else:
         rep.wrong_type("skill_name", "a string", skill, "skill_name")
-        evalset["extra"]["skill_name"] = skill
+        evalset.extra["skill_name"] = skill
     skill_name = skill if isinstance(skill, str) else None
 
     for key in order:
         if key not in TOP_KEYS:
             rep.unknown_key(key, TOP_KEYS, key)
-            evalset["extra"][key] = data[key]
+            evalset.extra[key] = data[key]
 
     evals = data.get("evals")
     if "evals" not in data:
         rep.add("EV103", "missing required key 'evals' (a list of evals)")
     elif not isinstance(evals, list):
         rep.wrong_type("evals", "a list", evals, "evals")
-        evalset["extra"]["evals"] = evals
+        evalset.extra["evals"] = evals
     else:
         for i, item in enumerate(evals):
-            evalset["cases"].append(_read_eval(rep, item, i, skill_name))
-        _check_ids(rep, evalset["cases"])
+            evalset.cases.append(_read_eval(rep, item, i, skill_name))
+        _check_ids(rep, evalset.cases)
     return result
 
 
-def _read_seed(rep: Reporter, data: dict, evalset: dict) -> None:
+def _read_seed(rep: Reporter, data: dict, evalset: ir.EvalSet) -> None:
     """``{"tests": [{"id", "input", "should_trigger"}]}`` in ``<skill>/evals.json`` (transpile's seed layout)."""
     import os
 
     path = rep.loaded.path
     skill = os.path.basename(os.path.dirname(os.path.abspath(path)))
-    evalset["hints"]["shape"] = "seed"
-    evalset["skill"] = {"name": skill}
+    evalset.hints["shape"] = "seed"
+    evalset.skill = ir.SkillInfo(name=skill)
     for key in data:
         if key != "tests":
             rep.unknown_key(key, ("tests",), key, otherwise=" (it is kept)")
-            evalset["extra"][key] = data[key]
+            evalset.extra[key] = data[key]
     tests = data["tests"]
     if not isinstance(tests, list):
         rep.wrong_type("tests", "a list", tests, "tests")
-        evalset["extra"]["tests"] = tests
+        evalset.extra["tests"] = tests
         return
     for i, item in enumerate(tests):
         at = ("tests", i)
-        case: dict[str, Any] = {"name": f"test-{i + 1}", "span": rep.span(*at), "checks": [], "extra": {},
-                                "hints": {}}
-        evalset["cases"].append(case)
+        case = ir.Case(name=f"test-{i + 1}", span=rep.span(*at))
+        evalset.cases.append(case)
         if not isinstance(item, dict):
             rep.add("EV102", f"a test must be a mapping with 'id', 'input' and 'should_trigger', not a "
                              f"{type_name(item)}", *at)
-            case["extra"]["$value"] = item
+            case.extra["$value"] = item
             continue
         for key, want in (("id", "a string"), ("should_trigger", "a boolean")):
             if key not in item:
                 rep.add("EV103", f"missing required key '{key}'", *at)
         if isinstance(item.get("id"), str) and item["id"].strip():
-            case["name"] = item["id"]
+            case.name = item["id"]
         elif "id" in item:
             rep.wrong_type("id", "a non-blank string", item["id"], *at, "id")
-            case["extra"]["id"] = item["id"]
+            case.extra["id"] = item["id"]
         value = item.get("input")
         if isinstance(value, str) or _messages(value):
-            case["input"] = value
+            case.input = value if isinstance(value, str) else [build.message(m) for m in value]
         elif "input" in item:
             rep.wrong_type("input", "a string or a list of {role, content} messages", value, *at, "input")
-            case["extra"]["input"] = value
+            case.extra["input"] = value
         trig = item.get("should_trigger")
         if isinstance(trig, bool):
-            case["checks"].append({"kind": "skill-trigger", "skill": skill, "should_trigger": trig,
-                                   "span": rep.span(*at, "should_trigger")})
+            case.checks.append(ir.SkillTrigger(skill=skill, should_trigger=trig, span=rep.span(*at, "should_trigger")))
         elif "should_trigger" in item:
             rep.wrong_type("should_trigger", "a boolean", trig, *at, "should_trigger")
-            case["extra"]["should_trigger"] = trig
+            case.extra["should_trigger"] = trig
         for key in item:
             if key not in SEED_KEYS:
                 rep.unknown_key(key, SEED_KEYS, *at, key, otherwise=" (it is kept)")
-                case["extra"][key] = item[key]
+                case.extra[key] = item[key]
 
 
 def _messages(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value)
 
 
-def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> dict:
+def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.Case:
     at = ("evals", i)
-    case: dict[str, Any] = {"name": str(i + 1), "span": rep.span(*at), "checks": [], "extra": {}, "hints": {}}
+    case = ir.Case(name=str(i + 1), span=rep.span(*at))
     if not isinstance(item, dict):
         rep.add("EV102", f"an eval must be a mapping with 'id' and 'prompt', not a {type_name(item)}", *at)
-        case["extra"]["$value"] = item
+        case.extra["$value"] = item
         return case
-    extra, hints, checks = case["extra"], case["hints"], case["checks"]
+    extra, hints, checks = case.extra, case.hints, case.checks
     order = list(item)
 
     # id and name
@@ -221,16 +217,16 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> dict
         ident = item["id"]
         if isinstance(ident, int) and not isinstance(ident, bool):
             hints["id"] = ident
-            case["name"] = str(ident)
+            case.name = str(ident)
         else:
             rep.wrong_type("id", "an integer", ident, *at, "id")
             extra["id"] = ident
             if isinstance(ident, str) and ident:
-                case["name"] = ident
+                case.name = ident
     if "name" in item:
         name = item["name"]
         if isinstance(name, str) and name.strip():
-            case["name"] = name
+            case.name = name
             if "id" in item and name == str(item["id"]):
                 hints["name_key"] = True
         else:
@@ -244,7 +240,7 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> dict
     if "prompt" not in item:
         rep.add("EV103", "missing required key 'prompt' (the task to run)", *at)
     elif isinstance(item["prompt"], str):
-        case["input"] = item["prompt"]
+        case.input = item["prompt"]
         if not item["prompt"].strip():
             rep.add("EV103", "'prompt' is blank: write the task to run", *at, "prompt")
     else:
@@ -254,7 +250,7 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> dict
     if "expected_output" in item:
         value = item["expected_output"]
         if isinstance(value, str):
-            case["expected_output"] = value
+            case.expected_output = value
         else:
             rep.wrong_type("expected_output", "a string", value, *at, "expected_output")
             extra["expected_output"] = value
@@ -262,7 +258,7 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> dict
     if "files" in item:
         files = item["files"]
         if isinstance(files, list) and all(isinstance(f, str) for f in files):
-            case["input_files"] = list(files)
+            case.input_files = list(files)
         elif isinstance(files, list):
             bad = next(j for j, f in enumerate(files) if not isinstance(f, str))
             rep.wrong_type("files", "a list of paths (strings)", files[bad], *at, "files", bad)
@@ -274,8 +270,7 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> dict
     if "should_trigger" in item:
         value = item["should_trigger"]
         if isinstance(value, bool):
-            checks.append({"kind": "skill-trigger", "skill": skill_name, "should_trigger": value,
-                           "span": rep.span(*at, "should_trigger")})
+            checks.append(ir.SkillTrigger(skill=skill_name, should_trigger=value, span=rep.span(*at, "should_trigger")))
         else:
             rep.wrong_type("should_trigger", "a boolean", value, *at, "should_trigger")
             extra["should_trigger"] = value
@@ -293,7 +288,7 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> dict
             hints["expectations_key"] = "assertions"
         if isinstance(value, list) and all(isinstance(s, str) for s in value):
             if value:
-                checks.append({"kind": "rubrics", "criteria": list(value), "span": rep.span(*at, key)})
+                checks.append(ir.Rubrics(criteria=list(value), span=rep.span(*at, key)))
             else:
                 hints["empty_expectations"] = True
         else:
@@ -319,10 +314,10 @@ def _default_order(item: dict) -> list[str]:
     return [k for k in EVAL_KEYS if k in item] + [k for k in item if k not in EVAL_KEYS]
 
 
-def _check_ids(rep: Reporter, cases: list[dict]) -> None:
+def _check_ids(rep: Reporter, cases: list[ir.Case]) -> None:
     seen: dict[Any, int] = {}
     for i, case in enumerate(cases):
-        ident = case["hints"].get("id")
+        ident = case.hints.get("id")
         if ident is None:
             continue
         if ident in seen:
@@ -451,7 +446,6 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
 
 def _write_seed(evalset: ir.EvalSet) -> WriteResult:
     """The seed shape back as ``evalfmt transpile`` writes it (see :mod:`evalfmt.route`)."""
-    from .. import ir
     from ..js import stringify
     from ..route import canonical_input
 
@@ -463,9 +457,7 @@ def _write_seed(evalset: ir.EvalSet) -> WriteResult:
             continue
         item: dict[str, Any] = {"id": case.extra.get("id", case.name)}
         if case.input is not None or "input" in case.extra:
-            raw = [{k: v for k, v in ir.dump(m).items() if k != "span"} for m in case.input] \
-                if isinstance(case.input, list) else case.input
-            item["input"] = case.extra.get("input", canonical_input(raw))
+            item["input"] = case.extra.get("input", canonical_input(case.input))
         trig = next((c for c in case.checks if c.kind == "skill-trigger" and c.skill in (skill, None)), None)
         if "should_trigger" in case.extra:
             item["should_trigger"] = case.extra["should_trigger"]
@@ -510,7 +502,6 @@ CASE_FIELDS_LOST = ("judge", "files", "fixture", "setup", "bucket", "requires", 
 
 def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[Loss], path: str,
                 index: int = 0) -> dict:
-    from .. import ir
 
     where = _where(case, path)
     item: dict[str, Any] = {}
@@ -606,7 +597,6 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
 
 
 def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict:
-    from .. import ir
 
     where = _where(suite, "suite")
     _lose(losses, "suite", where, f"suite entries ({len(suite.entries)}) merged into one eval: their rows are not scored apart")

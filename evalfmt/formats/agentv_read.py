@@ -33,6 +33,7 @@ from typing import Any
 
 from ..errors import Diagnostic, LoadError, Pos
 from ..load import Loaded, load_text, type_name
+from ..ir.build import evalset as build_evalset
 from . import ReadResult
 from .agentv_yaml import load_file, plain
 
@@ -220,7 +221,7 @@ def read_file(path: str) -> ReadResult:
         loaded = load_file(path)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
-        result.add_raw(_evalset(path))
+        result.sets.append(build_evalset(_evalset(path)))
         return result
     result.documents[path] = loaded
     ctx = Ctx(loaded, result.diagnostics)
@@ -234,7 +235,7 @@ def read_file(path: str) -> ReadResult:
             evalset["extra"]["document"] = plain(data)
     else:
         Reader(ctx, result, path).top(evalset, data)
-    result.add_raw(evalset)
+    result.sets.append(build_evalset(evalset))
     return result
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from .. import ir
 from . import Format, ReadResult, parts
 from .terum_read import (
     MISPLACED_TOP,
@@ -65,13 +66,13 @@ def read(path: str, forced: bool = False, exclude: frozenset = frozenset()) -> R
     name = segs[-1]
     if len(segs) >= 2 and segs[-2] == "evals" and name == "suite.yaml":
         stems = {os.path.basename(p).rsplit(".", 1)[0] for p in case_files(evals)}
-        evalset["suite"] = read_suite_file(path, result, root, stems, forced)
+        evalset.suite = read_suite_file(path, result, root, stems, forced)
     elif len(segs) >= 2 and segs[-2] == "evals" and name == "triggers.yaml":
-        evalset["triggers"] = read_triggers_file(path, result, info["name"] if info else None, forced)
+        evalset.triggers = read_triggers_file(path, result, info.name if info else None, forced)
     elif len(segs) >= 3 and segs[-2] == "cases" and name.endswith((".yaml", ".yml")):
         case = read_case_file(path, result, root, forced)
         if case is not None:
-            evalset["cases"].append(case)
+            evalset.cases.append(case)
     else:
         target = dict((p, t) for p, t in misplaced_files(evals)).get(path)
         if target is None:
@@ -80,19 +81,18 @@ def read(path: str, forced: bool = False, exclude: frozenset = frozenset()) -> R
             result.diagnostics.append(misplaced_diagnostic(path, target))
     if result.notes:
         return result  # the file was left unread (not terum's): no eval set
-    result.add_raw(evalset)
+    result.sets.append(evalset)
     return result
 
 
-def _skill(root: str | None) -> dict | None:
+def _skill(root: str | None) -> ir.SkillInfo | None:
     """The skill an eval file belongs to: the folder holding SKILL.md above its ``evals/`` (the same
     rule as a skill-creator trigger set's), else none."""
     return skill_info(root) if root is not None and is_skill_dir(root) else None
 
 
-def _evalset(source: str, info: dict | None) -> dict:
-    return {"format": "terum", "source": source, "skill": info, "cases": [],
-            "span": {"file": source, "line": 1, "column": 1}}
+def _evalset(source: str, info: ir.SkillInfo | None) -> ir.EvalSet:
+    return ir.EvalSet(format="terum", source=source, skill=info, span=ir.Span(source, 1, 1))
 
 
 def _guess_target(path: str, evals: str) -> str | None:
@@ -117,7 +117,7 @@ def _read_folder(root: str, result: ReadResult, forced: bool, exclude: frozenset
         case = read_case_file(path, result, root, forced)
         if case is None:
             continue
-        name = case["name"]
+        name = case.name
         if name in seen:
             from ..errors import Diagnostic
 
@@ -126,17 +126,17 @@ def _read_folder(root: str, result: ReadResult, forced: bool, exclude: frozenset
                 f"case name '{name}' is also the name of {os.path.basename(seen[name])}: "
                 "two files with one stem make two cases with the same name; rename one", "error"))
         seen.setdefault(name, path)
-        evalset["cases"].append(case)
+        evalset.cases.append(case)
     suite_path = os.path.join(evals, "suite.yaml")
     if os.path.isfile(suite_path) and mine(suite_path):
-        evalset["suite"] = read_suite_file(suite_path, result, root, set(seen), forced)
+        evalset.suite = read_suite_file(suite_path, result, root, set(seen), forced)
     trig_path = os.path.join(evals, "triggers.yaml")
     if os.path.isfile(trig_path) and mine(trig_path):
-        evalset["triggers"] = read_triggers_file(trig_path, result, info["name"] if info else None, forced)
+        evalset.triggers = read_triggers_file(trig_path, result, info.name if info else None, forced)
     for path, target in misplaced_files(evals):
         if mine(path) and (forced or misplaced_is_terum(path, result)):
             result.diagnostics.append(misplaced_diagnostic(path, target))
-    result.add_raw(evalset)
+    result.sets.append(evalset)
 
 
 def write(evalset, existing=None):

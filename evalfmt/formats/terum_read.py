@@ -12,8 +12,7 @@ What the engine (``terum-skills eval``) does, and therefore what this reader rep
 - check kinds are not validated by the engine at load time (an unknown kind fails its arm when it
   runs), so the IR keeps them as :class:`~evalfmt.ir.Opaque` and validation reports them (EV104).
 
-The reader builds IR-shaped plain data (``ReadResult.add_raw``): pydantic is imported only when a
-caller asks for the IR, so ``validate`` stays fast.
+The reader builds the IR's dataclasses directly (no pydantic on ``validate``'s path).
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ import os
 import re
 from typing import Any
 
+from .. import ir
 from ..kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
 from ..errors import Diagnostic, LoadError
 from ..js import is_integer as is_js_integer, is_number as is_js_number, string as js_string
@@ -133,23 +133,20 @@ class _Ctx:
             data["old"] = path[-1]
         self.at(self.loaded.key_pos(*path), code, message, severity, **data)
 
-    def span(self, *path) -> dict:
+    def span(self, *path) -> ir.Span:
         p = self.loaded.pos(*path)
-        return {"file": self.path, "line": p.line, "column": p.column}
+        return ir.Span(self.path, p.line, p.column)
 
 
 # ----------------------------------------------------------------------------------------- checks
 
 
-def parse_checks(ctx: _Ctx, raw: Any, base: tuple) -> list[dict]:
+def parse_checks(ctx: _Ctx, raw: Any, base: tuple) -> list[ir.Check]:
     """A terum ``checks`` list into IR checks (``raw`` must be a list)."""
-    out: list[dict] = []
-    for i, item in enumerate(raw):
-        out.append(parse_check(ctx, item, base + (i,)))
-    return out
+    return [parse_check(ctx, item, base + (i,)) for i, item in enumerate(raw)]
 
 
-def parse_check(ctx: _Ctx, item: Any, where: tuple) -> dict:
+def parse_check(ctx: _Ctx, item: Any, where: tuple) -> ir.Check:
     span = ctx.span(*where)
     if isinstance(item, str):
         kind, arg, has_arg = item, None, False
@@ -188,11 +185,11 @@ def parse_check(ctx: _Ctx, item: Any, where: tuple) -> dict:
         ctx.value(*where, kind, code="EV106",
                   message=f"path '{text}' escapes the sandbox; the check always fails "
                           "('path escapes the sandbox'): use a path relative to the sandbox root")
-    return {"kind": kind, "span": span, field: text}
+    return ir.CHECK_MODELS[kind](span=span, **{field: text})  # type: ignore[return-value]
 
 
-def _opaque(span: dict, kind: str | None, item: Any) -> dict:
-    return {"kind": "opaque", "span": span, "type": kind, "raw": plain(item), "origin": "terum"}
+def _opaque(span: ir.Span, kind: str | None, item: Any) -> ir.Opaque:
+    return ir.Opaque(span=span, type=kind, raw=plain(item), origin="terum")
 
 
 def regex_problem(pattern: str, flags: str = "") -> str | None:
@@ -229,8 +226,9 @@ def file_path_violation(rel: str) -> str | None:
 # ------------------------------------------------------------------------------------------ cases
 
 
-def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str | None) -> dict:
-    """The shared loader for a case file and the suite's top level (IR-shaped data)."""
+def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str | None) -> ir.Case:
+    """The shared loader for a case file and the suite's top level (an :class:`~evalfmt.ir.Suite` when
+    ``suite``)."""
     span = ctx.span()
     what = "suite" if suite else "case"
     if not isinstance(data, dict):
@@ -364,16 +362,11 @@ def read_case_data(ctx: _Ctx, name: str, data: Any, suite: bool, skill_dir: str 
     hints = {}
     if ctx.loaded.text.startswith(GENERATED_MARK):
         hints["generated"] = ctx.loaded.text.split("\n", 1)[0]
-    node = _case(name, span, suite)
-    node.update(fields, extra=extra, hints=hints)
-    return node
+    return _case(name, span, suite, extra=extra, hints=hints, **fields)
 
 
-def _case(name: str, span: dict, suite: bool) -> dict:
-    node: dict = {"name": name, "span": span, "checks": [], "extra": {}, "hints": {}}
-    if suite:
-        node["entries"] = []
-    return node
+def _case(name: str, span: ir.Span, suite: bool, **fields: Any) -> ir.Case:
+    return (ir.Suite if suite else ir.Case)(name=name, span=span, **fields)
 
 
 def requirement_ok(text: str) -> bool:
@@ -406,7 +399,7 @@ def _check_fixture(ctx: _Ctx, fixture: str, skill_dir: str, what: str) -> None:
                   message=f"fixture directory '{fixture}' not found (looked for {target}); the engine drops the {what}")
 
 
-def read_suite_entries(ctx: _Ctx, suite: dict, data: Any, case_stems: set[str]) -> None:
+def read_suite_entries(ctx: _Ctx, suite: ir.Suite, data: Any, case_stems: set[str]) -> None:
     if not isinstance(data, dict):
         return
     if "cases" not in data:
@@ -415,7 +408,7 @@ def read_suite_entries(ctx: _Ctx, suite: dict, data: Any, case_stems: set[str]) 
     raw = data["cases"]
     if not isinstance(raw, list):
         ctx.value("cases", code="EV102", message=f"'cases' must be a list of {{name, checks}} entries, not a {type_name(raw)}")
-        suite["extra"]["cases"] = plain(raw)
+        suite.extra["cases"] = plain(raw)
         return
     if not raw:
         ctx.value("cases", code="EV112", message="suite 'suite' needs a non-empty 'cases' list: the engine refuses an empty one")
@@ -425,7 +418,7 @@ def read_suite_entries(ctx: _Ctx, suite: dict, data: Any, case_stems: set[str]) 
         where = ("cases", i)
         if not isinstance(item, dict):
             ctx.value(*where, code="EV112", message=f"suite entry {i + 1} must be a mapping with 'name' and 'checks'")
-            suite["entries"].append({"name": "", "span": ctx.span(*where), "extra": {"_raw": plain(item)}})
+            suite.entries.append(ir.SuiteEntry(name="", span=ctx.span(*where), extra={"_raw": plain(item)}))
             continue
         extra: dict[str, Any] = {}
         for key in item:
@@ -454,7 +447,7 @@ def read_suite_entries(ctx: _Ctx, suite: dict, data: Any, case_stems: set[str]) 
                       message=f"suite 'suite': sub-case name '{name}' collides with authored case name: rename it")
         if name:
             names.setdefault(name, i)
-        checks: list[dict] = []
+        checks: list[ir.Check] = []
         entry = f"suite entry '{name}'" if name else f"suite entry {i + 1}"
         if "checks" not in item:
             ctx.value(*where, code="EV103", message=f"{entry} needs a 'checks' list")
@@ -464,23 +457,23 @@ def read_suite_entries(ctx: _Ctx, suite: dict, data: Any, case_stems: set[str]) 
             extra["checks"] = plain(item["checks"])
         else:
             checks = parse_checks(ctx, item["checks"], where + ("checks",))
-        suite["entries"].append({"name": name, "checks": checks, "span": ctx.span(*where), "extra": extra})
+        suite.entries.append(ir.SuiteEntry(name=name, checks=checks, span=ctx.span(*where), extra=extra))
 
 
-def read_triggers_data(ctx: _Ctx, data: Any, skill: str | None) -> dict:
-    ts: dict = {"skill": skill, "span": ctx.span(), "prompts": [], "extra": {}, "hints": {}}
+def read_triggers_data(ctx: _Ctx, data: Any, skill: str | None) -> ir.TriggerSet:
+    ts = ir.TriggerSet(skill=skill, span=ctx.span())
     if data is None:
         return ts
     if not isinstance(data, dict):
         ctx.value(code="EV102", message=f"a triggers file must be a mapping with 'should_trigger' and "
                                         f"'should_not_trigger' lists, this one is a {type_name(data)}")
-        ts["extra"]["_raw"] = plain(data)
+        ts.extra["_raw"] = plain(data)
         return ts
     for key, value in data.items():
         if key in TRIGGER_KEYS:
             continue
         hint = suggest(key, TRIGGER_KEYS)
-        ts["extra"][key] = plain(value)
+        ts.extra[key] = plain(value)
         ctx.key(key, code="EV101", message=f"unknown key '{key}'" + (f" (did you mean '{hint}'?)" if hint else "") +
                 "; the engine reads only 'should_trigger' and 'should_not_trigger'", suggestion=hint,
                 fix=bool(hint) and hint not in data)
@@ -489,20 +482,20 @@ def read_triggers_data(ctx: _Ctx, data: Any, skill: str | None) -> dict:
             continue
         value = data[key]
         if value is None:
-            ts["hints"][f"{key}_null"] = True
+            ts.hints[f"{key}_null"] = True
             continue
         if not isinstance(value, list):
             ctx.value(key, code="EV102", message=f"'{key}' must be a list of prompts, not a {type_name(value)}")
-            ts["extra"][key] = plain(value)
+            ts.extra[key] = plain(value)
             continue
         for i, item in enumerate(value):
             if isinstance(item, (dict, list)):
                 ctx.value(key, i, code="EV102", message=f"a trigger prompt must be a string, not a {type_name(item)}")
             p = ctx.loaded.pos(key, i)
-            ts["prompts"].append({"text": js_string(item), "should_trigger": key == "should_trigger",
-                                  "span": {"file": ctx.path, "line": p.line, "column": p.column}})
+            ts.prompts.append(ir.TriggerPrompt(text=js_string(item), should_trigger=key == "should_trigger",
+                                               span=ir.Span(ctx.path, p.line, p.column)))
         if not value:
-            ts["hints"][f"{key}_empty"] = True
+            ts.hints[f"{key}_empty"] = True
     return ts
 
 
@@ -555,29 +548,31 @@ def not_terum(data: Any, known: tuple[str, ...]) -> str | None:
     return f"none of its keys ({shown}) is one of terum's"
 
 
-def read_case_file(path: str, result: ReadResult, skill_dir: str | None, forced: bool = True) -> dict | None:
+def read_case_file(path: str, result: ReadResult, skill_dir: str | None, forced: bool = True) -> ir.Case | None:
     name, _, ext = os.path.basename(path).rpartition(".")
     loaded = _load(path, result, None if forced else CASE_KEYS, "case")
     if loaded is None:
         return None
     case = read_case_data(_Ctx(loaded, result.diagnostics), name, loaded.data, False, skill_dir)
     if ext == "yml":
-        case["hints"]["ext"] = "yml"
+        case.hints["ext"] = "yml"
     return case
 
 
 def read_suite_file(path: str, result: ReadResult, skill_dir: str | None, case_stems: set[str],
-                    forced: bool = True) -> dict | None:
+                    forced: bool = True) -> ir.Suite | None:
     loaded = _load(path, result, None if forced else SUITE_KEYS, "suite")
     if loaded is None:
         return None
     ctx = _Ctx(loaded, result.diagnostics)
     suite = read_case_data(ctx, "suite", loaded.data, True, skill_dir)
+    assert isinstance(suite, ir.Suite)
     read_suite_entries(ctx, suite, loaded.data, case_stems)
     return suite
 
 
-def read_triggers_file(path: str, result: ReadResult, skill: str | None, forced: bool = True) -> dict | None:
+def read_triggers_file(path: str, result: ReadResult, skill: str | None,
+                       forced: bool = True) -> ir.TriggerSet | None:
     loaded = _load(path, result, None if forced else TRIGGER_KEYS, "triggers file")
     if loaded is None:
         return None
@@ -657,7 +652,7 @@ def _from_evals(path: str) -> str:
     return "/".join(segs[len(segs) - 1 - segs[::-1].index("evals"):]) if "evals" in segs else path
 
 
-def skill_info(skill_dir: str) -> dict:
+def skill_info(skill_dir: str) -> ir.SkillInfo:
     name = os.path.basename(os.path.abspath(skill_dir))
     description = None
     md = os.path.join(skill_dir, "SKILL.md")
@@ -665,10 +660,7 @@ def skill_info(skill_dir: str) -> dict:
         fm = frontmatter(md)
         if isinstance(fm, dict) and isinstance(fm.get("description"), str):
             description = fm["description"]
-    info = {"name": name, "path": skill_dir}
-    if description is not None:
-        info["description"] = description
-    return info
+    return ir.SkillInfo(name=name, description=description, path=skill_dir)
 
 
 def frontmatter(md_path: str) -> Any:

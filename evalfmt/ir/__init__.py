@@ -31,7 +31,10 @@ from ..kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS  # noqa: F401 - re-exp
 
 IR_VERSION = 1
 
-_dc = dataclass(slots=True, kw_only=True, eq=True)
+#: How every node class is declared. ``__eq__`` and ``__repr__`` are written once on :class:`Node` rather
+#: than generated per class: generating them would double the import time of this module, and
+#: ``validate`` (run by pre-commit on every commit) pays for that import.
+_dc = dataclass(slots=True, kw_only=True, eq=False, repr=False, match_args=False)
 
 N = TypeVar("N", bound="Node")
 
@@ -56,6 +59,17 @@ class Span:
 @_dc
 class Node:
     span: Span | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in field_names(type(self)))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the lists and dicts it holds
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in field_names(type(self)))
+        return f"{type(self).__name__}({shown})"
 
 
 # ------------------------------------------------------------------------------------ messages

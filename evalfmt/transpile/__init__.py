@@ -93,7 +93,7 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
             result.diagnostics.extend(read.diagnostics)
             result.notes.extend(f"note: {n}" for n in read.notes)
             root = out_dir if out_dir is not None else default_out(unit.path, "seed", unit.format)
-            groups.setdefault(root, []).extend(read.raw_sets())
+            groups.setdefault(root, []).extend(read.sets)
     for root, sets in groups.items():
         routed = route(sets, skill)
         result.diagnostics.extend(routed.diagnostics)

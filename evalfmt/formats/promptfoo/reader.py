@@ -25,11 +25,6 @@ _GLOB_CHARS = re.compile(r"[*?\[]")
 _LIST_KINDS = ("contains-any", "contains-all", "icontains-any", "icontains-all")
 
 
-def _span(r: Reporter, *path: Any) -> ir.Span:
-    p = r.loaded.pos(*path)
-    return ir.Span(file=r.loaded.path, line=p.line, column=p.column)
-
-
 @dataclass
 class _Reading:
     """One config being read: its reporter, its prompt template and the variable that is the prompt."""
@@ -182,7 +177,7 @@ def _read_tests(reading: _Reading, r: Reporter, tests: list, at: tuple, start: i
     for j, test in enumerate(tests):
         i = start + j
         where = at + (i,)
-        case = ir.Case(name=f"test-{i + 1}", span=_span(r, *where))
+        case = ir.Case(name=f"test-{i + 1}", span=r.span(*where))
         cases.append(case)
         if not isinstance(test, dict):
             r.add("EV102", f"a test must be a mapping with vars and assert, not a {type_name(test)}", *where)
@@ -302,7 +297,7 @@ def _opaque(a: Any, span: ir.Span, typ: str | None = None) -> list[ir.Check]:
 
 def read_assertion(r: Reporter, a: Any, where: tuple) -> list[ir.Check]:
     """The IR checks for one promptfoo assertion."""
-    span = _span(r, *where)
+    span = r.span(*where)
     if not isinstance(a, dict) or not isinstance(a.get("type"), str):
         if isinstance(a, dict) and "type" not in a:
             r.add("EV103", "an assertion needs a 'type'", *where)

@@ -203,7 +203,7 @@ class StaleTranspile(Rule):
             from ...route import route
 
             members.sort(key=lambda m: m[0])
-            routed = route([getattr(es, "_d", es) for _src, es in members])
+            routed = route([es for _src, es in members])
             if routed.errors:
                 continue
             sources = " ".join(src for src, _es in members)
