@@ -193,7 +193,8 @@ def _llm_rubric(w: _W, check: Any, where: str) -> _Written:
             item["weight"] = check.weight
         res.append(item)
     if len(res) == 1 or not w.own:  # (extra keys go back only beside a single criterion)
-        first = w.restore(res[0] if res else {}, check, "check.fields", where, lambda key: f"'{key}' of check '{label}'")
+        first = w.restore(res[0] if res else {}, check, "check.fields", where,
+                          lambda key: f"'{key}' of check '{label}'")
         res[:1] = [first] if res else []
     _common_losses(w, check, where)
     return res
@@ -465,7 +466,8 @@ def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[
     trig = evalset.triggers
     skill = trig.skill or (evalset.skill.name if evalset.skill else None)
     if not skill:
-        losses.append(TABLE.loss("triggers", trig.span, where, f"{len(trig.prompts)} trigger prompts (no skill name to check "
+        losses.append(TABLE.loss("triggers", trig.span, where, f"{len(trig.prompts)} trigger prompts (no skill name "
+                                                               "to check "
                                                 "with skill-used)"))
         return []
     cases = []
@@ -500,7 +502,8 @@ def _set_losses(evalset: ir.EvalSet, losses: list[Loss], where: str) -> None:
 
 
 def _suite_cases(suite: ir.Suite, losses: list[Loss]) -> list[ir.Case]:
-    losses.append(TABLE.loss("suite", suite.span, "suite", f"suite: its {len(suite.entries)} entries become separate tests, "
+    losses.append(TABLE.loss("suite", suite.span, "suite", f"suite: its {len(suite.entries)} entries become "
+                                                           "separate tests, "
                                                "each running its own session"))
     out = []
     for entry in suite.entries:

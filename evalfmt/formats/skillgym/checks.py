@@ -33,6 +33,7 @@ from typing import Any, Callable
 from lark import Tree
 
 from ... import ir
+from .lex import Tok
 from .parse import ParseError, parse_tokens
 from .tslit import escape_regex
 from .values import Module, NotStatic, RegexValue, jsonable
@@ -63,9 +64,10 @@ def sig(check: Any) -> dict:
 # ---------------------------------------------------------------------------------------- reading
 
 
-def recognize(m, toks: list, lead: str, report: str | None, ctxvar: str | None, ctx) -> list:
+def recognize(m: Module, toks: list[Tok], lead: str, report: str | None, ctxvar: str | None, path: str) -> list:
+    """The IR checks of one statement of an assert body (an ``opaque`` code check when it is none)."""
     text = m.text[toks[0].start:toks[-1].end]
-    span = ir.Span(file=ctx.path, line=toks[0].line, column=toks[0].column)
+    span = ir.Span(file=path, line=toks[0].line, column=toks[0].column)
     body = toks[:-1] if toks[-1].type == "SEMI" else toks
     checks = None
     if body and report:
@@ -129,7 +131,7 @@ def _subject(node: Any, report: str, ctxvar: str | None) -> str | None:
     return None
 
 
-def _options(m, args: list, pos: int, skills: bool) -> tuple[dict, dict] | None:
+def _options(m: Module, args: list, pos: int, skills: bool) -> tuple[dict, dict] | None:
     """(hints, extra) from an options argument; None when it holds something evalfmt does not model."""
     if len(args) <= pos:
         return {}, {}
@@ -153,7 +155,7 @@ def _options(m, args: list, pos: int, skills: bool) -> tuple[dict, dict] | None:
     return hints, extra
 
 
-def _matcher(m, node: Any):
+def _matcher(m: Module, node: Any) -> str | RegexValue | None:
     value = m.value(node)
     if isinstance(value, (str, RegexValue)):
         return value

@@ -443,14 +443,14 @@ def _read_assert(ctx: Ctx, case: ir.Case, prop: Tree, entry: dict) -> None:
             s_start, s_end = stmt[0].start, stmt[-1].end
             lead = m.text[at:s_start]
             at = s_end
-            case.checks.extend(recognize(m, stmt, lead, entry["report"], entry["ctx"], ctx))
+            case.checks.extend(recognize(m, stmt, lead, entry["report"], entry["ctx"], ctx.path))
         entry["body_tail"] = m.text[at:b_end]
     else:
         b_start, b_end = span_of(body)
         entry["head"] = m.text[p_start:b_start]
         entry["expr"] = True
         stmt = m.tokens_between(b_start, b_end)
-        case.checks.extend(recognize(m, stmt, "", entry["report"], entry["ctx"], ctx))
+        case.checks.extend(recognize(m, stmt, "", entry["report"], entry["ctx"], ctx.path))
         entry["body_tail"] = m.text[b_end:span_of(prop)[1]]
     del entry["text"]
 

@@ -59,8 +59,7 @@ class _Out:
         opts.update(extra_opts or {})
         if not opts:
             return ""
-        return ", { " + ", ".join(f"{js_key(k)}: {js_str(v) if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}"
-                                  for k, v in opts.items()) + " }"
+        return ", { " + ", ".join(f"{js_key(k)}: {_opt_value(v)}" for k, v in opts.items()) + " }"
 
     def msg_arg(self) -> str:
         """``, "message"`` for node's assert helpers."""
@@ -74,6 +73,10 @@ class _Out:
         return [f"'{f}' of check '{label}' (skillgym has no weights or names)"
                 for f in COMMON if getattr(self.check, f, None) is not None] + \
             [f"'{key}' of check '{label}'" for key in self.check.extra if key not in keep]
+
+
+def _opt_value(v: Any) -> str:
+    return js_str(v) if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
 
 
 def render(check: Any, report: str, ctxvar: str | None, hints: dict) -> Rendered | None:
@@ -106,8 +109,8 @@ def _command(o: _Out) -> Rendered:
 def _transcript(o: _Out) -> Rendered:
     c = o.check
     bang = "" if (c.kind == "transcript_mentions") != bool(c.negate) else "!"
-    return Rendered(f"{o.a}ok({bang}{TRANSCRIPT_FN}({o.report}).includes({js_str(c.text)}.toLowerCase()){o.msg_arg()});",
-                    o.extra_lost(), helper=True)
+    needle = f"{TRANSCRIPT_FN}({o.report}).includes({js_str(c.text)}.toLowerCase())"
+    return Rendered(f"{o.a}ok({bang}{needle}{o.msg_arg()});", o.extra_lost(), helper=True)
 
 
 def _contains(o: _Out) -> Rendered:

@@ -282,7 +282,8 @@ def _case_losses(w: _W, case: ir.Case, where: str) -> None:
         if getattr(case, field) not in (None, [], {}):
             w.lose(f"case.{field}", case, where, f"{what} of '{case.name}'")
     if case.input is not None and not isinstance(case.input, str) and _flatten_loses(case.input):
-        w.lose("case.messages", case, where, f"message input of '{case.name}' flattened to the text of its user messages")
+        w.lose("case.messages", case, where,
+               f"message input of '{case.name}' flattened to the text of its user messages")
     for key in case.extra:
         w.lose("case.extra", case, where, f"'{key}' of '{case.name}'")
 
@@ -495,7 +496,8 @@ def _set_losses(w: _W) -> None:
     if w.own:
         return
     if e.triggers is not None and e.triggers.prompts:
-        w.lose("triggers", e.triggers, w.where, f"{len(e.triggers.prompts)} trigger prompts (a skillgym suite has no trigger "
+        w.lose("triggers", e.triggers, w.where, f"{len(e.triggers.prompts)} trigger prompts (a skillgym suite has "
+                                                "no trigger "
                "set; write them with --to skill-creator-triggers)")
     if e.input is not None:
         w.lose("set.input", e, w.where, "suite-level input prepended to every test")
