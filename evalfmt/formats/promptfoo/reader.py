@@ -323,23 +323,23 @@ def read_assertion(r: Reporter, a: Any, where: tuple) -> list[ir.Check]:
 def _same_kind(x: _Assertion) -> list[ir.Check] | None:
     """An output check promptfoo and the IR share (``contains``, ``regex``, ``equals``, ...)."""
     kind = TO_KIND[x.base]
-    cls = ir.CHECK_MODELS[kind]
+    cls: Any = ir.CHECK_MODELS[kind]
     if kind in _LIST_KINDS:
         if isinstance(x.value, list) and all(isinstance(v, str) for v in x.value):
-            return [cls(values=list(x.value), **x.common())]  # type: ignore[call-arg]
+            return [cls(values=list(x.value), **x.common())]
         return None
     if kind == "is-json":
         return [cls(**x.common())] if "value" not in x.a else None
     if kind == "equals":
-        return [cls(value=x.value, **x.common())] if "value" in x.a else None  # type: ignore[call-arg]
-    return [cls(value=x.value, **x.common())] if isinstance(x.value, str) else None  # type: ignore[call-arg]
+        return [cls(value=x.value, **x.common())] if "value" in x.a else None
+    return [cls(value=x.value, **x.common())] if isinstance(x.value, str) else None
 
 
 def _skill_used(x: _Assertion) -> list[ir.Check] | None:
     """``skill-used`` with a name, ``{name}`` or a list of names: one skill-trigger per name."""
     value = x.value
-    names = [value] if isinstance(value, str) else value
-    hints = {"key_order": list(x.a)}
+    names: Any = [value] if isinstance(value, str) else value
+    hints: dict[str, Any] = {"key_order": list(x.a)}
     if isinstance(value, dict) and set(value) == {"name"} and isinstance(value["name"], str):
         names = [value["name"]]
         hints["form"] = "object"
@@ -348,7 +348,7 @@ def _skill_used(x: _Assertion) -> list[ir.Check] | None:
         return None
     checks: list[ir.Check] = []
     for k, n in enumerate(names):
-        h = dict(hints) if k == 0 else {"group_part": True}
+        h: dict[str, Any] = dict(hints) if k == 0 else {"group_part": True}
         if k == 0 and isinstance(value, list):
             h["group"] = len(names)
         checks.append(ir.SkillTrigger(skill=n.strip(), should_trigger=False if x.negate else None, span=x.span,

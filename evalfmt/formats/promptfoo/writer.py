@@ -331,7 +331,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     if evalset.suite is not None:
         cases.extend(_suite_cases(evalset.suite, w.losses))
     if not w.own and evalset.triggers is not None and evalset.triggers.prompts:
-        cases.extend(_trigger_cases(evalset, w.losses, setwhere))
+        cases.extend(_trigger_cases(evalset, evalset.triggers, w.losses, setwhere))
     if h.get("shape") == "tests":
         data: Any = [_test(w, c, f"cases[{i}]", prompt_var) for i, c in enumerate(cases)]
         return WriteResult(files={name: yamlrt.dump(data, existing=existing.get(name))}, losses=w.losses)
@@ -461,14 +461,12 @@ class _RefNames:
         return new
 
 
-def _trigger_cases(evalset: ir.EvalSet, losses: list[Loss], where: str) -> list[ir.Case]:
+def _trigger_cases(evalset: ir.EvalSet, trig: ir.TriggerSet, losses: list[Loss], where: str) -> list[ir.Case]:
     """Trigger prompts as tests: ``skill-used`` for should-trigger prompts, ``not-skill-used`` for the rest."""
-    trig = evalset.triggers
     skill = trig.skill or (evalset.skill.name if evalset.skill else None)
     if not skill:
-        losses.append(TABLE.loss("triggers", trig.span, where, f"{len(trig.prompts)} trigger prompts (no skill name "
-                                                               "to check "
-                                                "with skill-used)"))
+        losses.append(TABLE.loss("triggers", trig.span, where,
+                                 f"{len(trig.prompts)} trigger prompts (no skill name to check with skill-used)"))
         return []
     cases = []
     counts = {True: 0, False: 0}
@@ -503,8 +501,7 @@ def _set_losses(evalset: ir.EvalSet, losses: list[Loss], where: str) -> None:
 
 def _suite_cases(suite: ir.Suite, losses: list[Loss]) -> list[ir.Case]:
     losses.append(TABLE.loss("suite", suite.span, "suite", f"suite: its {len(suite.entries)} entries become "
-                                                           "separate tests, "
-                                               "each running its own session"))
+                                                           "separate tests, each running its own session"))
     out = []
     for entry in suite.entries:
         case = ir.Case(name=entry.name, input=suite.input, checks=list(entry.checks), span=entry.span or suite.span)

@@ -200,7 +200,7 @@ def _match(m: Module, tree: Tree, report: str, ctxvar: str | None) -> list | Non
         group, (fn, args) = None, rest[0]
     else:
         return None
-    call = _Call(m, fn, args, report, ctxvar, {"soft": True} if soft else {})
+    call = _Call(m, fn, args or [], report, ctxvar, {"soft": True} if soft else {})
     if group is None:
         plain = _PLAIN.get(fn)
         return plain(call) if plain is not None else None

@@ -23,7 +23,7 @@ from typing import Any, Callable
 from lark import Tree
 
 from ... import ir
-from ...errors import Diagnostic, LoadError
+from ...errors import Diagnostic, LoadError, Severity
 from ...load import read_text, type_name
 from .. import ReadResult
 from .checks import recognize
@@ -46,7 +46,7 @@ class Ctx:
     diags: list[Diagnostic] = field(default_factory=list)
 
     def add(self, code: str, message: str, node: Any = None, pos: tuple[int, int] | None = None,
-            severity: str = "error") -> None:
+            severity: Severity = "error") -> None:
         line, col = pos if pos is not None else pos_of(node)
         self.diags.append(Diagnostic(self.path, line, col, code, message, severity))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .checks import CONFIDENCES, TRANSCRIPT_FN
 from .tslit import escape_regex, js_key, js_str, literal_of, regex_literal
@@ -35,7 +35,7 @@ class _Out:
     check: Any
     report: str
     ctxvar: str | None
-    hints: dict
+    hints: Mapping[str, Any]
 
     @property
     def a(self) -> str:
@@ -79,7 +79,7 @@ def _opt_value(v: Any) -> str:
     return js_str(v) if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
 
 
-def render(check: Any, report: str, ctxvar: str | None, hints: dict) -> Rendered | None:
+def render(check: Any, report: str, ctxvar: str | None, hints: Mapping[str, Any]) -> Rendered | None:
     """The statement for ``check``; None when skillgym has no equivalent of its kind."""
     renderer = RENDERERS.get(check.kind)
     return renderer(_Out(check, report, ctxvar, hints)) if renderer is not None else None

@@ -497,8 +497,7 @@ def _set_losses(w: _W) -> None:
         return
     if e.triggers is not None and e.triggers.prompts:
         w.lose("triggers", e.triggers, w.where, f"{len(e.triggers.prompts)} trigger prompts (a skillgym suite has "
-                                                "no trigger "
-               "set; write them with --to skill-creator-triggers)")
+                                                "no trigger set; write them with --to skill-creator-triggers)")
     if e.input is not None:
         w.lose("set.input", e, w.where, "suite-level input prepended to every test")
     for key in ("name", "description", "tags"):
