@@ -125,7 +125,7 @@ def _source_root(evalset: ir.EvalSet) -> str | None:
     if not evalset.source:
         return None
     if evalset.format == "terum":
-        from .formats.terum_read import skill_root
+        from .formats.terum.paths import skill_root
 
         root = skill_root(evalset.source)
         return os.path.realpath(root) if root else None

@@ -282,12 +282,12 @@ class Reporter:
 
     def unknown_key(self, key: str, known: tuple[str, ...], *path: Any, severity: str = "warning",
                     otherwise: str = " (it is kept, but skill-creator ignores it)") -> None:
-        import difflib
+        from ..suggest import near
 
-        near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-        hint = f" (did you mean '{near[0]}'?)" if near else otherwise
+        close = near(key, known)
+        hint = f" (did you mean '{close}'?)" if close else otherwise
         self.add("EV101", f"unknown key '{key}'{hint}", *path, key=True, severity=severity,
-                 fixable=bool(near), data={"suggestion": near[0], "old": key} if near else None)
+                 fixable=bool(close), data={"suggestion": close, "old": key} if close else None)
 
     def wrong_type(self, what: str, expected: str, value: Any, *path: Any) -> None:
         self.add("EV102", f"'{what}' must be {expected}, not a {type_name(value)}", *path)

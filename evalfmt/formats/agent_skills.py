@@ -31,7 +31,7 @@ transpile`` does) and each is reported as a loss: a model grades a sentence, not
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 from .. import ir
 from ..ir import build
@@ -209,32 +209,7 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.C
     extra, hints, checks = case.extra, case.hints, case.checks
     order = list(item)
 
-    # id and name
-    if "id" not in item:
-        rep.add("EV103", "missing required key 'id' (a unique integer)", *at)
-        hints["id"] = None
-    else:
-        ident = item["id"]
-        if isinstance(ident, int) and not isinstance(ident, bool):
-            hints["id"] = ident
-            case.name = str(ident)
-        else:
-            rep.wrong_type("id", "an integer", ident, *at, "id")
-            extra["id"] = ident
-            if isinstance(ident, str) and ident:
-                case.name = ident
-    if "name" in item:
-        name = item["name"]
-        if isinstance(name, str) and name.strip():
-            case.name = name
-            if "id" in item and name == str(item["id"]):
-                hints["name_key"] = True
-        else:
-            if isinstance(name, str):
-                rep.add("EV102", "'name' is blank: give the eval a name, or remove the key", *at, "name")
-            else:
-                rep.wrong_type("name", "a string", name, *at, "name")
-            extra["name"] = name
+    _read_id_and_name(rep, item, at, case)
 
     # prompt
     if "prompt" not in item:
@@ -275,6 +250,50 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.C
             rep.wrong_type("should_trigger", "a boolean", value, *at, "should_trigger")
             extra["should_trigger"] = value
 
+    _read_expectations(rep, item, at, case)
+
+    for key in order:
+        if key not in EVAL_KEYS:
+            rep.unknown_key(key, EVAL_KEYS, *at, key)
+            extra[key] = item[key]
+
+    if order != _default_order(item):
+        hints["key_order"] = order
+    return case
+
+
+def _read_id_and_name(rep: Reporter, item: dict, at: tuple, case: ir.Case) -> None:
+    extra, hints = case.extra, case.hints
+    if "id" not in item:
+        rep.add("EV103", "missing required key 'id' (a unique integer)", *at)
+        hints["id"] = None
+    else:
+        ident = item["id"]
+        if isinstance(ident, int) and not isinstance(ident, bool):
+            hints["id"] = ident
+            case.name = str(ident)
+        else:
+            rep.wrong_type("id", "an integer", ident, *at, "id")
+            extra["id"] = ident
+            if isinstance(ident, str) and ident:
+                case.name = ident
+    if "name" in item:
+        name = item["name"]
+        if isinstance(name, str) and name.strip():
+            case.name = name
+            if "id" in item and name == str(item["id"]):
+                hints["name_key"] = True
+        else:
+            if isinstance(name, str):
+                rep.add("EV102", "'name' is blank: give the eval a name, or remove the key", *at, "name")
+            else:
+                rep.wrong_type("name", "a string", name, *at, "name")
+            extra["name"] = name
+
+
+def _read_expectations(rep: Reporter, item: dict, at: tuple, case: ir.Case) -> None:
+    """``expectations`` (or its other spelling ``assertions``): one rubrics check of sentences."""
+    extra, hints = case.extra, case.hints
     spellings = [k for k in ("expectations", "assertions") if k in item]
     if len(spellings) == 2:
         rep.add("EV101", "both 'expectations' and 'assertions' given: merge them into 'expectations'",
@@ -288,7 +307,7 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.C
             hints["expectations_key"] = "assertions"
         if isinstance(value, list) and all(isinstance(s, str) for s in value):
             if value:
-                checks.append(ir.Rubrics(criteria=list(value), span=rep.span(*at, key)))
+                case.checks.append(ir.Rubrics(criteria=list(value), span=rep.span(*at, key)))
             else:
                 hints["empty_expectations"] = True
         else:
@@ -299,15 +318,6 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.C
                 rep.wrong_type(key, "a list of sentences", value, *at, key)
             extra[key] = value
             hints.pop("expectations_key", None)
-
-    for key in order:
-        if key not in EVAL_KEYS:
-            rep.unknown_key(key, EVAL_KEYS, *at, key)
-            extra[key] = item[key]
-
-    if order != _default_order(item):
-        hints["key_order"] = order
-    return case
 
 
 def _default_order(item: dict) -> list[str]:
@@ -331,52 +341,45 @@ def _check_ids(rep: Reporter, cases: list[ir.Case]) -> None:
 # ------------------------------------------------------------------------------------ writing
 
 
-def sentence(check: Any) -> str:
-    """A check as one natural-language expectation a grader can judge."""
+def _any_all(check: ir.CheckBase) -> str:
     k = check.kind
-    if k == "rubrics":
-        return "; ".join(c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or c)
-                         for c in check.criteria)
-    if k == "transcript_mentions":
-        return f"The transcript mentions '{check.text}'"
-    if k == "transcript_omits":
-        return f"The transcript does not mention '{check.text}'"
-    if k == "command_matching":
-        return f"A command matching /{check.pattern}/ is run"
-    if k == "no_command_matching":
-        return f"No command matching /{check.pattern}/ is run"
-    if k == "file_exists":
-        return f"The file '{check.path}' exists after the session"
-    if k == "file_absent":
-        return f"The file '{check.path}' does not exist after the session"
-    if k == "command_succeeds":
-        return f"The command '{check.command}' succeeds after the session"
-    if k == "skill-trigger":
-        verb = "uses" if check.expects_trigger else "does not use"
-        return f"The agent {verb} the skill '{check.skill or ''}'"
-    if k == "contains":
-        return f"Output contains '{check.value}'"
-    if k == "icontains":
-        return f"Output contains (case-insensitive) '{check.value}'"
-    if k in ("contains-any", "contains-all", "icontains-any", "icontains-all"):
-        which = "any" if k.endswith("any") else "all"
-        case = " (case-insensitive)" if k.startswith("i") else ""
-        return f"Output contains {which} of{case}: " + ", ".join(f"'{v}'" for v in check.values)
-    if k == "starts-with":
-        return f"Output starts with '{check.value}'"
-    if k == "ends-with":
-        return f"Output ends with '{check.value}'"
-    if k == "regex":
-        return f"Output matches /{check.value}/{check.flags or ''}"
-    if k == "equals":
-        return f"Output equals '{check.arg}'"
-    if k == "is-json":
-        return "Output is valid JSON"
-    if k == "llm-grader":
-        return check.prompt or "An LLM grader accepts the output"
-    if k == "opaque":
-        return f"Passes the {check.origin + ' ' if check.origin else ''}check '{check.label()}'"
-    return f"Passes the check '{check.label()}'"
+    which = "any" if k.endswith("any") else "all"
+    case = " (case-insensitive)" if k.startswith("i") else ""
+    return f"Output contains {which} of{case}: " + ", ".join(f"'{v}'" for v in check.values)  # type: ignore[attr-defined]
+
+
+#: One expectation sentence per IR check class (what the writer puts in ``expectations``).
+SENTENCES: dict[type[ir.CheckBase], Callable[[Any], str]] = {
+    ir.Rubrics: lambda c: "; ".join(x if isinstance(x, str) else str(x.get("outcome") or x.get("description") or x)
+                                    for x in c.criteria),
+    ir.TranscriptMentions: lambda c: f"The transcript mentions '{c.text}'",
+    ir.TranscriptOmits: lambda c: f"The transcript does not mention '{c.text}'",
+    ir.CommandMatching: lambda c: f"A command matching /{c.pattern}/ is run",
+    ir.NoCommandMatching: lambda c: f"No command matching /{c.pattern}/ is run",
+    ir.FileExists: lambda c: f"The file '{c.path}' exists after the session",
+    ir.FileAbsent: lambda c: f"The file '{c.path}' does not exist after the session",
+    ir.CommandSucceeds: lambda c: f"The command '{c.command}' succeeds after the session",
+    ir.SkillTrigger: lambda c: f"The agent {'uses' if c.expects_trigger else 'does not use'} the skill '{c.skill or ''}'",
+    ir.Contains: lambda c: f"Output contains '{c.value}'",
+    ir.Icontains: lambda c: f"Output contains (case-insensitive) '{c.value}'",
+    ir.ContainsAny: _any_all,
+    ir.ContainsAll: _any_all,
+    ir.IcontainsAny: _any_all,
+    ir.IcontainsAll: _any_all,
+    ir.StartsWith: lambda c: f"Output starts with '{c.value}'",
+    ir.EndsWith: lambda c: f"Output ends with '{c.value}'",
+    ir.Regex: lambda c: f"Output matches /{c.value}/{c.flags or ''}",
+    ir.Equals: lambda c: f"Output equals '{c.arg}'",
+    ir.IsJson: lambda c: "Output is valid JSON",
+    ir.LlmGrader: lambda c: c.prompt or "An LLM grader accepts the output",
+    ir.Opaque: lambda c: f"Passes the {c.origin + ' ' if c.origin else ''}check '{c.label()}'",
+}
+
+
+def sentence(check: ir.CheckBase) -> str:
+    """A check as one natural-language expectation a grader can judge."""
+    write = SENTENCES.get(type(check))
+    return write(check) if write is not None else f"Passes the check '{check.label()}'"
 
 
 def _where(node: Any, fallback: str) -> str:
@@ -410,28 +413,10 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         pass  # the source had no skill_name: keep it that way
     else:
         out["skill_name"] = skill
-    evals: list[Any] = []
     if own and "evals" in evalset.extra:
         out["evals"] = evalset.extra["evals"]
     else:
-        used_ids: set[int] = {c.hints["id"] for c in evalset.cases if own and isinstance(c.hints.get("id"), int)}
-        next_id = 1
-        for i, case in enumerate(evalset.cases):
-            if own and "$value" in case.extra:
-                evals.append(case.extra["$value"])
-                continue
-            ident = case.hints.get("id") if own else None
-            if ident is None and not (own and ("id" in case.extra or "id" in case.hints)):
-                while next_id in used_ids:
-                    next_id += 1
-                ident = next_id
-                used_ids.add(ident)
-            evals.append(_write_case(case, ident, skill, own, losses, f"cases[{i}]", i))
-        if evalset.suite is not None:
-            while next_id in used_ids:
-                next_id += 1
-            evals.append(_write_suite(evalset.suite, next_id, skill, losses))
-        out["evals"] = evals
+        out["evals"] = _write_evals(evalset, skill, own, losses)
     for key, value in (evalset.extra.items() if own else ()):
         if key not in TOP_KEYS and key != "$root":
             out[key] = value
@@ -442,6 +427,29 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     _set_losses(evalset, own, losses)
     text = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
     return WriteResult(files={"evals.json": text}, losses=losses)
+
+
+def _write_evals(evalset: ir.EvalSet, skill: str, own: bool, losses: list[Loss]) -> list[Any]:
+    """The ``evals`` list: each case (its id kept when it has one, else the next free integer), then the suite."""
+    evals: list[Any] = []
+    used_ids: set[int] = {c.hints["id"] for c in evalset.cases if own and isinstance(c.hints.get("id"), int)}
+    next_id = 1
+    for i, case in enumerate(evalset.cases):
+        if own and "$value" in case.extra:
+            evals.append(case.extra["$value"])
+            continue
+        ident = case.hints.get("id") if own else None
+        if ident is None and not (own and ("id" in case.extra or "id" in case.hints)):
+            while next_id in used_ids:
+                next_id += 1
+            ident = next_id
+            used_ids.add(ident)
+        evals.append(_write_case(case, ident, skill, own, losses, f"cases[{i}]", i))
+    if evalset.suite is not None:
+        while next_id in used_ids:
+            next_id += 1
+        evals.append(_write_suite(evalset.suite, next_id, skill, losses))
+    return evals
 
 
 def _write_seed(evalset: ir.EvalSet) -> WriteResult:
@@ -502,9 +510,35 @@ CASE_FIELDS_LOST = ("judge", "files", "fixture", "setup", "bucket", "requires", 
 
 def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[Loss], path: str,
                 index: int = 0) -> dict:
-
     where = _where(case, path)
     item: dict[str, Any] = {}
+    _write_head(item, case, ident, own, index, losses, where)
+    trigger_checks = [c for c in case.checks if c.kind == "skill-trigger" and (c.skill in (skill, None))]
+    trigger = trigger_checks[0] if len(trigger_checks) >= 1 else None
+    if own and "should_trigger" in case.extra:
+        item["should_trigger"] = case.extra["should_trigger"]
+    elif trigger is not None:
+        item["should_trigger"] = trigger.expects_trigger  # type: ignore[union-attr]
+    _write_expectations(item, case, _sentences(case, trigger, own, losses, where), own, losses, where)
+    for field in CASE_FIELDS_LOST:
+        if field == "judge":
+            continue
+        if getattr(case, field) is not None:
+            _lose(losses, f"case.{field}", where, field if field != "files" else "inline files (contents)")
+    if own:
+        for k, v in case.extra.items():
+            if k not in EVAL_KEYS and k != "$value":
+                item[k] = v
+    else:
+        for k in case.extra:
+            _lose(losses, "case.extra", where, f"key '{k}'")
+    order = case.hints.get("key_order") if own else None
+    return _reorder(item, order or _default_order(item))
+
+
+def _write_head(item: dict[str, Any], case: ir.Case, ident: Any, own: bool, index: int, losses: list[Loss],
+                where: str) -> None:
+    """id, name, prompt, expected_output and files of an eval."""
     if own and "id" in case.extra:
         item["id"] = case.extra["id"]
     elif ident is not None:
@@ -535,13 +569,9 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
     elif case.input_files is not None:
         item["files"] = list(case.input_files)
 
-    trigger_checks = [c for c in case.checks if c.kind == "skill-trigger" and (c.skill in (skill, None))]
-    trigger = trigger_checks[0] if len(trigger_checks) >= 1 else None
-    if own and "should_trigger" in case.extra:
-        item["should_trigger"] = case.extra["should_trigger"]
-    elif trigger is not None:
-        item["should_trigger"] = trigger.expects_trigger
 
+def _sentences(case: ir.Case, trigger: ir.CheckBase | None, own: bool, losses: list[Loss], where: str) -> list[str]:
+    """The expectation sentences of an eval's checks (the skill-trigger it writes as should_trigger aside)."""
     sentences: list[str] = []
     for check in case.checks:
         if check is trigger:
@@ -549,7 +579,7 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
                 if getattr(check, f) is not None:
                     _lose(losses, "check.fields", _where(check, where), f"'{f}' of the skill-trigger check")
             continue
-        if check.kind == "rubrics" and (own or all(isinstance(c, str) for c in check.criteria)):
+        if isinstance(check, ir.Rubrics) and (own or all(isinstance(c, str) for c in check.criteria)):
             for crit in check.criteria:
                 if isinstance(crit, str):
                     sentences.append(crit)
@@ -565,6 +595,11 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
         _lose(losses, check_feature(check.kind), _where(check, where),
               f"check '{check.label()}' became the expectation sentence {sentences[-1]!r} (a model grades it; "
               "nothing checks it mechanically)")
+    return sentences
+
+
+def _write_expectations(item: dict[str, Any], case: ir.Case, sentences: list[str], own: bool, losses: list[Loss],
+                        where: str) -> None:
     key = case.hints.get("expectations_key", "expectations") if own else "expectations"
     if own and "expectations" in case.extra:
         item["expectations"] = case.extra["expectations"]
@@ -580,20 +615,6 @@ def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[L
         item.setdefault(key, [])
         if isinstance(item[key], list):
             item[key].append(case.judge)
-    for field in CASE_FIELDS_LOST:
-        if field == "judge":
-            continue
-        if getattr(case, field) is not None:
-            _lose(losses, f"case.{field}", where, field if field != "files" else "inline files (contents)")
-    if own:
-        for k, v in case.extra.items():
-            if k not in EVAL_KEYS and k != "$value":
-                item[k] = v
-    else:
-        for k in case.extra:
-            _lose(losses, "case.extra", where, f"key '{k}'")
-    order = case.hints.get("key_order") if own else None
-    return _reorder(item, order or _default_order(item))
 
 
 def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict:

@@ -17,10 +17,10 @@ for an unknown one, EV104 for an unknown check kind, EV102 for the rest).
 
 from __future__ import annotations
 
-import difflib
 from typing import TYPE_CHECKING, Any
 
 from ..load import type_name
+from ..suggest import near
 from . import Format, ReadResult, Reporter, WriteResult, first_char, open_document, peek_keys
 from .ir_doc import MARKER
 
@@ -100,13 +100,13 @@ def _report(rep: Reporter, loc: tuple, err: dict, raw: Any) -> None:
     elif kind in ("extra_forbidden", "unexpected_keyword_argument"):
         field = loc[-1]
         parent = _model_fields(rep.loaded.data, path[:-1])
-        near = difflib.get_close_matches(str(field), parent, n=1, cutoff=0.6)
-        hint = f" (did you mean '{near[0]}'?)" if near else ": remove it"
+        close = near(str(field), parent)
+        hint = f" (did you mean '{close}'?)" if close else ": remove it"
         rep.add("EV101", f"unknown IR field '{field}' at {where}{hint}", *path, key=True)
     elif kind in ("union_tag_invalid", "union_tag_not_found"):
         tag = node.get("kind") if isinstance(node, dict) else None
-        near = difflib.get_close_matches(str(tag), list(ir.CHECK_MODELS), n=1, cutoff=0.6)
-        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        close = near(str(tag), ir.CHECK_MODELS)
+        hint = f" (did you mean '{close}'?)" if close else ""
         what = f"unknown check kind '{tag}'" if tag is not None else "a check without 'kind'"
         rep.add("EV104", f"{what} at {where}{hint}", *(path + (["kind"] if tag is not None else [])))
     else:

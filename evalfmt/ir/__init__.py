@@ -58,6 +58,8 @@ class Span:
 
 @_dc
 class Node:
+    """The base of every IR node: where it was read from."""
+
     span: Span | None = None
 
     def __eq__(self, other: object) -> bool:
@@ -267,6 +269,8 @@ class SkillTrigger(CheckBase):
 
 @_dc
 class _ValueCheck(CheckBase):
+    """A check on the final output with one text ``value``."""
+
     value: str
 
     @property
@@ -290,16 +294,22 @@ class Icontains(_ValueCheck):
 
 @_dc
 class StartsWith(_ValueCheck):
+    """Final output starts with ``value``."""
+
     kind: Literal["starts-with"] = "starts-with"
 
 
 @_dc
 class EndsWith(_ValueCheck):
+    """Final output ends with ``value``."""
+
     kind: Literal["ends-with"] = "ends-with"
 
 
 @_dc
 class _ValuesCheck(CheckBase):
+    """A check on the final output with a list of ``values``."""
+
     values: list[str]
 
     @property
@@ -309,21 +319,29 @@ class _ValuesCheck(CheckBase):
 
 @_dc
 class ContainsAny(_ValuesCheck):
+    """Final output contains one of ``values``."""
+
     kind: Literal["contains-any"] = "contains-any"
 
 
 @_dc
 class ContainsAll(_ValuesCheck):
+    """Final output contains every one of ``values``."""
+
     kind: Literal["contains-all"] = "contains-all"
 
 
 @_dc
 class IcontainsAny(_ValuesCheck):
+    """Final output contains one of ``values``, ignoring case."""
+
     kind: Literal["icontains-any"] = "icontains-any"
 
 
 @_dc
 class IcontainsAll(_ValuesCheck):
+    """Final output contains every one of ``values``, ignoring case."""
+
     kind: Literal["icontains-all"] = "icontains-all"
 
 
@@ -354,6 +372,8 @@ class Equals(CheckBase):
 
 @_dc
 class IsJson(CheckBase):
+    """Final output is valid JSON."""
+
     kind: Literal["is-json"] = "is-json"
 
 
@@ -409,6 +429,8 @@ class ToolTrajectory(CheckBase):
 
 @_dc
 class Latency(CheckBase):
+    """agentv ``latency``: the run took at most ``threshold`` ms."""
+
     kind: Literal["latency"] = "latency"
     threshold: float | None = None
 
@@ -423,6 +445,8 @@ class Latency(CheckBase):
 
 @_dc
 class Cost(CheckBase):
+    """agentv ``cost``: the run cost at most ``budget``."""
+
     kind: Literal["cost"] = "cost"
     budget: float | None = None
 
@@ -555,6 +579,8 @@ class Suite(Case):
 
 @_dc
 class TriggerPrompt(Node):
+    """One prompt of a trigger set and whether it should make the selector pick the skill."""
+
     text: str
     should_trigger: bool
     extra: dict[str, Any] = field(default_factory=dict)

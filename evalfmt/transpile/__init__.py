@@ -178,7 +178,7 @@ def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
             raise AgentvError(str(exc)) from None
         return res.files(), res.warnings
     from .. import formats
-    from ..formats.agentv_write import to_data
+    from ..formats.agentv.writer import to_data
 
     read = formats.read_unit(unit)
     errors = [d for d in read.diagnostics if d.severity == "error"]
