@@ -72,10 +72,10 @@ def format_commands(tmp: str) -> dict[str, list[str]]:
     promptfoo = os.path.join(ROOT, "tests", "convert", "samples", "promptfoo", "promptfooconfig.yaml")
     return {
         "validate (skillgym fixture)": ["validate", fixture],
-        "validate (skillgym, 390 cases)": ["validate", big],
-        "convert skillgym -> skillgym (390 cases)": ["convert", "--to", "skillgym", big],
+        "validate (skillgym, 390 cases)": ["validate", "--from", "skillgym", big],
+        "convert skillgym -> skillgym (390 cases)": ["convert", "--from", "skillgym", "--to", "skillgym", big],
         "validate (promptfoo sample)": ["validate", promptfoo],
-        "convert promptfoo -> promptfoo": ["convert", "--to", "promptfoo", promptfoo],
+        "convert promptfoo -> promptfoo": ["convert", "--to", "promptfoo", promptfoo, "-o", os.path.join(tmp, "pf-out")],
     }
 
 
