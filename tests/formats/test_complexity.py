@@ -16,9 +16,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 LIMIT = 25
 MODULES = sorted(
     [*(ROOT / "evalfmt/formats/terum").glob("*.py"), *(ROOT / "evalfmt/formats/agentv").glob("*.py"),
+     *(ROOT / "evalfmt/formats/agent_skills").glob("*.py"),
      *(ROOT / "evalfmt/formats/skillgym").glob("*.py"), *(ROOT / "evalfmt/formats/promptfoo").glob("*.py"),
      *(ROOT / "evalfmt/ir").glob("*.py")]
-    + [ROOT / "evalfmt/formats" / n for n in ("__init__.py", "agent_skills.py", "skill_creator_triggers.py",
+    + [ROOT / "evalfmt/formats" / n for n in ("__init__.py", "skill_creator_triggers.py",
                                               "ir_json.py", "ir_doc.py", "names.py", "losses.py", "matrix.py")]
     + [ROOT / "evalfmt/route.py", ROOT / "evalfmt/suggest.py"])
 
