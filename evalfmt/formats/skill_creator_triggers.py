@@ -23,6 +23,7 @@ from ..load import type_name
 from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, first_char, hinted_name, open_document,
                peek_keys, span_at)
 from .losses import FEATURES, Rule, Table
+from .restore import ROOT, VALUE, Restore
 
 NAME = "skill-creator-triggers"
 ITEM_KEYS = ("query", "should_trigger")
@@ -119,16 +120,12 @@ def _read_item(rep: Reporter, item: Any, i: int) -> ir.TriggerPrompt:
 # ------------------------------------------------------------------------------------ writing
 
 
-def _item(prompt: ir.TriggerPrompt, own: bool) -> Any:
-    extra = prompt.extra if own else {}
-    if "$value" in extra:
-        return extra["$value"]
-    out: dict[str, Any] = {"query": extra.get("query", prompt.text),
-                           "should_trigger": extra.get("should_trigger", prompt.should_trigger)}
-    for k, v in extra.items():
-        if k not in ITEM_KEYS:
-            out[k] = v
-    return out
+def _item(r: Restore, prompt: ir.TriggerPrompt) -> Any:
+    if r.has(prompt, VALUE):
+        return r.value(prompt, VALUE)
+    out: dict[str, Any] = {"query": r.value(prompt, "query", prompt.text),
+                           "should_trigger": r.value(prompt, "should_trigger", prompt.should_trigger)}
+    return r.back(out, prompt, ITEM_KEYS, order_hint=None)
 
 
 def _render(items: list, style: str) -> str:
@@ -148,7 +145,7 @@ def _style_of(text: str, data: list) -> str:
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
-    own = evalset.format == NAME
+    r = Restore(evalset, NAME)
     losses: list[Loss] = []
     where = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
     trig = evalset.triggers
@@ -156,20 +153,18 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     name = DEFAULT_NAME
     style = "indent"
     if trig is not None:
-        if own:
-            name = hinted_name(trig.hints.get("file_name"), DEFAULT_NAME, where, losses)
-        if own and "$root" in trig.extra:
-            text = json.dumps(trig.extra["$root"], indent=2, ensure_ascii=False) + "\n"
+        name = hinted_name(r.hints(trig).get("file_name"), DEFAULT_NAME, where, losses)
+        if r.has(trig, ROOT):
+            text = json.dumps(r.value(trig, ROOT), indent=2, ensure_ascii=False) + "\n"
             return WriteResult(files={name: text}, losses=losses)
-        if own:
-            style = trig.hints.get("style", "indent")
+        style = r.hints(trig).get("style", "indent")
         for prompt in trig.prompts:
-            items.append(_item(prompt, own))
-            if not own and prompt.extra:
-                losses.append(TABLE.loss("triggers.extra", prompt.span, where, f"keys {', '.join(sorted(prompt.extra))} of a trigger prompt"))
-        if not own:
-            for key in trig.extra:
-                losses.append(TABLE.loss("triggers.extra", trig.span, where, f"trigger set key '{key}'"))
+            items.append(_item(r, prompt))
+            if dropped := r.dropped(prompt):
+                losses.append(TABLE.loss("triggers.extra", prompt.span, where,
+                                         f"keys {', '.join(sorted(dropped))} of a trigger prompt"))
+        for key in r.dropped(trig):
+            losses.append(TABLE.loss("triggers.extra", trig.span, where, f"trigger set key '{key}'"))
     for i, case in enumerate(evalset.cases):
         losses.append(TABLE.loss("case.name", case.span, f"cases[{i}]",
                               f"case '{case.name}' (a trigger eval set holds only queries; write cases with --to agent-skills)"))
@@ -180,7 +175,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     for field in ("name", "description", "tags", "input"):
         if getattr(evalset, field):
             losses.append(TABLE.loss(f"set.{field}", evalset.span, where, f"eval set {field}"))
-    for key in (evalset.extra if not own else ()):
+    for key in r.dropped(evalset):
         losses.append(TABLE.loss("set.extra", evalset.span, where, f"{evalset.format} key '{key}'"))
     skill = evalset.skill
     if skill is not None and skill.span is not None and (trig is None or trig.skill != skill.name):
