@@ -48,14 +48,14 @@ class Node(Protocol):
 class Restore:
     """One write's round-trip pass for the target format ``target``.
 
-    ``own``: the set was read from ``target``, so its nodes' extras and hints are given back. ``carries``
+    ``source``: the format the set was read from (``evalset.format``; None: a node of no format, whose
+    extras and hints are never given back). ``own``: the set was read from ``target``, so its nodes' extras and hints are given back. ``carries``
     maps another format to the extra keys of its sets the target holds as they are (agentv's EVAL.yaml
     carries a terum case's unknown keys): :meth:`carries_key`; another format's hints mean nothing here."""
 
-    def __init__(self, evalset: Node, target: str, carries: Mapping[str, Callable[[str], bool]] = _NONE):
-        fmt: str | None = getattr(evalset, "format", None)
-        self.own = fmt == target
-        self._carry: Callable[[str], bool] = _every if self.own else carries.get(fmt or "", _none_of)
+    def __init__(self, source: str | None, target: str, carries: Mapping[str, Callable[[str], bool]] = _NONE):
+        self.own = source == target
+        self._carry: Callable[[str], bool] = _every if self.own else carries.get(source or "", _none_of)
 
     def hints(self, node: Node) -> Mapping[str, Any]:
         """The presentation ``node`` was read with, for a set read from the target; none otherwise."""
@@ -73,6 +73,11 @@ class Restore:
         """The value ``key`` had in the source when the reader kept it in ``extra`` (the IR could not
         hold it), else ``default`` (the canonical value the writer built from the IR)."""
         return node.extra[key] if self.own and key in node.extra else default
+
+    def kept_or(self, node: Node, key: str, build: Callable[[], Any]) -> Any:
+        """:meth:`value` with the canonical value built only when the source kept none (``build`` may
+        record losses, which a kept value does not have)."""
+        return node.extra[key] if self.own and key in node.extra else build()
 
     def carries_key(self, key: str) -> bool:
         """Whether the output holds the extra key ``key`` as it is (any of the target's own sets; the

@@ -145,7 +145,7 @@ def _style_of(text: str, data: list) -> str:
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
-    r = Restore(evalset, NAME)
+    r = Restore(evalset.format, NAME)
     losses: list[Loss] = []
     where = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
     trig = evalset.triggers

@@ -269,3 +269,17 @@ def test_foreign_sets_name_every_loss(tmp_path, evalset):
             expected_losses.append("bucket")
         assert [x for c in dst.checks for x in c.criteria] == sentences
     assert [loss.what for loss in written.losses] == expected_losses
+
+
+def test_seed_layout_with_extra_keys_writes_back_byte_for_byte(tmp_path):
+    """Regression: writing a transpile seed back crashed (the writer's imports still named the places of
+    ``js``/``route`` before formats became subpackages, and a seed test's own key went through a name
+    the writer never imported); now the seed file comes back as it was, its test's own key too."""
+    text = '{\n  "tests": [\n    {\n      "id": "a",\n      "input": "b",\n      "should_trigger": true,\n' \
+           '      "note": "kept"\n    }\n  ]\n}\n'
+    path = tmp_path / "evals.json"
+    path.write_text(text, encoding="utf-8")
+    res = agent_skills.read(str(path))
+    (evalset,) = res.sets
+    assert evalset.cases[0].extra == {"note": "kept"}
+    assert agent_skills.write(evalset).files == {"evals.json": text}

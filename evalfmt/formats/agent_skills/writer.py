@@ -9,7 +9,8 @@ from typing import Any, Callable
 from ... import ir
 from .. import Loss, WriteResult
 from ..losses import Rule, Table, check_feature
-from . import EVAL_KEYS, NAME, TOP_KEYS, _default_order
+from ..restore import ROOT, VALUE, Restore, reorder
+from . import EVAL_KEYS, NAME, SEED_KEYS, TOP_KEYS, _default_order
 
 _PROSE = "written as an expectation sentence: a model grades it, nothing checks it mechanically"
 TABLE = Table(NAME, {
@@ -100,50 +101,41 @@ def skill_name_of(evalset: ir.EvalSet) -> str:
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
-    own = evalset.format == NAME
-    if own and evalset.hints.get("shape") == "seed":
+    r = Restore(evalset.format, NAME)
+    if r.hints(evalset).get("shape") == "seed":
         return _write_seed(evalset)
     losses: list[Loss] = []
     skill = skill_name_of(evalset)
     out: dict[str, Any] = {}
-    if own and "skill_name" in evalset.extra:
-        out["skill_name"] = evalset.extra["skill_name"]
-    elif own and evalset.skill is None:
-        pass  # the source had no skill_name: keep it that way
-    else:
-        out["skill_name"] = skill
-    if own and "evals" in evalset.extra:
-        out["evals"] = evalset.extra["evals"]
-    else:
-        out["evals"] = _write_evals(evalset, skill, own, losses)
-    for key, value in (evalset.extra.items() if own else ()):
-        if key not in TOP_KEYS and key != "$root":
-            out[key] = value
-    if own and "$root" in evalset.extra:
-        out = evalset.extra["$root"]
-    if own and isinstance(out, dict) and evalset.hints.get("key_order"):
-        out = _reorder(out, evalset.hints["key_order"])
-    _set_losses(evalset, own, losses)
-    text = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    # meaning, not presentation: a set read from an evals.json without skill_name has no skill, and stays
+    # without the key; another format's set without a skill still gets the name the writer infers
+    if r.has(evalset, "skill_name") or not (r.own and evalset.skill is None):
+        out["skill_name"] = r.value(evalset, "skill_name", skill)
+    out["evals"] = r.kept_or(evalset, "evals", lambda: _write_evals(evalset, skill, r, losses))
+    doc: Any = r.value(evalset, ROOT, r.back(out, evalset, TOP_KEYS + (ROOT,), order_hint=None))
+    if isinstance(doc, dict):
+        doc = reorder(doc, r.hints(evalset).get("key_order"))
+    _set_losses(evalset, r, losses)
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     return WriteResult(files={"evals.json": text}, losses=losses)
 
 
-def _write_evals(evalset: ir.EvalSet, skill: str, own: bool, losses: list[Loss]) -> list[Any]:
+def _write_evals(evalset: ir.EvalSet, skill: str, r: Restore, losses: list[Loss]) -> list[Any]:
     """The ``evals`` list: each case (its id kept when it has one, else the next free integer), then the suite."""
     evals: list[Any] = []
-    used_ids: set[int] = {c.hints["id"] for c in evalset.cases if own and isinstance(c.hints.get("id"), int)}
+    used_ids: set[int] = {r.hints(c)["id"] for c in evalset.cases if isinstance(r.hints(c).get("id"), int)}
     next_id = 1
     for i, case in enumerate(evalset.cases):
-        if own and "$value" in case.extra:
-            evals.append(case.extra["$value"])
+        if r.has(case, VALUE):
+            evals.append(r.value(case, VALUE))
             continue
-        ident = case.hints.get("id") if own else None
-        if ident is None and not (own and ("id" in case.extra or "id" in case.hints)):
+        ident = r.hints(case).get("id")
+        if ident is None and not (r.has(case, "id") or "id" in r.hints(case)):
             while next_id in used_ids:
                 next_id += 1
             ident = next_id
             used_ids.add(ident)
-        evals.append(_write_case(case, ident, skill, own, losses, f"cases[{i}]", i))
+        evals.append(_write_case(case, ident, skill, r, losses, f"cases[{i}]", i))
     if evalset.suite is not None:
         while next_id in used_ids:
             next_id += 1
@@ -153,8 +145,8 @@ def _write_evals(evalset: ir.EvalSet, skill: str, own: bool, losses: list[Loss])
 
 def _write_seed(evalset: ir.EvalSet) -> WriteResult:
     """The seed shape back as ``evalfmt transpile`` writes it (see :mod:`evalfmt.route`)."""
-    from ..js import stringify
-    from ..route import canonical_input
+    from ...js import stringify
+    from ...route import canonical_input
 
     tests: list[Any] = []
     skill = evalset.skill.name if evalset.skill else None
@@ -177,13 +169,7 @@ def _write_seed(evalset: ir.EvalSet) -> WriteResult:
     return WriteResult(files={"evals.json": stringify(out, 2) + "\n"})
 
 
-def _reorder(d: dict, order: list[str]) -> dict:
-    out = {k: d[k] for k in order if k in d}
-    out.update({k: v for k, v in d.items() if k not in out})
-    return out
-
-
-def _set_losses(evalset: ir.EvalSet, own: bool, losses: list[Loss]) -> None:
+def _set_losses(evalset: ir.EvalSet, r: Restore, losses: list[Loss]) -> None:
     where = _where(evalset, "set")
     if evalset.triggers is not None and evalset.triggers.prompts:
         _lose(losses, "triggers", _where(evalset.triggers, where),
@@ -196,80 +182,68 @@ def _set_losses(evalset: ir.EvalSet, own: bool, losses: list[Loss]) -> None:
         _lose(losses, "set.description", where, "description")
     if evalset.tags:
         _lose(losses, "set.tags", where, "tags")
-    if not own:
-        for key in evalset.extra:
-            _lose(losses, "set.extra", where, f"{evalset.format} key '{key}'")
-        if evalset.name and evalset.skill is not None and evalset.name != evalset.skill.name:
-            _lose(losses, "set.name", where, f"name '{evalset.name}'")
+    for key in r.dropped(evalset):
+        _lose(losses, "set.extra", where, f"{evalset.format} key '{key}'")
+    # meaning: an evals.json's set name is its skill_name (nothing to lose); another format's may differ
+    if not r.own and evalset.name and evalset.skill is not None and evalset.name != evalset.skill.name:
+        _lose(losses, "set.name", where, f"name '{evalset.name}'")
 
 
 CASE_FIELDS_LOST = ("judge", "files", "fixture", "setup", "bucket", "requires", "timeout_minutes", "max_turns",
                     "metadata", "tags", "timeout_ms", "expected_fail")
 
 
-def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[Loss], path: str,
+def _write_case(case: ir.Case, ident: Any, skill: str, r: Restore, losses: list[Loss], path: str,
                 index: int = 0) -> dict:
     where = _where(case, path)
     item: dict[str, Any] = {}
-    _write_head(item, case, ident, own, index, losses, where)
+    _write_head(item, case, ident, r, index, losses, where)
     trigger_checks = [c for c in case.checks if c.kind == "skill-trigger" and (c.skill in (skill, None))]
     trigger = trigger_checks[0] if len(trigger_checks) >= 1 else None
-    if own and "should_trigger" in case.extra:
-        item["should_trigger"] = case.extra["should_trigger"]
-    elif trigger is not None:
-        item["should_trigger"] = trigger.expects_trigger  # type: ignore[union-attr]
-    _write_expectations(item, case, _sentences(case, trigger, own, losses, where), own, losses, where)
+    if r.has(case, "should_trigger") or trigger is not None:
+        item["should_trigger"] = r.value(case, "should_trigger", getattr(trigger, "expects_trigger", None))
+    _write_expectations(item, case, _sentences(case, trigger, r, losses, where), r, losses, where)
     for field in CASE_FIELDS_LOST:
         if field == "judge":
             continue
         if getattr(case, field) is not None:
             _lose(losses, f"case.{field}", where, field if field != "files" else "inline files (contents)")
-    if own:
-        for k, v in case.extra.items():
-            if k not in EVAL_KEYS and k != "$value":
-                item[k] = v
-    else:
-        for k in case.extra:
-            _lose(losses, "case.extra", where, f"key '{k}'")
-    order = case.hints.get("key_order") if own else None
-    return _reorder(item, order or _default_order(item))
+    return r.back(item, case, EVAL_KEYS + (VALUE,), order=_default_order(item),
+                  lose=lambda k: _lose(losses, "case.extra", where, f"key '{k}'"))
 
 
-def _write_head(item: dict[str, Any], case: ir.Case, ident: Any, own: bool, index: int, losses: list[Loss],
+def _write_head(item: dict[str, Any], case: ir.Case, ident: Any, r: Restore, index: int, losses: list[Loss],
                 where: str) -> None:
     """id, name, prompt, expected_output and files of an eval."""
-    if own and "id" in case.extra:
-        item["id"] = case.extra["id"]
-    elif ident is not None:
-        item["id"] = ident
+    if r.has(case, "id") or ident is not None:
+        item["id"] = r.value(case, "id", ident)
     implied = str(item["id"]) if "id" in item and not isinstance(item["id"], str) else str(index + 1)
-    if own and "name" in case.extra:
-        item["name"] = case.extra["name"]
-    elif case.name != (item["id"] if isinstance(item.get("id"), str) else implied) or case.hints.get("name_key"):
-        item["name"] = case.name
-    if own and "prompt" in case.extra:
-        item["prompt"] = case.extra["prompt"]
-    elif case.input is not None:
-        item["prompt"] = ir.input_text(case.input) or ""
-        if not isinstance(case.input, str):
-            _lose(losses, "case.messages", where, "input messages flattened to one prompt text")
-    else:
-        item["prompt"] = ""
-    if own and "expected_output" in case.extra:
-        item["expected_output"] = case.extra["expected_output"]
-    elif case.expected_output is not None:
-        if isinstance(case.expected_output, str):
-            item["expected_output"] = case.expected_output
-        else:
-            item["expected_output"] = json.dumps(case.expected_output, ensure_ascii=False)
-            _lose(losses, "case.expected_output", where, "structured expected_output written as JSON text")
-    if own and "files" in case.extra:
-        item["files"] = case.extra["files"]
-    elif case.input_files is not None:
-        item["files"] = list(case.input_files)
+    if r.has(case, "name") or case.name != (item["id"] if isinstance(item.get("id"), str) else implied) \
+            or case.hints.get("name_key"):
+        item["name"] = r.value(case, "name", case.name)
+    item["prompt"] = r.kept_or(case, "prompt", lambda: _prompt(case, losses, where))
+    if r.has(case, "expected_output") or case.expected_output is not None:
+        item["expected_output"] = r.kept_or(case, "expected_output", lambda: _expected(case, losses, where))
+    if r.has(case, "files") or case.input_files is not None:
+        item["files"] = r.value(case, "files", list(case.input_files or ()))
 
 
-def _sentences(case: ir.Case, trigger: ir.CheckBase | None, own: bool, losses: list[Loss], where: str) -> list[str]:
+def _prompt(case: ir.Case, losses: list[Loss], where: str) -> str:
+    if case.input is None:
+        return ""
+    if not isinstance(case.input, str):
+        _lose(losses, "case.messages", where, "input messages flattened to one prompt text")
+    return ir.input_text(case.input) or ""
+
+
+def _expected(case: ir.Case, losses: list[Loss], where: str) -> str:
+    if isinstance(case.expected_output, str):
+        return case.expected_output
+    _lose(losses, "case.expected_output", where, "structured expected_output written as JSON text")
+    return json.dumps(case.expected_output, ensure_ascii=False)
+
+
+def _sentences(case: ir.Case, trigger: ir.CheckBase | None, r: Restore, losses: list[Loss], where: str) -> list[str]:
     """The expectation sentences of an eval's checks (the skill-trigger it writes as should_trigger aside)."""
     sentences: list[str] = []
     for check in case.checks:
@@ -278,14 +252,16 @@ def _sentences(case: ir.Case, trigger: ir.CheckBase | None, own: bool, losses: l
                 if getattr(check, f) is not None:
                     _lose(losses, "check.fields", _where(check, where), f"'{f}' of the skill-trigger check")
             continue
-        if isinstance(check, ir.Rubrics) and (own or all(isinstance(c, str) for c in check.criteria)):
+        # meaning: the rubric of a set read from an evals.json is its expectations list (its criteria are
+        # the sentences, its fields are none to lose); another format's rubric is one only with text criteria
+        if isinstance(check, ir.Rubrics) and (r.own or all(isinstance(c, str) for c in check.criteria)):
             for crit in check.criteria:
                 if isinstance(crit, str):
                     sentences.append(crit)
                 else:
                     sentences.append(sentence(ir.Rubrics(criteria=[crit])))
                     _lose(losses, "check.rubric/objects", _where(check, where), "rubric criterion fields other than its text")
-            if not own:
+            if not r.own:
                 for f in ("name", "weight", "required", "min_score", "negate"):
                     if getattr(check, f) is not None:
                         _lose(losses, "check.fields", _where(check, where), f"'{f}' of the rubrics check")
@@ -297,19 +273,18 @@ def _sentences(case: ir.Case, trigger: ir.CheckBase | None, own: bool, losses: l
     return sentences
 
 
-def _write_expectations(item: dict[str, Any], case: ir.Case, sentences: list[str], own: bool, losses: list[Loss],
+def _write_expectations(item: dict[str, Any], case: ir.Case, sentences: list[str], r: Restore, losses: list[Loss],
                         where: str) -> None:
-    key = case.hints.get("expectations_key", "expectations") if own else "expectations"
-    if own and "expectations" in case.extra:
-        item["expectations"] = case.extra["expectations"]
-    if own and "assertions" in case.extra:
-        item["assertions"] = case.extra["assertions"]
-    if sentences or (own and case.hints.get("empty_expectations")):
+    key = r.hints(case).get("expectations_key", "expectations")
+    for kept in ("expectations", "assertions"):
+        if r.has(case, kept):
+            item[kept] = r.value(case, kept)
+    # meaning: an eval read from an evals.json without expectations stays without the key (the reader
+    # hints only an empty list); another format's case always gets the list an evals.json requires
+    if sentences or r.hints(case).get("empty_expectations") or not r.own:
         item[key] = sentences
-    elif not own:
-        item[key] = []
     if case.judge:
-        if not own:
+        if not r.own:  # meaning: an evals.json holds a judge only as its last expectation, as written here
             _lose(losses, "case.judge", where, "judge rubric (kept as the last expectation)")
         item.setdefault(key, [])
         if isinstance(item[key], list):
@@ -324,4 +299,5 @@ def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) ->
                      checks=list(suite.checks) + [c for e in suite.entries for c in e.checks])
     for field in ("judge", "files", "fixture", "setup", "bucket", "requires", "timeout_minutes", "max_turns"):
         setattr(merged, field, getattr(suite, field))
-    return _write_case(merged, ident, skill, False, losses, "suite")
+    # the merged suite is a case of no format: nothing of a source's own to give back
+    return _write_case(merged, ident, skill, Restore(None, NAME), losses, "suite")
