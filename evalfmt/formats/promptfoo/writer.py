@@ -3,20 +3,20 @@
 Pure and deterministic. Each IR check kind promptfoo can hold maps to a small function through
 :data:`ASSERTION_WRITERS`; a kind without one, or a check its function refuses, becomes a loss in one
 place (:func:`_assertion`). A set read from promptfoo is written back with its own presentation: the
-writer tells its own sets from the others' in one place (:meth:`_W.hints`, :meth:`_W.restore`, which
-puts a node's extra keys back and restores its key order, or reports another format's extra keys as
-lost), and YAML is written over the existing text with comments and key order kept (ruamel round trip).
+writer asks the shared restoration pass (:mod:`evalfmt.formats.restore`, through :meth:`_W.hints`,
+:meth:`_W.restore`, which puts a node's extra keys back and restores its key order, or reports another
+format's extra keys as lost), and YAML is written over the existing text with comments and key order kept (ruamel round trip).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from ... import ir, yamlrt
 from .. import Loss, WriteResult, hinted_name, plain_name, plain_relpath
 from ..losses import Rule, Table, check_feature
+from ..restore import Restore, reorder
 from ..skillgym.tslit import literal_of
 from .kinds import DEFAULT_NAME, DEFAULT_PROVIDER, NAME, SAME
 
@@ -46,7 +46,6 @@ TABLE = Table(NAME, {
     "suite": Rule("its rows become separate tests, each running its own session"),
 })
 
-_NONE: Mapping[str, Any] = MappingProxyType({})
 _ABSENT = object()
 
 LOST_CASE_FIELDS = (
@@ -66,44 +65,34 @@ _WHY = {
 
 
 class _W:
-    """One write: the set, whether it was read from promptfoo, the losses so far."""
+    """One write: the set, its restoration pass (:class:`~evalfmt.formats.restore.Restore`), the losses so far.
+
+    The branches left on :attr:`own` are meaning, not presentation: another format's set needs the
+    prompt template and provider a promptfoo config runs with, its trigger prompts become tests, and
+    its fields promptfoo has no place for are losses; a promptfoo set has none of those."""
 
     def __init__(self, evalset: ir.EvalSet):
         self.evalset = evalset
-        self.own = evalset.format == NAME
+        self.r = Restore(evalset.format, NAME)
+        self.own = self.r.own
         self.losses: list[Loss] = []
 
     def lose(self, feature: str, span: ir.Span | None, where: str, what: str) -> None:
         self.losses.append(TABLE.loss(feature, span, where, what))
 
     def hints(self, node: Any) -> Mapping[str, Any]:
-        """The presentation a node was read with: its hints when the set was read from promptfoo, none
-        otherwise (another format's hints mean nothing here)."""
-        return node.hints if self.own else _NONE
+        """The presentation a node was read with (none for another format's set)."""
+        return self.r.hints(node)
 
     def kept_extra(self, node: Any) -> Mapping[str, Any]:
         """The node's extra keys the output holds: promptfoo's own; another format's are losses."""
-        return node.extra if self.own else _NONE
+        return self.r.extra(node)
 
     def restore(self, out: dict, node: Any, feature: str, where: str, what: Callable[[str], str],
                 placed: tuple[str, ...] = ()) -> dict:
-        """The one round-trip pass: for a set read from promptfoo, ``node``'s extra keys (but those the
-        writer ``placed`` already) go back into ``out`` and its keys take the order they were read in;
-        for another format's set, each extra key is a loss (``what(key)`` says which)."""
-        if not self.own:
-            for key in node.extra:
-                self.lose(feature, node.span, where, what(key))
-            return out
-        for key, value in node.extra.items():
-            if key not in placed:
-                out[key] = value
-        return _order(out, node.hints.get("key_order"))
-
-
-def _order(d: dict, order: list | None) -> dict:
-    if not order:
-        return d
-    return {**{k: d[k] for k in order if k in d}, **{k: v for k, v in d.items() if k not in order}}
+        """The shared round-trip pass (:meth:`Restore.back`), another format's extra keys lost as ``feature``
+        (``what(key)`` says which)."""
+        return self.r.back(out, node, placed, lose=lambda key: self.lose(feature, node.span, where, what(key)))
 
 
 # ----------------------------------------------------------------------------------------- assertions
@@ -249,7 +238,7 @@ def _assertions(w: _W, checks: list, where: str) -> list:
         if n and len(group) == n and all(c.kind == "skill-trigger" for c in group) \
                 and len({c.should_trigger for c in group}) == 1:
             neg = first.should_trigger is False
-            out.append(_order({"type": ("not-" if neg else "") + "skill-used", "value": [c.skill for c in group]},
+            out.append(reorder({"type": ("not-" if neg else "") + "skill-used", "value": [c.skill for c in group]},
                               first.hints.get("key_order")))
             continue
         for c in group:
@@ -302,7 +291,7 @@ def _vars(w: _W, case: ir.Case, where: str, prompt_var: str) -> dict[str, Any]:
     if isinstance(ex.get("vars"), dict):
         vars_.update(ex["vars"])
     if h.get("var_order"):
-        vars_ = _order(vars_, h["var_order"])
+        vars_ = reorder(vars_, h["var_order"])
     return vars_
 
 
@@ -344,7 +333,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         data["tests"] = evalset.extra["tests"]
     elif cases or "tests" in (h.get("key_order") or []):
         data["tests"], files = _tests(w, cases, prompt_var, existing)
-    data = _order(data, h.get("key_order"))
+    data = reorder(data, h.get("key_order"))
     return WriteResult(files={name: yamlrt.dump(data, existing=existing.get(name)), **files}, losses=w.losses)
 
 
@@ -380,7 +369,7 @@ def _default_test(w: _W) -> Any:
     d = default if default is not None else {}
     if set_asserts:
         d["assert"] = set_asserts
-    return _order(d, w.hints(evalset).get("default_keys"))
+    return reorder(d, w.hints(evalset).get("default_keys"))
 
 
 def _tests(w: _W, cases: list, prompt_var: str, existing: dict[str, str]) -> tuple[Any, dict[str, str]]:
