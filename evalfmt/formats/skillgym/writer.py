@@ -27,12 +27,12 @@ What skillgym cannot hold is a loss (see :func:`evalfmt.formats.skillgym.render.
 from __future__ import annotations
 
 import re
-from types import MappingProxyType
 from typing import Any, Mapping
 
 from ... import ir
 from .. import Loss, WriteResult, hinted_name
 from ..losses import Rule, Table, check_feature
+from ..restore import Restore
 from .checks import TRANSCRIPT_COMMENT, TRANSCRIPT_HELPER, sig
 from .render import render
 from .tslit import js_key, js_str, js_value
@@ -76,27 +76,32 @@ TABLE = Table(NAME, {
 })
 
 
-_NO_HINTS: Mapping[str, Any] = MappingProxyType({})
 
 
 class _W:
+    """One write: the set, its restoration pass (:class:`~evalfmt.formats.restore.Restore`: a skillgym
+    suite's hints and extra keys back, none of another format's), the losses so far.
+
+    The branches left on :attr:`own` are meaning, not presentation: another format's set has fields
+    skillgym has no place for (losses), suite-level checks skillgym repeats in each case, and a timeout
+    in its own unit; a skillgym suite has none of those."""
+
     def __init__(self, evalset: ir.EvalSet):
         self.evalset = evalset
-        self.own = evalset.format == NAME
+        self.r = Restore(evalset.format, NAME)
+        self.own = self.r.own
         self.losses: list[Loss] = []
         self.needs_helper = False
         self.where = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
 
     def hints(self, node: Any) -> Mapping[str, Any]:
-        """The presentation a node was read with, which the writer restores: its hints when the set was
-        read from skillgym, none otherwise (another format's hints mean nothing here). The one place
-        where the writer tells its own sets from the others' for presentation."""
-        return node.hints if self.own else _NO_HINTS
+        """The presentation a node was read with, which the writer restores (none for another format's set)."""
+        return self.r.hints(node)
 
     def kept_extra(self, node: Any) -> Mapping[str, Any]:
         """The node's extra keys the output holds: skillgym's own (a workspace, classifyFailure, ...);
         another format's extra keys are losses (:func:`_case_losses`, :func:`_set_losses`)."""
-        return node.extra if self.own else _NO_HINTS
+        return self.r.extra(node)
 
     def lose(self, feature: str, node: Any, fallback: str, what: str) -> None:
         self.losses.append(TABLE.loss(feature, getattr(node, "span", None), fallback, what))
@@ -284,7 +289,7 @@ def _case_losses(w: _W, case: ir.Case, where: str) -> None:
     if case.input is not None and not isinstance(case.input, str) and _flatten_loses(case.input):
         w.lose("case.messages", case, where,
                f"message input of '{case.name}' flattened to the text of its user messages")
-    for key in case.extra:
+    for key in w.r.dropped(case):
         w.lose("case.extra", case, where, f"'{key}' of '{case.name}'")
 
 
@@ -503,7 +508,7 @@ def _set_losses(w: _W) -> None:
     for key in ("name", "description", "tags"):
         if getattr(e, key):
             w.lose(f"set.{key}", e, w.where, f"eval set {key}")
-    for key in e.extra:
+    for key in w.r.dropped(e):
         w.lose("set.extra", e, w.where, f"{e.format} key '{key}'")
     skill = e.skill
     if skill is not None and skill.span is not None and not any(
