@@ -21,6 +21,7 @@ from ...errors import CONTROL
 from ...kinds import TERUM_ARG_FIELD as ARG_FIELD
 from .. import Loss, WriteResult, loss_at
 from ..losses import Rule, Table, check_feature
+from ..restore import Restore
 
 NEGATED = {
     "transcript_mentions": "transcript_omits", "transcript_omits": "transcript_mentions",
@@ -61,10 +62,11 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     out = WriteResult()
     skill = _target_skill(evalset)
     prompts: list[ir.TriggerPrompt] = list(evalset.triggers.prompts) if evalset.triggers else []
+    r = Restore(evalset.format, "terum", CARRIES)
     _set_level_losses(evalset, out.losses)
-    _write_cases(evalset, skill, prompts, existing, out)
+    _write_cases(evalset, r, skill, prompts, existing, out)
     if evalset.suite is not None:
-        _write_suite(evalset.suite, _carried(evalset.format), existing, out)
+        _write_suite(evalset.suite, r, existing, out)
     if prompts or evalset.triggers is not None:
         rel = "evals/triggers.yaml"
         ts = evalset.triggers or ir.TriggerSet(skill=skill)
@@ -74,7 +76,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     return out
 
 
-def _write_cases(evalset: ir.EvalSet, skill: str | None, prompts: list[ir.TriggerPrompt], existing: dict[str, str],
+def _write_cases(evalset: ir.EvalSet, r: Restore, skill: str | None, prompts: list[ir.TriggerPrompt], existing: dict[str, str],
                  out: WriteResult) -> None:
     """One case file per case; a case's skill-trigger checks become prompts (``prompts``, for triggers.yaml)."""
     used: set[str] = set()
@@ -96,13 +98,13 @@ def _write_cases(evalset: ir.EvalSet, skill: str | None, prompts: list[ir.Trigge
         stem = _stem(case.name, used, i)
         if stem != case.name:
             out.losses.append(TABLE.loss("case.name", case.span, where, f"case name '{case.name}' written as file stem '{stem}'"))
-        data = _case_data(case, where, out.losses, extra_checks=evalset.checks, carry=_carried(evalset.format))
+        data = _case_data(case, r, where, out.losses, extra_checks=evalset.checks)
         rel = f"evals/cases/{stem}.{_ext(case, where, out.losses)}"
         out.files[rel] = _dump(data, existing.get(rel), case.hints.get("generated"))
 
 
-def _write_suite(suite: ir.Suite, carry: Callable[[str], bool], existing: dict[str, str], out: WriteResult) -> None:
-    data = _case_data(suite, "suite", out.losses, carry=carry)
+def _write_suite(suite: ir.Suite, r: Restore, existing: dict[str, str], out: WriteResult) -> None:
+    data = _case_data(suite, r, "suite", out.losses)
     entries = []
     for j, entry in enumerate(suite.entries):
         if "_raw" in entry.extra:
@@ -175,22 +177,21 @@ def _set_level_losses(evalset: ir.EvalSet, losses: list[Loss]) -> None:
         losses.append(TABLE.loss("set.extra", evalset.span, f"extra.{key}", f"top-level '{key}'"))
 
 
-def _carried(fmt: str):
-    """Which unknown keys of a case are written back: all of a terum case's; of an agentv test those
-    agentv does not know either (a terum case's own keys ride through an EVAL.yaml that way); none of
-    another format's (promptfoo's vars, skillgym's classifyFailure mean nothing to terum)."""
-    if fmt == "terum":
-        return lambda key: True
-    if fmt == "agentv":
-        from ..agentv.reader import TEST_KEYS
+def _agentv_unknown(key: str) -> bool:
+    from ..agentv.reader import TEST_KEYS
 
-        return lambda key: key not in TEST_KEYS
-    return lambda key: False
+    return key not in TEST_KEYS
 
 
-def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list | None = None,
-               carry=lambda key: True) -> dict:
-    """A case file's data; ``carry(key)`` says whether an unknown key is written back (see :func:`_carried`)."""
+#: Which unknown keys of another format's case are written back (a terum case's all are): of an agentv
+#: test those agentv does not know either (a terum case's own keys ride through an EVAL.yaml that way);
+#: none of another format's (promptfoo's vars, skillgym's classifyFailure mean nothing to terum).
+CARRIES: dict[str, Callable[[str], bool]] = {"agentv": _agentv_unknown}
+
+
+def _case_data(case: ir.Case, r: Restore, where: str, losses: list[Loss], extra_checks: list | None = None) -> dict:
+    """A case file's data; the shared restoration pass ``r`` puts back the unknown keys terum holds
+    (see :data:`CARRIES`) and words the others as losses."""
     d: dict[str, Any] = {}
     if isinstance(case.input, str):
         d["task"] = case.input
@@ -207,12 +208,9 @@ def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list
         d["checks"] = rendered
     if judge is not None:
         d["judge"] = judge
-    for key, value in case.extra.items():
-        if carry(key):
-            d[key] = value
-        else:
-            losses.append(TABLE.loss("case.extra", case.span, f"{where}.{key}", f"'{key}' of '{case.name}' (terum has "
-                                                                                "no such key)"))
+    d = r.back(d, case, order_hint=None,  # (CASE_ORDER sorts the keys below)
+               lose=lambda key: losses.append(TABLE.loss("case.extra", case.span, f"{where}.{key}",
+                                                         f"'{key}' of '{case.name}' (terum has no such key)")))
     _foreign_fields(case, where, losses)
     order = {k: i for i, k in enumerate(CASE_ORDER)}
     return dict(sorted(d.items(), key=lambda kv: order.get(kv[0], len(order))))
