@@ -30,7 +30,8 @@ WHOLE = (VALUE, ROOT)
 _NONE: Mapping[str, Any] = MappingProxyType({})
 
 
-def _every(key: str) -> bool:
+def carry_all(key: str) -> bool:
+    """A ``carries`` rule: every extra key of that format's sets goes out as it is."""
     return True
 
 
@@ -55,7 +56,7 @@ class Restore:
 
     def __init__(self, source: str | None, target: str, carries: Mapping[str, Callable[[str], bool]] = _NONE):
         self.own = source == target
-        self._carry: Callable[[str], bool] = _every if self.own else carries.get(source or "", _none_of)
+        self._carry: Callable[[str], bool] = carry_all if self.own else carries.get(source or "", _none_of)
 
     def hints(self, node: Node) -> Mapping[str, Any]:
         """The presentation ``node`` was read with, for a set read from the target; none otherwise."""

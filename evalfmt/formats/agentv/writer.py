@@ -23,6 +23,7 @@ from typing import Any
 from ... import ir
 from .. import Loss, WriteResult
 from ..losses import Rule, Table, check_feature
+from ..restore import Restore, carry_all
 from .reader import (
     KIND_FIELDS,
     TERUM_FIELDS,
@@ -131,14 +132,14 @@ def _ordered(values: dict, order: list | None, canonical: list) -> dict:
 #: Formats whose unknown keys an EVAL.yaml may carry as they are: agentv's own, and terum's (the same
 #: authoring style; an unknown terum key is already reported in the source). Other formats' keys
 #: (promptfoo's prompts/providers/vars, skillgym's workspace) are valid there and wrong here: lost.
-CARRY_EXTRA = ("agentv", "terum")
+CARRY_EXTRA = {"terum": carry_all}
 _DROPPED = object()  # a check the output leaves out (reported as lost)
 
 
 class _Writer:
     def __init__(self):
         self.losses: list[Loss] = []
-        self.carry = True
+        self.r = Restore("agentv", "agentv")  # (until :meth:`top` names the set's format: carry every key)
 
     def lose(self, feature: str, node: ir.Node | None, path: str, what: str) -> None:
         self.losses.append(TABLE.loss(feature, node.span if node is not None else None, path, what))
@@ -146,7 +147,7 @@ class _Writer:
     # ------------------------------------------------------------------------------- top level
 
     def top(self, es: ir.EvalSet) -> tuple[Any, list[Loss]]:
-        self.carry = es.format in CARRY_EXTRA
+        self.r = Restore(es.format, "agentv", CARRY_EXTRA)
         if "document" in es.extra and not es.cases and len(es.extra) == 1:
             return es.extra["document"], self.losses
         values: dict[str, Any] = {}
@@ -172,11 +173,8 @@ class _Writer:
             values["tests"] = tests
             for ref in inlined:
                 self.lose("set.tests_file", es, "tests", f"tests read from '{ref}' are written inline")
-        for k, v in es.extra.items():
-            if self.carry:
-                values[k] = v
-            else:
-                self.lose("set.extra", es, k, f"{es.format} key '{k}' (agentv has no such key)")
+        values = self.r.back(values, es, order_hint=None,  # (ordered below, from the hints)
+                             lose=lambda k: self.lose("set.extra", es, k, f"{es.format} key '{k}' (agentv has no such key)"))
         self.skill_name(es)
         present = list(values)
         canon = canonical_order(TOP_ORDER, present, extras_before="input")
@@ -247,11 +245,9 @@ class _Writer:
         meta = self.metadata(case, where)
         if meta is not None:
             values["metadata"] = meta
-        for k, v in case.extra.items():
-            if self.carry:
-                values[k] = v
-            else:
-                self.lose("case.extra", case, f"{where}.{k}", f"'{k}' of test '{case.name}' (agentv has no such key)")
+        values = self.r.back(values, case, order_hint=None,
+                             lose=lambda k: self.lose("case.extra", case, f"{where}.{k}",
+                                                      f"'{k}' of test '{case.name}' (agentv has no such key)"))
         for fld in ("tags", "timeout_ms", "expected_fail"):
             if getattr(case, fld) is not None:
                 self.lose(f"case.{fld}", case, f"{where}.{fld}", f"agentv has no '{fld}' for a test")
@@ -375,11 +371,9 @@ class _Writer:
             value = getattr(c, fld)
             if value is not None:
                 values[fld] = _num(value) if isinstance(value, float) else value
-        for k, v in c.extra.items():
-            if self.carry:
-                values[k] = v
-            else:
-                self.lose("check.fields", c, where, f"'{k}' of check '{c.label()}' (agentv has no such key)")
+        values = self.r.back(values, c, order_hint=None,
+                             lose=lambda k: self.lose("check.fields", c, where,
+                                                      f"'{k}' of check '{c.label()}' (agentv has no such key)"))
         return _ordered(values, c.hints.get("keys"), canonical_check_order(c.kind, list(values)))
 
 
