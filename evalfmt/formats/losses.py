@@ -3,7 +3,8 @@
 Every writer declares a :class:`Table`: for each *feature* of the IR (a row of the conversion matrix,
 :data:`FEATURES`) that it does not hold as its own meaning, a :class:`Rule` saying whether the output
 still keeps the value (as metadata, a custom assertion type, ...: ``kept``) or loses it, and when. A
-writer reports through ``TABLE.loss(feature, span, fallback, what)``; a feature without a rule is a bug
+writer reports through ``TABLE.add(losses, feature, span, fallback, what)`` (``TABLE.loss`` builds the
+:class:`Loss`); a feature without a rule is a bug
 (KeyError), so the tables are complete by construction. ``docs/conversions.md`` is generated from the
 tables (:mod:`evalfmt.formats.matrix`) and a test checks it against real conversions.
 
@@ -106,6 +107,10 @@ class Table:
     def loss(self, key: str, span: Any, fallback: str, what: str) -> Loss:
         rule = self.rules[key]
         return loss_at(span, fallback, what, rule.kept, key)
+
+    def add(self, losses: list[Loss], key: str, span: Any, fallback: str, what: str) -> None:
+        """Record the loss of feature ``key`` in ``losses``: the one call every writer reports through."""
+        losses.append(self.loss(key, span, fallback, what))
 
 
 def features_of(evalset: Any) -> set[str]:

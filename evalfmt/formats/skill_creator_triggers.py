@@ -161,25 +161,25 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         for prompt in trig.prompts:
             items.append(_item(r, prompt))
             if dropped := r.dropped(prompt):
-                losses.append(TABLE.loss("triggers.extra", prompt.span, where,
-                                         f"keys {', '.join(sorted(dropped))} of a trigger prompt"))
+                TABLE.add(losses, "triggers.extra", prompt.span, where,
+                                         f"keys {', '.join(sorted(dropped))} of a trigger prompt")
         for key in r.dropped(trig):
-            losses.append(TABLE.loss("triggers.extra", trig.span, where, f"trigger set key '{key}'"))
+            TABLE.add(losses, "triggers.extra", trig.span, where, f"trigger set key '{key}'")
     for i, case in enumerate(evalset.cases):
-        losses.append(TABLE.loss("case.name", case.span, f"cases[{i}]",
-                              f"case '{case.name}' (a trigger eval set holds only queries; write cases with --to agent-skills)"))
+        TABLE.add(losses, "case.name", case.span, f"cases[{i}]",
+                              f"case '{case.name}' (a trigger eval set holds only queries; write cases with --to agent-skills)")
     if evalset.suite is not None:
-        losses.append(TABLE.loss("suite", evalset.suite.span, "suite", "suite (a trigger eval set holds only queries)"))
+        TABLE.add(losses, "suite", evalset.suite.span, "suite", "suite (a trigger eval set holds only queries)")
     for c in evalset.checks:
-        losses.append(TABLE.loss("set.checks", c.span, where, f"suite-level check '{c.label()}'"))
+        TABLE.add(losses, "set.checks", c.span, where, f"suite-level check '{c.label()}'")
     for field in ("name", "description", "tags", "input"):
         if getattr(evalset, field):
-            losses.append(TABLE.loss(f"set.{field}", evalset.span, where, f"eval set {field}"))
+            TABLE.add(losses, f"set.{field}", evalset.span, where, f"eval set {field}")
     for key in r.dropped(evalset):
-        losses.append(TABLE.loss("set.extra", evalset.span, where, f"{evalset.format} key '{key}'"))
+        TABLE.add(losses, "set.extra", evalset.span, where, f"{evalset.format} key '{key}'")
     skill = evalset.skill
     if skill is not None and skill.span is not None and (trig is None or trig.skill != skill.name):
-        losses.append(TABLE.loss("set.skill", skill.span, where, f"skill name '{skill.name}'"))
+        TABLE.add(losses, "set.skill", skill.span, where, f"skill name '{skill.name}'")
     if not items:
         return WriteResult(losses=losses, nothing="no trigger prompts to write (a skill-creator trigger set "
                                                   "holding none would be an empty list)")

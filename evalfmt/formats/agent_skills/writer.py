@@ -36,7 +36,7 @@ TABLE = Table(NAME, {
 
 
 def _lose(losses: list, key: str, where: str, what: str) -> None:
-    losses.append(TABLE.loss(key, None, where, what))
+    TABLE.add(losses, key, None, where, what)
 
 
 

@@ -142,7 +142,7 @@ class _Writer:
         self.r = Restore("agentv", "agentv")  # (until :meth:`top` names the set's format: carry every key)
 
     def lose(self, feature: str, node: ir.Node | None, path: str, what: str) -> None:
-        self.losses.append(TABLE.loss(feature, node.span if node is not None else None, path, what))
+        TABLE.add(self.losses, feature, node.span if node is not None else None, path, what)
 
     # ------------------------------------------------------------------------------- top level
 

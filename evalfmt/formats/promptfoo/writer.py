@@ -78,7 +78,7 @@ class _W:
         self.losses: list[Loss] = []
 
     def lose(self, feature: str, span: ir.Span | None, where: str, what: str) -> None:
-        self.losses.append(TABLE.loss(feature, span, where, what))
+        TABLE.add(self.losses, feature, span, where, what)
 
     def hints(self, node: Any) -> Mapping[str, Any]:
         """The presentation a node was read with (none for another format's set)."""
@@ -454,8 +454,8 @@ def _trigger_cases(evalset: ir.EvalSet, trig: ir.TriggerSet, losses: list[Loss],
     """Trigger prompts as tests: ``skill-used`` for should-trigger prompts, ``not-skill-used`` for the rest."""
     skill = trig.skill or (evalset.skill.name if evalset.skill else None)
     if not skill:
-        losses.append(TABLE.loss("triggers", trig.span, where,
-                                 f"{len(trig.prompts)} trigger prompts (no skill name to check with skill-used)"))
+        TABLE.add(losses, "triggers", trig.span, where,
+                                 f"{len(trig.prompts)} trigger prompts (no skill name to check with skill-used)")
         return []
     cases = []
     counts = {True: 0, False: 0}
@@ -465,32 +465,32 @@ def _trigger_cases(evalset: ir.EvalSet, trig: ir.TriggerSet, losses: list[Loss],
         cases.append(ir.Case(name=name, input=p.text, span=p.span,
                              checks=[ir.SkillTrigger(skill=skill, should_trigger=None if p.should_trigger else False)]))
         for key in p.extra:
-            losses.append(TABLE.loss("triggers.extra", p.span, where, f"'{key}' of trigger prompt {p.text!r}"))
+            TABLE.add(losses, "triggers.extra", p.span, where, f"'{key}' of trigger prompt {p.text!r}")
     for key in trig.extra:
-        losses.append(TABLE.loss("triggers.extra", trig.span, where, f"trigger set key '{key}'"))
+        TABLE.add(losses, "triggers.extra", trig.span, where, f"trigger set key '{key}'")
     return cases
 
 
 def _set_losses(evalset: ir.EvalSet, losses: list[Loss], where: str) -> None:
     if evalset.input is not None:
-        losses.append(TABLE.loss("set.input", None, where, "suite-level input prepended to every test"))
+        TABLE.add(losses, "set.input", None, where, "suite-level input prepended to every test")
     if evalset.tags:
-        losses.append(TABLE.loss("set.tags", None, where, "eval set tags"))
+        TABLE.add(losses, "set.tags", None, where, "eval set tags")
     for key in evalset.extra:
-        losses.append(TABLE.loss("set.extra", None, where, f"{evalset.format} key '{key}'"))
+        TABLE.add(losses, "set.extra", None, where, f"{evalset.format} key '{key}'")
     if evalset.name and evalset.description and evalset.name != evalset.description:
-        losses.append(TABLE.loss("set.name", None, where, f"eval set name '{evalset.name}' (the description "
-                                                          "holds the set's description)"))
+        TABLE.add(losses, "set.name", None, where, f"eval set name '{evalset.name}' (the description "
+                                                          "holds the set's description)")
     skill = evalset.skill
     if skill is not None and skill.span is not None and not any(
             c.kind == "skill-trigger" and c.skill == skill.name for case in evalset.cases for c in case.checks):
-        losses.append(TABLE.loss("set.skill", skill.span, where, f"skill name '{skill.name}' (promptfoo names skills "
-                                                                 "only in skill-used assertions)"))
+        TABLE.add(losses, "set.skill", skill.span, where, f"skill name '{skill.name}' (promptfoo names skills "
+                                                                 "only in skill-used assertions)")
 
 
 def _suite_cases(suite: ir.Suite, losses: list[Loss]) -> list[ir.Case]:
-    losses.append(TABLE.loss("suite", suite.span, "suite", f"suite: its {len(suite.entries)} entries become "
-                                                           "separate tests, each running its own session"))
+    TABLE.add(losses, "suite", suite.span, "suite", f"suite: its {len(suite.entries)} entries become "
+                                                           "separate tests, each running its own session")
     out = []
     for entry in suite.entries:
         case = ir.Case(name=entry.name, input=suite.input, checks=list(entry.checks), span=entry.span or suite.span)

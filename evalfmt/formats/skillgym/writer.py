@@ -104,7 +104,7 @@ class _W:
         return self.r.extra(node)
 
     def lose(self, feature: str, node: Any, fallback: str, what: str) -> None:
-        self.losses.append(TABLE.loss(feature, getattr(node, "span", None), fallback, what))
+        TABLE.add(self.losses, feature, getattr(node, "span", None), fallback, what)
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:

@@ -89,15 +89,15 @@ def _write_cases(evalset: ir.EvalSet, r: Restore, skill: str | None, prompts: li
             else:
                 why = "its input is not a plain prompt" if not isinstance(case.input, str) else \
                     f"triggers.yaml holds prompts for '{skill}' only"
-                out.losses.append(TABLE.loss("check.skill_trigger", trig.span or case.span, where,
-                                          f"skill-trigger for '{trig.skill}' in test '{case.name}' ({why})"))
+                TABLE.add(out.losses, "check.skill_trigger", trig.span or case.span, where,
+                                          f"skill-trigger for '{trig.skill}' in test '{case.name}' ({why})")
         if triggers and len(triggers) == len(case.checks) and _only_prompt(case):
-            out.losses.append(TABLE.loss("case.name", case.span, where,
-                                      f"test id '{case.name}' (a trigger-only test becomes a prompt in triggers.yaml)"))
+            TABLE.add(out.losses, "case.name", case.span, where,
+                                      f"test id '{case.name}' (a trigger-only test becomes a prompt in triggers.yaml)")
             continue
         stem = _stem(case.name, used, i)
         if stem != case.name:
-            out.losses.append(TABLE.loss("case.name", case.span, where, f"case name '{case.name}' written as file stem '{stem}'"))
+            TABLE.add(out.losses, "case.name", case.span, where, f"case name '{case.name}' written as file stem '{stem}'")
         data = _case_data(case, r, where, out.losses, extra_checks=evalset.checks)
         rel = f"evals/cases/{stem}.{_ext(case, where, out.losses)}"
         out.files[rel] = _dump(data, existing.get(rel), case.hints.get("generated"))
@@ -170,11 +170,11 @@ def _set_level_losses(evalset: ir.EvalSet, losses: list[Loss]) -> None:
     for field in ("name", "description", "tags"):
         value = getattr(evalset, field)
         if value:
-            losses.append(TABLE.loss(f"set.{field}", evalset.span, field, f"eval set '{field}' (terum has no place for it)"))
+            TABLE.add(losses, f"set.{field}", evalset.span, field, f"eval set '{field}' (terum has no place for it)")
     if evalset.input is not None:
-        losses.append(TABLE.loss("set.input", evalset.span, "input", "shared input prepended to every test"))
+        TABLE.add(losses, "set.input", evalset.span, "input", "shared input prepended to every test")
     for key in evalset.extra:
-        losses.append(TABLE.loss("set.extra", evalset.span, f"extra.{key}", f"top-level '{key}'"))
+        TABLE.add(losses, "set.extra", evalset.span, f"extra.{key}", f"top-level '{key}'")
 
 
 def _agentv_unknown(key: str) -> bool:
@@ -197,7 +197,7 @@ def _case_data(case: ir.Case, r: Restore, where: str, losses: list[Loss], extra_
         d["task"] = case.input
     elif case.input is not None:
         d["task"] = case.task or ""
-        losses.append(TABLE.loss("case.messages", case.span, f"{where}.input", "message input flattened to the text of its user messages"))
+        TABLE.add(losses, "case.messages", case.span, f"{where}.input", "message input flattened to the text of its user messages")
     for field in _CASE_FIELDS:
         value = getattr(case, field)
         if value is not None:
@@ -209,8 +209,8 @@ def _case_data(case: ir.Case, r: Restore, where: str, losses: list[Loss], extra_
     if judge is not None:
         d["judge"] = judge
     d = r.back(d, case, order_hint=None,  # (CASE_ORDER sorts the keys below)
-               lose=lambda key: losses.append(TABLE.loss("case.extra", case.span, f"{where}.{key}",
-                                                         f"'{key}' of '{case.name}' (terum has no such key)")))
+               lose=lambda key: TABLE.add(losses, "case.extra", case.span, f"{where}.{key}",
+                                                         f"'{key}' of '{case.name}' (terum has no such key)"))
     _foreign_fields(case, where, losses)
     order = {k: i for i, k in enumerate(CASE_ORDER)}
     return dict(sorted(d.items(), key=lambda kv: order.get(kv[0], len(order))))
@@ -231,9 +231,9 @@ def _judge(case: ir.Case, checks: list[ir.Check], where: str, losses: list[Loss]
             judge = "\n".join(x for c in rubrics for x in c.criteria)  # type: ignore[misc]
             checks = [c for c in checks if not any(c is r for r in rubrics)]
             for c in rubrics:
-                losses.append(TABLE.loss("check.rubric", c.span or case.span, f"{where}.checks",
+                TABLE.add(losses, "check.rubric", c.span or case.span, f"{where}.checks",
                                          f"rubric '{c.arg}' of '{case.name}' written as its judge (terum grades "
-                                         "the judge only when the checks tie)"))
+                                         "the judge only when the checks tie)")
     return checks, judge
 
 
@@ -242,7 +242,7 @@ def _foreign_fields(case: ir.Case, where: str, losses: list[Loss]) -> None:
                         ("metadata", "metadata"), ("tags", "tags"), ("timeout_ms", "timeoutMs"),
                         ("expected_fail", "expectedFail")):
         if getattr(case, field) is not None:
-            losses.append(TABLE.loss(f"case.{field}", case.span, f"{where}.{field}", f"{what} of '{case.name}'"))
+            TABLE.add(losses, f"case.{field}", case.span, f"{where}.{field}", f"{what} of '{case.name}'")
 
 
 def _checks(checks: list, where: str, losses: list[Loss]) -> list:
@@ -261,20 +261,20 @@ def _terum_kind(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
         if kind in NEGATED:
             kind = NEGATED[kind]
         else:
-            losses.append(TABLE.loss("check.fields", check.span, where, f"negate on '{kind}' (no opposite kind)"))
+            TABLE.add(losses, "check.fields", check.span, where, f"negate on '{kind}' (no opposite kind)")
     for field in ("name", "weight", "required", "min_score"):
         if getattr(check, field) is not None:
-            losses.append(TABLE.loss("check.fields", check.span, where, f"'{field}' of check '{check.label()}'"))
+            TABLE.add(losses, "check.fields", check.span, where, f"'{field}' of check '{check.label()}'")
     if check.extra:
-        losses.append(TABLE.loss("check.fields", check.span, where, f"fields {sorted(check.extra)} of check '{check.label()}'"))
+        TABLE.add(losses, "check.fields", check.span, where, f"fields {sorted(check.extra)} of check '{check.label()}'")
     return {kind: arg}
 
 
 def _opaque(check: ir.Opaque, where: str, losses: list[Loss]) -> Any:
     if check.origin == "terum":
         return check.raw
-    losses.append(TABLE.loss("check.opaque", check.span, where, f"{check.origin or 'opaque'} check '{check.label()}' "
-                                                                "(terum has no such check kind)"))
+    TABLE.add(losses, "check.opaque", check.span, where, f"{check.origin or 'opaque'} check '{check.label()}' "
+                                                                "(terum has no such check kind)")
     return None
 
 
@@ -284,9 +284,9 @@ def _routed(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
 
 def _unsupported(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
     kind = check.kind
-    losses.append(TABLE.loss("check.rubric/lost" if kind in ("rubrics", "llm-grader") else check_feature(kind),
+    TABLE.add(losses, "check.rubric/lost" if kind in ("rubrics", "llm-grader") else check_feature(kind),
                              check.span, where, f"'{kind}' check '{check.arg}' (terum checks the transcript, "
-                                                "commands and files, not the final answer)"))
+                                                "commands and files, not the final answer)")
     return None
 
 
@@ -320,7 +320,7 @@ def _triggers_data(ts: ir.TriggerSet, prompts: list[ir.TriggerPrompt], losses: l
             d[key] = value
     for p in prompts:
         if p.extra:
-            losses.append(TABLE.loss("triggers.extra", p.span, "triggers", f"fields {sorted(p.extra)} of trigger prompt {p.text!r}"))
+            TABLE.add(losses, "triggers.extra", p.span, "triggers", f"fields {sorted(p.extra)} of trigger prompt {p.text!r}")
     return d
 
 
