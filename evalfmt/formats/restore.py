@@ -39,10 +39,15 @@ def _none_of(key: str) -> bool:
     return False
 
 
-class Node(Protocol):
-    """Any IR node a reader keeps extras and hints on (eval set, case, suite, check, trigger set...)."""
+class Extra(Protocol):
+    """Any IR node a reader keeps extra keys on (a trigger prompt has no hints)."""
 
     extra: dict[str, Any]
+
+
+class Node(Extra, Protocol):
+    """Any IR node a reader keeps extras and hints on (eval set, case, suite, check, trigger set...)."""
+
     hints: dict[str, Any]
 
 
@@ -50,9 +55,10 @@ class Restore:
     """One write's round-trip pass for the target format ``target``.
 
     ``source``: the format the set was read from (``evalset.format``; None: a node of no format, whose
-    extras and hints are never given back). ``own``: the set was read from ``target``, so its nodes' extras and hints are given back. ``carries``
-    maps another format to the extra keys of its sets the target holds as they are (agentv's EVAL.yaml
-    carries a terum case's unknown keys): :meth:`carries_key`; another format's hints mean nothing here."""
+    extras and hints are never given back). ``own``: the set was read from ``target``, so its nodes'
+    extras and hints are given back. ``carries`` maps another format to the extra keys of its sets the
+    target holds as they are (agentv's EVAL.yaml carries a terum case's unknown keys, :meth:`carries_key`);
+    another format's hints mean nothing here."""
 
     def __init__(self, source: str | None, target: str, carries: Mapping[str, Callable[[str], bool]] = _NONE):
         self.own = source == target
@@ -66,16 +72,16 @@ class Restore:
         """``node``'s extra keys the output gives back: the target's own; another format's none."""
         return node.extra if self.own else _NONE
 
-    def has(self, node: Node, key: str) -> bool:
+    def has(self, node: Extra, key: str) -> bool:
         """Whether the source kept its own value of ``key`` for ``node`` (see :meth:`value`)."""
         return self.own and key in node.extra
 
-    def value(self, node: Node, key: str, default: Any = None) -> Any:
+    def value(self, node: Extra, key: str, default: Any = None) -> Any:
         """The value ``key`` had in the source when the reader kept it in ``extra`` (the IR could not
         hold it), else ``default`` (the canonical value the writer built from the IR)."""
         return node.extra[key] if self.own and key in node.extra else default
 
-    def kept_or(self, node: Node, key: str, build: Callable[[], Any]) -> Any:
+    def kept_or(self, node: Extra, key: str, build: Callable[[], Any]) -> Any:
         """:meth:`value` with the canonical value built only when the source kept none (``build`` may
         record losses, which a kept value does not have)."""
         return node.extra[key] if self.own and key in node.extra else build()
@@ -85,12 +91,12 @@ class Restore:
         keys ``carries`` names for another format's)."""
         return self._carry(key)
 
-    def dropped(self, node: Node) -> list[str]:
+    def dropped(self, node: Extra) -> list[str]:
         """``node``'s extra keys the output does not hold (none for a set read from the target): each is
         a loss the writer words."""
         return [key for key in node.extra if not self._carry(key)]
 
-    def back(self, out: dict, node: Node, placed: Iterable[str] = (), *, order: Iterable[str] | None = None,
+    def back(self, out: dict, node: Extra, placed: Iterable[str] = (), *, order: Iterable[str] | None = None,
              order_hint: str | None = "key_order", lose: Callable[[str], None] | None = None) -> dict:
         """The pass itself: ``node``'s extra keys the output carries (:meth:`carries_key`) go into
         ``out``, but those the writer ``placed`` already (with any :data:`WHOLE` marker it handles); ``lose(key)`` is
@@ -103,7 +109,8 @@ class Restore:
                     lose(key)
             elif key not in skip:
                 out[key] = value
-        hinted = self.hints(node).get(order_hint) if order_hint is not None else None
+        hints: Mapping[str, Any] = getattr(node, "hints", _NONE) if self.own else _NONE
+        hinted = hints.get(order_hint) if order_hint is not None else None
         return reorder(out, hinted or order)
 
 

@@ -174,7 +174,8 @@ class _Writer:
             for ref in inlined:
                 self.lose("set.tests_file", es, "tests", f"tests read from '{ref}' are written inline")
         values = self.r.back(values, es, order_hint=None,  # (ordered below, from the hints)
-                             lose=lambda k: self.lose("set.extra", es, k, f"{es.format} key '{k}' (agentv has no such key)"))
+                             lose=lambda k: self.lose("set.extra", es, k,
+                                                      f"{es.format} key '{k}' (agentv has no such key)"))
         self.skill_name(es)
         present = list(values)
         canon = canonical_order(TOP_ORDER, present, extras_before="input")

@@ -5,7 +5,8 @@ Pure and deterministic. Each IR check kind promptfoo can hold maps to a small fu
 place (:func:`_assertion`). A set read from promptfoo is written back with its own presentation: the
 writer asks the shared restoration pass (:mod:`evalfmt.formats.restore`, through :meth:`_W.hints`,
 :meth:`_W.restore`, which puts a node's extra keys back and restores its key order, or reports another
-format's extra keys as lost), and YAML is written over the existing text with comments and key order kept (ruamel round trip).
+format's extra keys as lost), and YAML is written over the existing text with comments and key order
+kept (ruamel round trip).
 """
 
 from __future__ import annotations
