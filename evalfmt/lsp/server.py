@@ -206,7 +206,42 @@ def build() -> EvalfmtServer:
             actions.extend(_actions(doc, s))
         return actions
 
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", "-"]))
+    def completion(ls: EvalfmtServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        from . import navigate
+
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        text, col = from_lsp(doc, params.position)
+        path = to_fs_path(doc.uri) or ""
+        items = navigate.completions(path, doc.source, params.position.line, col, _roots(ls))
+        kinds = {"key": lsp.CompletionItemKind.Property, "value": lsp.CompletionItemKind.EnumMember,
+                 "skill": lsp.CompletionItemKind.Module}
+        return lsp.CompletionList(is_incomplete=False, items=[
+            lsp.CompletionItem(i.label, kind=kinds[i.kind], detail=i.detail or None) for i in items])
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: EvalfmtServer, params: lsp.DefinitionParams) -> lsp.Location | None:
+        from . import navigate
+
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        _text, col = from_lsp(doc, params.position)
+        target = navigate.definition(to_fs_path(doc.uri) or "", doc.source, params.position.line, col, _roots(ls))
+        if target is None:
+            return None
+        if os.path.isdir(target):  # a fixture folder: its first file, else the folder itself
+            files = sorted(f for f in os.listdir(target) if os.path.isfile(os.path.join(target, f)))
+            target = os.path.join(target, files[0]) if files else target
+        start = lsp.Position(0, 0)
+        return lsp.Location(from_fs_path(target) or doc.uri, lsp.Range(start, start))
+
     return server
+
+
+def _roots(ls: EvalfmtServer) -> list[str]:
+    roots = [to_fs_path(f.uri) for f in ls.workspace.folders.values()]
+    if ls.workspace.root_path:
+        roots.append(ls.workspace.root_path)
+    return sorted({r for r in roots if r})
 
 
 def _sync(ls: EvalfmtServer, uri: str) -> None:

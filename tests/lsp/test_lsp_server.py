@@ -202,3 +202,59 @@ def apply(text: str, edits: list[lsp.TextEdit]) -> str:
         end = offsets[e.range.end.line] + e.range.end.character
         text = text[:start] + e.new_text + text[end:]
     return text
+
+
+async def complete(client: LanguageClient, uri: str, line: int, character: int) -> list[str]:
+    result = await client.text_document_completion_async(lsp.CompletionParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Position(line, character)))
+    items = result.items if isinstance(result, lsp.CompletionList) else (result or [])
+    return [i.label for i in items]
+
+
+@pytest.mark.asyncio
+async def test_completion_of_keys_check_kinds_buckets_assertion_types_and_skills(client: LanguageClient, skill,
+                                                                                  tmp_path):
+    text = "task: Write the notes.\nbucket: ad\nchecks:\n  - transcr\n"
+    uri, _ = await open_file(client, skill / "evals" / "cases" / "new.yaml", text)
+    assert await complete(client, uri, 1, 10) == ["explicit", "implicit", "contextual", "negative", "adversarial"]
+    assert await complete(client, uri, 3, 10) == ["transcript_mentions", "transcript_omits", "command_matching",
+                                                  "no_command_matching", "file_exists", "file_absent",
+                                                  "command_succeeds"]
+    await change(client, uri, 2, text + "tim")
+    keys = await complete(client, uri, 4, 3)
+    assert keys[:3] == ["task", "checks", "judge"] and "timeout_minutes" in keys and "fixture" in keys
+    # an agentv file beside the skill: assertion types, and the skills of the library
+    shutil.copytree(LIBRARY / "commit-message", skill.parent / "commit-message")
+    suite = "tests:\n  - id: a\n    input: hi\n    assertions:\n      - type: sk\n        skill: re\n"
+    uri, _ = await open_file(client, skill / "evals" / "EVAL.yaml", suite)
+    types = await complete(client, uri, 4, 14)
+    assert types[:3] == ["skill-trigger", "contains", "icontains"] and "transcript-mentions" in types
+    assert await complete(client, uri, 5, 17) == ["commit-message", "release-notes"]
+    # a text that does not load: nothing offered, no error
+    uri, _ = await open_file(client, skill / "evals" / "cases" / "broken.yaml", "task: [\nbuck")
+    assert await complete(client, uri, 1, 4) == []
+
+
+@pytest.mark.asyncio
+async def test_definition_of_fixture_files_tests_path_and_skill_name(client: LanguageClient, skill):
+    async def goto(uri: str, line: int, character: int) -> str | None:
+        loc = await client.text_document_definition_async(lsp.DefinitionParams(
+            lsp.TextDocumentIdentifier(uri), lsp.Position(line, character)))
+        assert loc is None or isinstance(loc, lsp.Location)
+        return None if loc is None else loc.uri
+
+    fixtures = skill / "evals" / "fixtures" / "tagged-repo"
+    case = "task: x\nfixture: ../fixtures/tagged-repo\nchecks:\n  - file_exists: NOTES.md\n"
+    uri, _ = await open_file(client, skill / "evals" / "cases" / "fx.yaml", case)
+    assert await goto(uri, 1, 15) == (fixtures / "README.md").as_uri()
+    assert await goto(uri, 0, 6) is None
+    (skill / "evals" / "more.yaml").write_text("- id: b\n  input: hi\n")
+    (skill / "evals" / "docs").mkdir()
+    (skill / "evals" / "docs" / "note.md").write_text("a note\n")
+    suite = ("tests: ./more.yaml\n"
+             "input_files: [docs/note.md]\n"
+             "assertions:\n  - type: skill-trigger\n    skill: release-notes\n")
+    uri, _ = await open_file(client, skill / "evals" / "EVAL.yaml", suite)
+    assert await goto(uri, 0, 10) == (skill / "evals" / "more.yaml").as_uri()
+    assert await goto(uri, 1, 18) == (skill / "evals" / "docs" / "note.md").as_uri()
+    assert await goto(uri, 4, 14) == (skill / "SKILL.md").as_uri()
