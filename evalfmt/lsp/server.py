@@ -49,20 +49,25 @@ class EvalfmtServer(LanguageServer):
         self.overlay = analysis.Overlay()
         self.debounce = DEBOUNCE_MS / 1000
         self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.finished: dict[str, float] = {}  # key -> when its last lint ended (loop time)
         self.shown: dict[str, list[Shown]] = {}  # uri -> what was published last
 
     # ------------------------------------------------------------------------------ scheduling
 
     def schedule(self, uri: str, delay: float) -> None:
-        """Lint the file (and its skill) after ``delay`` seconds, replacing a lint not yet run."""
+        """Lint the file (and its skill) after ``delay`` seconds, replacing a lint not yet run. A
+        change after a quiet spell (no lint pending, none finished within ``delay``) is linted at
+        once; the changes of a burst are linted once, ``delay`` after the last."""
         path = to_fs_path(uri)
         if path is None:
             return
         key = analysis.skill_of(path, self.overlay) or os.path.abspath(path)
         old = self.pending.pop(key, None)
+        loop = asyncio.get_running_loop()
         if old is not None:
             old.cancel()
-        loop = asyncio.get_running_loop()
+        elif loop.time() - self.finished.get(key, float("-inf")) > delay:
+            delay = 0
         self.pending[key] = loop.call_later(delay, self.run, key, uri)
 
     def run(self, key: str, uri: str) -> None:
@@ -73,6 +78,8 @@ class EvalfmtServer(LanguageServer):
             log.exception("lint failed")
             self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Error,
                                                          f"evalfmt: internal error: {type(exc).__name__}: {exc}"))
+        finally:
+            self.finished[key] = asyncio.get_running_loop().time()
 
     def publish(self, uri: str) -> None:
         path = to_fs_path(uri)
@@ -87,7 +94,8 @@ class EvalfmtServer(LanguageServer):
         for target in targets:
             doc = self.workspace.get_text_document(target)
             tpath = os.path.abspath(to_fs_path(target) or "")
-            shown = [Shown(d, to_lsp(d, doc)) for d in findings.by_path.get(tpath, [])]
+            lines = _lines(doc.source)
+            shown = [Shown(d, to_lsp(d, doc, lines)) for d in findings.by_path.get(tpath, [])]
             diags = [s.diagnostic for s in shown]
             if findings.problem is not None:
                 diags.insert(0, lsp.Diagnostic(lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
@@ -104,10 +112,9 @@ def _lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
 
 
-def to_lsp(d: Diagnostic, doc: TextDocument) -> lsp.Diagnostic:
+def to_lsp(d: Diagnostic, doc: TextDocument, lines: list[str]) -> lsp.Diagnostic:
     """The finding as an LSP diagnostic: its 1-based (line, column in characters) as a range over the
-    token there, in the client's position units."""
-    lines = _lines(doc.source)
+    token there, in the client's position units (``lines``: the document's)."""
     line = max(d.line - 1, 0)
     text = lines[line] if line < len(lines) else ""
     col = min(max(d.column - 1, 0), len(text))
