@@ -258,3 +258,45 @@ async def test_definition_of_fixture_files_tests_path_and_skill_name(client: Lan
     assert await goto(uri, 0, 10) == (skill / "evals" / "more.yaml").as_uri()
     assert await goto(uri, 1, 18) == (skill / "evals" / "docs" / "note.md").as_uri()
     assert await goto(uri, 4, 14) == (skill / "SKILL.md").as_uri()
+
+
+def recording_client() -> LanguageClient:
+    """pytest-lsp's client, also keeping (uri, version) of every publication."""
+    from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, default_converter, register_lsp_features
+
+    c = LanguageClient(converter_factory=default_converter)
+
+    def publish(client: LanguageClient, params: lsp.PublishDiagnosticsParams) -> None:
+        client.published.append((params.uri, params.version))
+        client.diagnostics[params.uri] = params.diagnostics
+
+    c.published = []  # type: ignore[attr-defined]
+    register_lsp_features(c, {**DEFAULT_CLIENT_FEATURES, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish})
+    return c
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "evalfmt", "lsp"],
+                                              client_factory=recording_client))
+async def slow_client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(lsp.InitializeParams(capabilities=lsp.ClientCapabilities(),
+                                                             initialization_options={"debounceMs": 400}))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_changes_in_a_burst_are_linted_once(slow_client: LanguageClient, skill):
+    uri, _ = await open_file(slow_client, skill / "evals" / "cases" / "typo.yaml")
+    await asyncio.sleep(0.5)  # a quiet spell: the next change is linted at once
+    slow_client.published.clear()
+    for version in range(2, 8):  # a burst of changes, 6 texts, each with its own finding
+        slow_client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(version, uri),
+            [lsp.TextDocumentContentChangeWholeDocument(TYPO_CASE.replace("timeout", f"timeout{version}"))]))
+    slow_client.diagnostics.pop(uri, None)
+    while (uri, 7) not in slow_client.published:
+        await asyncio.wait_for(slow_client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 20)
+    # perhaps the first change (after the quiet spell it is linted at once, unless the next one
+    # arrives before that lint starts), then the last one: never the four in between
+    assert slow_client.published in ([(uri, 2), (uri, 7)], [(uri, 7)])
+    assert [d.message.split("'")[1] for d in slow_client.diagnostics[uri]] == ["timeout7"]
