@@ -106,6 +106,8 @@ class Conversion:
     #: folders to copy into the output (output folder -> source folder): terum fixtures, which terum
     #: reads only inside the skill folder (see :mod:`evalfmt.rebase`)
     copies: dict[str, str] = field(default_factory=dict)
+    #: files left unread for want of evidence of their format (see :mod:`evalfmt.discover`), one line each
+    notes: list[str] = field(default_factory=list)
 
 
 def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -> Conversion:
@@ -120,11 +122,11 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
         raise EvalfmtError(f"format '{to}' cannot be written")
     result = read(src, fmt)
     errors = [d for d in result.diagnostics if d.severity == "error"]
-    conv = Conversion(diagnostics=sort_diagnostics(result.diagnostics))
+    conv = Conversion(diagnostics=sort_diagnostics(result.diagnostics), notes=sorted(result.notes))
     if errors and not result.sets:
         return conv
-    if not result.sets:
-        raise EvalfmtError(f"{src}: no eval assets found")
+    if not result.sets:  # a file left unread says why, and how to read it anyway
+        raise EvalfmtError(conv.notes[0] if conv.notes else f"{src}: no eval assets found")
     several = len(result.sets) > 1
     if several and out is None:
         raise EvalfmtError(f"{src} holds {len(result.sets)} eval sets; give -o DIR to write them all")

@@ -34,6 +34,8 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbo
     from ..errors import EvalfmtError
 
     conv = convert(src, to, out, from_)
+    for note in conv.notes:
+        err(f"note: {note}")
     unread = [d for d in conv.diagnostics if d.code == "EV100"]
     for d in unread:
         err(d.format())

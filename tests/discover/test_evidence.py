@@ -214,3 +214,19 @@ def test_one_rule_for_trigger_sets_outside_a_skill_folder(run_cli, tmp_path):
     for path in ("t1/evals/triggers.yaml", "t2/evals/trigger-evals.json"):
         code, out, err = run_cli("inspect", "--format", "json", "--no-spans", path, cwd=str(tmp_path))
         assert code == 0 and f'"name": "{path[:2]}"' in out
+
+
+def test_convert_says_which_files_it_left_unread(run_cli, tmp_path):
+    """convert prints the same notes as lint and validate (a file left out of a conversion is never silent),
+    and when nothing was read at all the error is the note itself, not a bare 'no eval assets found'."""
+    write(tmp_path, {"demo/SKILL.md": SKILL_MD.format(name="demo"),
+                     "demo/evals/cases/ok.yaml": "task: Write the notes.\nchecks:\n  - wrote_file: NOTES.md\n",
+                     "demo/evals/cases/refund.yaml": "scenario: a refund over the limit\nexpect: deny\n"})
+    code, out, err = run_cli("convert", "demo", "--to", "agentv", cwd=str(tmp_path))
+    assert code == 0
+    assert "ok" in out and "refund" not in out
+    assert err.startswith("evalfmt: note: demo/evals/cases/refund.yaml: not read as a terum case: none of its keys "
+                          "('scenario', 'expect') is one of terum's; --from terum reads it as one\n")
+    write(tmp_path, {"t1/evals/suite.yaml": OTHER_SUITE})
+    assert run_cli("convert", "t1", "--to", "agentv", cwd=str(tmp_path)) == (
+        2, "", note("t1/evals/suite.yaml", "t1").replace("evalfmt: note: ", "evalfmt: "))
