@@ -159,7 +159,29 @@ def minimal_edit(old: str, new: str) -> Edit:
     return Edit(start, end_old, new[start:end_new])
 
 
-_EXISTING = re.compile(r"(?P<head>(?:#|<!--)[ \t]*evalfmt:[ \t]*noqa[ \t]*:[ \t]*[A-Za-z0-9 \t,]*?)(?P<tail>[ \t]*(?:-->)?[ \t]*)$")
+_NOQA = re.compile(r"(?:#|<!--)[ \t]*evalfmt:[ \t]*noqa:")
+_CODE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 \t,")
+
+
+def _with_code(body: str, code: str) -> str | None:
+    """``body`` with ``code`` added to the line-level noqa comment that ends it, or None."""
+    m = None
+    for m in _NOQA.finditer(body):
+        pass
+    if m is None:
+        return None
+    rest = body[m.end():]
+    tail = ""
+    if body[m.start()] == "<":
+        stripped = rest.rstrip(" \t")
+        if not stripped.endswith("-->"):
+            return None
+        tail = rest[len(stripped) - 3:]
+        rest = stripped[:-3]
+    if not rest.strip(" \t,") or not set(rest) <= _CODE_CHARS:
+        return None
+    codes = rest.rstrip(" \t,")
+    return body[:m.end()] + codes + f", {code}" + (" " + tail.lstrip(" \t") if tail else "")
 _HASH_SUFFIXES = (".yaml", ".yml", ".sh", ".bash", ".py", ".toml", ".txt")
 
 
@@ -178,10 +200,9 @@ def noqa_edit(d: Diagnostic, text: str) -> Edit | None:
     line = lines[d.line - 1]
     body = line[:-1] if line.endswith("\r") else line
     name = d.path.lower()
-    existing = _EXISTING.search(body)
-    if existing is not None:
-        head = existing.group("head").rstrip(" \t,")
-        new_line = body[:existing.start()] + f"{head}, {d.code}" + existing.group("tail")
+    extended = _with_code(body, d.code)
+    if extended is not None:
+        new_line = extended
     elif name.endswith(".md"):
         comment = f"# evalfmt: noqa: {d.code}" if _in_front_matter(lines, d.line) else f"<!-- evalfmt: noqa: {d.code} -->"
         new_line = body.rstrip(" \t") + ("  " if body.strip() else "") + comment

@@ -52,3 +52,9 @@ def test_file_move_fix_and_titles(tmp_path):
 def test_minimal_edit():
     assert analysis.minimal_edit("buckit: x", "bucket: x") == analysis.Edit(4, 5, "e")
     assert analysis.minimal_edit("aaa", "aaaa") == analysis.Edit(3, 3, "a")
+
+
+def test_noqa_adds_the_code_to_an_html_comment():
+    text = "Body line <!-- evalfmt: noqa: HYG2 -->\n"
+    d = Diagnostic("s/SKILL.md", 1, 1, "HYG8", "outside")
+    assert edited(text, analysis.noqa_edit(d, text)) == "Body line <!-- evalfmt: noqa: HYG2, HYG8 -->\n"
