@@ -286,7 +286,8 @@ class Cache:
                 raw = fh.read(MAX_ENTRY + 1)
         except OSError:
             return None
-        entry = _verified(raw) if len(raw) <= MAX_ENTRY else None
+        secret = self._secret()
+        entry = _verified(raw, secret) if len(raw) <= MAX_ENTRY and secret is not None else None
         if entry is None:
             return None
         probes, payload, parts = entry
@@ -324,18 +325,30 @@ class Cache:
             body = orjson.dumps({"probes": own, "payload": payload if own is not None else None, "parts": parts})
         except TypeError:
             return  # a payload JSON cannot hold: not cached
-        data = hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body
         path = self._path(key)
         active = _ACTIVE[:]
         _ACTIVE.clear()  # the cache's own writes are no input of an enclosing work
         try:
             self._prepare(os.path.dirname(path))
-            _atomic_write(path, data)
+            secret = self._secret()
+            if secret is None:
+                return
+            _atomic_write(path, _sign(secret, body).encode("ascii") + b"\n" + body)
             _prune(os.path.dirname(path))
         except OSError:
             return  # a read-only or full disk: the run goes on without a cache
         finally:
             _ACTIVE[:] = active
+
+    def _secret(self) -> bytes | None:
+        """The key entries are signed with: the identity of the cache folder on this machine (device,
+        inode, change time in ns). A folder that arrives any other way (committed to a repository,
+        restored, copied) has another identity, so none of its entries verifies."""
+        try:
+            st = _REAL["stat"](self.folder)
+        except OSError:
+            return None
+        return f"{st.st_dev}:{st.st_ino}:{st.st_ctime_ns}".encode("ascii")
 
     def _prepare(self, folder: str) -> None:
         if os.path.isdir(folder):
@@ -406,14 +419,22 @@ def _env() -> list[list[str]]:
     return sorted([k, v] for k, v in os.environ.items() if k.startswith("EVALFMT_") and k != "EVALFMT_CACHE_DIR")
 
 
-def _verified(raw: bytes) -> tuple[list | None, Any, dict[str, tuple[list, Any]]] | None:
+def _sign(secret: bytes, body: bytes) -> str:
+    import hmac
+
+    return hmac.new(secret, body, hashlib.sha256).hexdigest()
+
+
+def _verified(raw: bytes, secret: bytes) -> tuple[list | None, Any, dict[str, tuple[list, Any]]] | None:
     """(probes, payload, parts) of a run's file, or None unless it is exactly what :meth:`Cache.put`
-    writes (checksum, shape, types)."""
+    writes (signature, shape, types)."""
+    import hmac
+
     head, sep, body = raw.partition(b"\n")
     if not sep or len(head) != 64:
         return None
     try:
-        if hashlib.sha256(body).hexdigest() != head.decode("ascii"):
+        if not hmac.compare_digest(_sign(secret, body), head.decode("ascii")):
             return None
         import orjson
 

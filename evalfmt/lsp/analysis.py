@@ -77,7 +77,9 @@ def diagnose(path: str, overlay: Overlay) -> Findings:
     it sits in one (rules that compare the skill's files need all of them), else the file alone. A
     file no format recognises gets no findings (as with ``--skip-unrecognized``)."""
     from ..lint import lint
+    from ..lint.config import clear_cache
 
+    clear_cache()  # the configuration files may have changed since the last lint (the server runs on)
     path = os.path.abspath(path)
     skill = skill_of(path, overlay)
     targets = [skill] if skill is not None else []

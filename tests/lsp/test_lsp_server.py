@@ -300,3 +300,11 @@ async def test_changes_in_a_burst_are_linted_once(slow_client: LanguageClient, s
     # arrives before that lint starts), then the last one: never the four in between
     assert slow_client.published in ([(uri, 2), (uri, 7)], [(uri, 7)])
     assert [d.message.split("'")[1] for d in slow_client.diagnostics[uri]] == ["timeout7"]
+
+
+@pytest.mark.asyncio
+async def test_a_configuration_changed_while_the_server_runs(client: LanguageClient, skill):
+    uri, diags = await open_file(client, skill / "evals" / "cases" / "typo.yaml")
+    assert [d.code for d in diags] == ["EV101"]
+    (skill.parent / "evalfmt.toml").write_text('ignore = ["EV101"]\n')
+    assert await change(client, uri, 2, TYPO_CASE + "\n") == []
