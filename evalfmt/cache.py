@@ -400,19 +400,13 @@ def observe_now(path: str) -> None:
 
 
 def _atomic_write(path: str, data: bytes) -> None:
-    import tempfile
+    from .errors import EvalfmtError
+    from .writeset import atomic_write
 
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".part")
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        atomic_write(path, data)
+    except EvalfmtError as exc:
+        raise OSError(str(exc)) from None
 
 
 def _env() -> list[list[str]]:
@@ -514,34 +508,30 @@ def cached(cache: Cache | None, key_parts: tuple, compute: Callable[[], Any], en
     """A run: ``compute()``, or its result read back from ``cache``. ``encode`` turns a result into
     JSON data (None: do not store it), ``decode`` turns such data back into a result (None or an
     exception: the data is unusable, compute instead)."""
-    if cache is None or _virtual():
+    if cache is None:
         return compute()
-    key = Cache.key(*key_parts)
-    result = _decoded(cache.get(key), decode)
-    if result is not None:
-        return result
-    with Recorder() as rec:
-        result = compute()
-    data = encode(result)
-    if data is not None:
-        cache.put(key, rec, data)
-    return result
+    return _through(cache.get, cache.put, key_parts, compute, encode, decode)
 
 
 def cached_part(cache: Cache, key_parts: tuple, compute: Callable[[], Any], encode: Callable[[Any], Any],
                 decode: Callable[[Any], Any]) -> Any:
     """A part of a run (see :func:`cached`), kept in the run's file."""
+    return _through(cache.get_part, cache.put_part, key_parts, compute, encode, decode)
+
+
+def _through(get: Callable[[str], Any], put: Callable[[str, Recorder, Any], None], key_parts: tuple,
+             compute: Callable[[], Any], encode: Callable[[Any], Any], decode: Callable[[Any], Any]) -> Any:
     if _virtual():
         return compute()
     key = Cache.key(*key_parts)
-    result = _decoded(cache.get_part(key), decode)
+    result = _decoded(get(key), decode)
     if result is not None:
         return result
     with Recorder() as rec:
         result = compute()
     data = encode(result)
     if data is not None:
-        cache.put_part(key, rec, data)
+        put(key, rec, data)
     return result
 
 
