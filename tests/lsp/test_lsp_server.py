@@ -308,3 +308,20 @@ async def test_a_configuration_changed_while_the_server_runs(client: LanguageCli
     assert [d.code for d in diags] == ["EV101"]
     (skill.parent / "evalfmt.toml").write_text('ignore = ["EV101"]\n')
     assert await change(client, uri, 2, TYPO_CASE + "\n") == []
+
+
+@pytest.mark.asyncio
+async def test_a_json_eval_file_gets_findings_and_its_fix(client: LanguageClient, tmp_path):
+    skill = tmp_path / "notes"
+    (skill / "evals").mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: notes\ndescription: Drafts release notes from the git history.\n"
+                                    "---\n# Notes\n")
+    text = ('{\n  "skill_name": "notes",\n  "evals": [\n    {"id": 1, "prompt": "Write notes.", '
+            '"expected_output": "Notes.", "expectation": ["x"]}\n  ]\n}\n')
+    uri, diags = await open_file(client, skill / "evals" / "evals.json", text, language="json")
+    assert rows(diags) == [("EV101", 3, 69, 3, 82, W)]
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        lsp.TextDocumentIdentifier(uri), diags[0].range, lsp.CodeActionContext(diagnostics=diags)))
+    # the key renamed (quotes kept); no noqa: JSON has no comments
+    assert [a.title for a in actions] == ["Fix EV101: write 'expectations'"]
+    assert apply(text, actions[0].edit.changes[uri]) == text.replace('"expectation"', '"expectations"')
