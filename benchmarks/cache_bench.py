@@ -108,7 +108,8 @@ def main() -> None:
         print(f"\nwarm / (bare start-up + metadata walk): wall {warm[0] / meta[0]:.2f}x, CPU {warm[1] / meta[1]:.2f}x "
               f"(the metadata process includes its own start-up); warm / bare start-up: wall {warm[0] / bare[0]:.2f}x")
         cold, nocache = med["lint, cold (empty cache, writes it)"], med["lint --no-cache"]
-        print(f"cold (writing the cache) / --no-cache: wall {cold[0] / nocache[0]:.2f}x, CPU {cold[1] / nocache[1]:.2f}x")
+        print(f"cold (writing the cache) / --no-cache: wall {cold[0] / nocache[0]:.2f}x, "
+              f"CPU {cold[1] / nocache[1]:.2f}x")
         if args.baseline:
             base = med["baseline lint (no cache)"]
             print(f"cold (writing the cache) / baseline: wall {cold[0] / base[0]:.2f}x, CPU {cold[1] / base[1]:.2f}x")

@@ -65,7 +65,8 @@ async def through_protocol(path: str, runs: int, debounce_ms: float, pause_ms: f
         waiting[version] = loop.create_future()
         start = time.perf_counter()
         if opening:
-            client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "yaml", version, text)))
+            item = lsp.TextDocumentItem(uri, "yaml", version, text)
+            client.text_document_did_open(lsp.DidOpenTextDocumentParams(item))
         else:
             client.text_document_did_change(lsp.DidChangeTextDocumentParams(
                 lsp.VersionedTextDocumentIdentifier(version, uri), [lsp.TextDocumentContentChangeWholeDocument(text)]))

@@ -206,7 +206,8 @@ def noqa_edit(d: Diagnostic, text: str) -> Edit | None:
     if extended is not None:
         new_line = extended
     elif name.endswith(".md"):
-        comment = f"# evalfmt: noqa: {d.code}" if _in_front_matter(lines, d.line) else f"<!-- evalfmt: noqa: {d.code} -->"
+        front = _in_front_matter(lines, d.line)
+        comment = f"# evalfmt: noqa: {d.code}" if front else f"<!-- evalfmt: noqa: {d.code} -->"
         new_line = body.rstrip(" \t") + ("  " if body.strip() else "") + comment
     elif name.endswith(_HASH_SUFFIXES):
         new_line = body.rstrip(" \t") + ("  " if body.strip() else "") + f"# evalfmt: noqa: {d.code}"

@@ -266,7 +266,8 @@ def _actions(doc: TextDocument, s: Shown) -> list[lsp.CodeAction]:
     out: list[lsp.CodeAction] = []
     fix = analysis.fix_edit(d, doc.source)
     if isinstance(fix, analysis.Edit):
-        out.append(lsp.CodeAction(analysis.fix_title(d, fix), kind=lsp.CodeActionKind.QuickFix, diagnostics=[s.diagnostic],
+        out.append(lsp.CodeAction(analysis.fix_title(d, fix), kind=lsp.CodeActionKind.QuickFix,
+                                  diagnostics=[s.diagnostic],
                                   is_preferred=True,
                                   edit=lsp.WorkspaceEdit(changes={doc.uri: [_text_edit(doc, fix)]})))
     elif isinstance(fix, tuple):
