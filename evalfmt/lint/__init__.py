@@ -26,5 +26,7 @@ def lint(paths, cache=None, **options):
                 cache_mod.observe_now(entry)
         return _lint(list(paths), cache=cache, **options)
 
-    return cache_mod.cached(cache, ("lint", list(paths), sorted(options.items())), compute, result_to_json,
+    loaded = getattr(sys.modules.get("evalfmt.lint.registry"), "_REGISTRY", None)
+    rules = sorted((r.code, r.origin) for r in loaded) if loaded is not None else None  # (else its probes say)
+    return cache_mod.cached(cache, ("lint", list(paths), sorted(options.items()), rules), compute, result_to_json,
                             result_from_json)
