@@ -386,9 +386,12 @@ def _prune(folder: str) -> None:
 
 
 def _unchanged(probes: list) -> bool:
-    for kind, name, state in probes:
-        if observe(kind, name) != state:
-            return False
+    try:
+        for kind, name, state in probes:
+            if observe(kind, name) != state:
+                return False
+    except (TypeError, ValueError):  # not a (kind, path, state) triple
+        return False
     for kind, name, state in probes:  # an enclosing recorder depends on them too
         _note(kind, name, state)
     return True
@@ -451,25 +454,9 @@ def _verified(raw: bytes, secret: bytes) -> tuple[list | None, Any, dict[str, tu
 
 
 def _probes(items: object) -> list | None:
-    if not isinstance(items, list):
-        return None
-    out = []
-    for item in items:
-        if not (isinstance(item, list) and len(item) == 3 and item[0] in ("s", "l", "d", "r")
-                and isinstance(item[1], str) and _state_ok(item[2])):
-            return None
-        out.append(item)
-    return out
-
-
-def _state_ok(state: object) -> bool:
-    if isinstance(state, str):
-        return True
-    if not isinstance(state, list):
-        return False
-    if len(state) == 2 and state[0] == "E":
-        return isinstance(state[1], int)
-    return all(isinstance(x, int) for x in state) or all(isinstance(x, str) for x in state)
+    """The probes of an entry whose signature checked (so written by :meth:`Cache.put`): only their
+    container is checked here; a malformed item is a mismatch when :func:`_unchanged` reads it."""
+    return items if isinstance(items, list) and all(isinstance(i, list) and len(i) == 3 for i in items) else None
 
 
 # ----------------------------------------------------------------------------------------- where

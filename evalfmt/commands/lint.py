@@ -100,5 +100,6 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     if statistics:
         sys.stdout.write(_findings.statistics(result.diagnostics, fmt))
     else:
-        sys.stdout.write(reporters.render(fmt, result, registry(), fixed, quiet))
+        # (the rule registry only where the output names the rules: a cached run need not load them)
+        sys.stdout.write(reporters.render(fmt, result, registry() if fmt == "sarif" else None, fixed, quiet))
     return _findings.exit_code(bool(result.errors or (strict and result.warnings)), exit_zero)
