@@ -266,6 +266,9 @@ class Cache:
         self.folder = os.path.abspath(folder)
         self.parts_in: dict[str, tuple[list, Any]] = {}  # key -> (probes, payload), from the file read
         self.parts_out: dict[str, tuple[list, Any]] = {}  # what this run computed or reused
+        #: False on the first sight of a run (no file for its key yet): nothing is recorded, only a
+        #: note is left, so a run that is never repeated pays nothing for the cache
+        self.recording = True
 
     @staticmethod
     def key(*parts: object) -> str:
@@ -284,6 +287,9 @@ class Cache:
         try:
             with _REAL["open"](self._path(key), "rb") as fh:
                 raw = fh.read(MAX_ENTRY + 1)
+        except FileNotFoundError:
+            self.recording = False
+            return None
         except OSError:
             return None
         secret = self._secret()
@@ -311,14 +317,14 @@ class Cache:
         if not (recorder.tainted or recorder.racy()):
             self.parts_out[key] = ([[k, n, s] for (k, n), s in recorder.probes.items()], payload)
 
-    def put(self, key: str, recorder: Recorder, payload: Any) -> None:
+    def put(self, key: str, recorder: Recorder | None, payload: Any) -> None:
         """Write the run's file: its payload with the inputs ``recorder`` saw (none when they cannot
-        be trusted: then only the parts are kept), and its parts."""
+        be trusted, or when nothing was recorded: then only the parts are kept), and its parts."""
         import orjson
 
         inside = {(k, n) for probes, _ in self.parts_out.values() for k, n, _s in probes}
         own = None
-        if not (recorder.tainted or recorder.racy()):
+        if recorder is not None and not (recorder.tainted or recorder.racy()):
             own = [[k, n, s] for (k, n), s in recorder.probes.items() if (k, n) not in inside]
         parts = {k: {"probes": p, "payload": v} for k, (p, v) in self.parts_out.items()}
         try:
@@ -495,25 +501,36 @@ def cached(cache: Cache | None, key_parts: tuple, compute: Callable[[], Any], en
     """A run: ``compute()``, or its result read back from ``cache``. ``encode`` turns a result into
     JSON data (None: do not store it), ``decode`` turns such data back into a result (None or an
     exception: the data is unusable, compute instead)."""
-    if cache is None:
+    if cache is None or _virtual():
         return compute()
-    return _through(cache.get, cache.put, key_parts, compute, encode, decode)
+    key = Cache.key(*key_parts)
+    result = _decoded(cache.get(key), decode)
+    if result is not None:
+        return result
+    if not cache.recording:  # first sight: compute as without a cache, and leave the note
+        result = compute()
+        cache.put(key, None, None)
+        return result
+    return _recorded(key, cache.put, compute, encode)
 
 
 def cached_part(cache: Cache, key_parts: tuple, compute: Callable[[], Any], encode: Callable[[Any], Any],
                 decode: Callable[[Any], Any]) -> Any:
     """A part of a run (see :func:`cached`), kept in the run's file."""
-    return _through(cache.get_part, cache.put_part, key_parts, compute, encode, decode)
-
-
-def _through(get: Callable[[str], Any], put: Callable[[str, Recorder, Any], None], key_parts: tuple,
-             compute: Callable[[], Any], encode: Callable[[Any], Any], decode: Callable[[Any], Any]) -> Any:
+    if not cache.recording:
+        return compute()
     if _virtual():
         return compute()
     key = Cache.key(*key_parts)
-    result = _decoded(get(key), decode)
+    result = _decoded(cache.get_part(key), decode)
     if result is not None:
         return result
+    return _recorded(key, cache.put_part, compute, encode)
+
+
+def _recorded(key: str, put: Callable[[str, Recorder, Any], None], compute: Callable[[], Any],
+              encode: Callable[[Any], Any]) -> Any:
+    """``compute()`` with its inputs recorded, then stored under ``key``."""
     with Recorder() as rec:
         result = compute()
     data = encode(result)

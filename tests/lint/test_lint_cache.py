@@ -30,6 +30,9 @@ def no_racy_window(monkeypatch):
     for changes within one clock tick, and every change here comes after a whole lint run)."""
     monkeypatch.setattr(cache_mod, "RACY_NS", 0)
     monkeypatch.delenv("EVALFMT_CACHE_DIR", raising=False)
+    from evalfmt.lint.registry import registry
+
+    registry()  # loaded before the first run, as after it (in one process, it is part of a run's key)
 
 
 @pytest.fixture
@@ -55,9 +58,16 @@ def forbid(monkeypatch, target: str) -> None:
     monkeypatch.setattr(target, refuse)
 
 
-def test_second_lint_reads_the_cache(lint, repo, monkeypatch):
+def test_a_repeated_lint_reads_the_cache(lint, repo, monkeypatch):
     first = lint()
     assert first[0] == 0 and first[1] == "0 errors, 0 warnings in 3 files\n"
+    # first sight of this run: nothing recorded (a run never repeated pays nothing), only a note
+    calls = []
+    real = __import__("evalfmt.cache", fromlist=["Recorder"]).Recorder.__enter__
+    with monkeypatch.context() as m:
+        m.setattr("evalfmt.cache.Recorder.__enter__", lambda self: calls.append(1) or real(self))
+        assert lint() == first  # the second: recorded and stored
+    assert calls
     folder = repo / ".evalfmt_cache"  # the project folder (it holds .git)
     assert (folder / ".gitignore").read_text() == "# created by evalfmt\n*\n"
     assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55\n")
@@ -91,6 +101,7 @@ def test_no_cache_folder_inside_a_skill(run_cli, repo):
     skill = repo / "sample"
     (repo / ".git").rmdir()
     out = run_cli("lint", ".", cwd=str(skill))
+    assert run_cli("lint", ".", cwd=str(skill)) == out
     assert not (skill / ".evalfmt_cache").exists()
     assert run_cli("lint", ".", cwd=str(skill)) == out
 
@@ -158,6 +169,7 @@ def test_one_changed_skill_reuses_the_others(run_cli, tmp_path, monkeypatch):
         (lib / name / "evals" / "cases" / "a.yaml").write_text(A)
     (tmp_path / ".git").mkdir()
     run_cli("lint", "lib", cwd=str(tmp_path))
+    run_cli("lint", "lib", cwd=str(tmp_path))
     _edit(lib / "two" / "evals" / "cases" / "a.yaml", "bucket", "buckit")
     linted = []
     from evalfmt.lint import engine
@@ -171,7 +183,7 @@ def test_one_changed_skill_reuses_the_others(run_cli, tmp_path, monkeypatch):
 
 def test_validate_reads_the_cache_and_sees_changes(run_cli, repo, monkeypatch):
     first = run_cli("validate", "sample", cwd=str(repo))
-    assert first[0] == 0
+    assert first[0] == 0 and run_cli("validate", "sample", cwd=str(repo)) == first
     with monkeypatch.context() as m:
         forbid(m, "evalfmt.api.validate_paths")
         assert run_cli("validate", "sample", cwd=str(repo)) == first
@@ -213,6 +225,7 @@ def test_hostile_cache_file_is_ignored(lint, repo, kind):
     truth = lint(cache=False)
     assert truth[0] == 1 and "EV101" in truth[1]
     lint()
+    lint()
     path = _run_file(repo)
     path.write_bytes(HOSTILE[kind](path.read_bytes()))
     assert lint() == truth
@@ -222,7 +235,7 @@ def test_a_cache_folder_from_elsewhere_verifies_nothing(lint, repo, tmp_path):
     """A cache folder committed to the repository (or restored, or copied) was signed with another
     folder's key: its entries, though intact, are not used."""
     clean = lint()
-    assert clean[0] == 0
+    assert clean[0] == 0 and lint() == clean
     saved = tmp_path / "saved"
     shutil.copytree(repo / ".evalfmt_cache", saved)
     _edit(repo / "sample/evals/cases/b.yaml", "bucket", "buckit")
