@@ -419,7 +419,8 @@ def _atomic_write(path: str, data: bytes) -> None:
 
 
 def _env() -> list[list[str]]:
-    return sorted([k, v] for k, v in os.environ.items() if k.startswith("EVALFMT_") and k != "EVALFMT_CACHE_DIR")
+    return sorted([k, v] for k, v in os.environ.items()
+                  if k.startswith("EVALFMT_") and k not in ("EVALFMT_CACHE_DIR", "EVALFMT_NO_CACHE"))
 
 
 def _sign(secret: bytes, body: bytes) -> str:

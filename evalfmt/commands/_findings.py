@@ -40,12 +40,12 @@ def cache_options(f):
                      help="Keep the result cache in DIR (default: $EVALFMT_CACHE_DIR, else .evalfmt_cache in the "
                           "project folder).")(f)
     return click.option("--no-cache", is_flag=True,
-                        help="Neither read nor write the result cache (docs/lint.md).")(f)
+                        help="Neither read nor write the result cache (also EVALFMT_NO_CACHE=1; docs/lint.md).")(f)
 
 
 def open_cache(no_cache: bool, cache_dir: str | None):
-    """The result cache to use, or None (``--no-cache``, or no usable folder)."""
-    if no_cache:
+    """The result cache to use, or None (``--no-cache`` or ``EVALFMT_NO_CACHE=1``, or no usable folder)."""
+    if no_cache or os.environ.get("EVALFMT_NO_CACHE", "") not in ("", "0"):
         return None
     from ..cache import Cache, folder_for
 

@@ -80,6 +80,10 @@ def test_a_repeated_lint_reads_the_cache(lint, repo, monkeypatch):
 def test_no_cache_writes_nothing_and_reads_nothing(lint, repo, monkeypatch):
     lint("--no-cache")
     assert not (repo / ".evalfmt_cache").exists()
+    with monkeypatch.context() as m:
+        m.setenv("EVALFMT_NO_CACHE", "1")
+        lint()
+    assert not (repo / ".evalfmt_cache").exists()
     lint()
     calls = []
     real = __import__("evalfmt.lint.engine", fromlist=["run_work"]).run_work
