@@ -52,6 +52,16 @@ class LazyGroup(click.Group):
             ctx.fail(f"no such command '{name}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
         return super().resolve_command(ctx, args)
 
+    def invoke(self, ctx: click.Context):
+        from .errors import UsageError
+
+        try:
+            return super().invoke(ctx)
+        except UsageError as exc:  # from below the CLI: shown as click's own, with the command's --help hint
+            name = ctx.invoked_subcommand
+            sub = click.Context(self.get_command(ctx, name), info_name=name, parent=ctx) if name else ctx
+            raise click.UsageError(str(exc), ctx=sub) from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
         if rows:

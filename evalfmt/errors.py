@@ -125,6 +125,11 @@ class EvalfmtError(Exception):
         return where + self.message
 
 
+class UsageError(EvalfmtError):
+    """Options that do not fit together (exit 2). Raised below the CLI (which never imports click
+    there); the CLI prints it as click prints its own usage errors, with the command's ``--help`` hint."""
+
+
 class LoadError(EvalfmtError):
     """A file that cannot be loaded (not valid YAML/JSON, too large, too deep, ...). Reported as EV100."""
 

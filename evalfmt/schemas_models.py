@@ -249,6 +249,18 @@ class TriggerQuery(_Open):
 
 # -------------------------------------------------------------------------------------- generation
 
+
+class ReceiptSchema:
+    """The receipt's schema comes from the receipt model's own type hints (:mod:`evalfmt.receipt`),
+    not from a pydantic model: the same hints that check a receipt when it is read."""
+
+    @staticmethod
+    def model_json_schema(by_alias: bool = True, mode: str = "validation") -> dict:
+        from .receipt import json_schema
+
+        return json_schema()
+
+
 #: schema file name -> (model or list item model, description)
 SCHEMAS: dict[str, tuple[Any, bool]] = {
     "terum-case.schema.json": (TerumCase, False),
@@ -257,6 +269,7 @@ SCHEMAS: dict[str, tuple[Any, bool]] = {
     "agentv-eval.schema.json": (AgentvEval, False),
     "agent-skills-evals.schema.json": (AgentSkillsEvals, False),
     "skill-creator-triggers.schema.json": (TriggerQuery, True),
+    "receipt.schema.json": (ReceiptSchema, False),
 }
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

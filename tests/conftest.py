@@ -57,6 +57,16 @@ def check_golden(path: pathlib.Path, actual: str | bytes) -> None:
     assert data == expected
 
 
+@pytest.fixture(autouse=True)
+def _fresh_plugins():
+    """Each test sees the entry points as it (or its monkeypatch) sets them: the executor's plugin
+    registries forget what they loaded after every test."""
+    yield
+    plugins = sys.modules.get("evalfmt.plugins")
+    if plugins is not None:
+        plugins.reset_all()
+
+
 @pytest.fixture
 def run_cli(monkeypatch):
     """Run the CLI in-process: ``code, out, err = run_cli("validate", path)``."""

@@ -40,6 +40,37 @@ def out_option(dest: str, *old: str, **kwargs: Any):
     return click.option("-o", "--out", *old, dest, cls=AliasedOption, shown=("-o", "--out"), **kwargs)
 
 
+DETECTION_HELP = ("How a skill-trigger check reads the session: first-call (the seed's rule: only the first "
+                  "tool call), any-call (agentv 4.42.4), skill-used (an exact name in a successful Skill call).")
+TAG_HELP = ("Only cases carrying this tag (repeatable, or comma-separated: a case with any of the tags is "
+            "selected, as skillgym's --tag).")
+
+
+def detection_option(f):
+    return click.option("--trigger-detection", "detection", metavar="MODE", default="first-call", show_default=True,
+                        help=DETECTION_HELP + " Plugins add more (entry points 'evalfmt.detectors').")(f)
+
+
+def tag_option(f):
+    return click.option("--tag", "tags", multiple=True, metavar="TAG", help=TAG_HELP)(f)
+
+
+def read_sets(path: str, from_: str | None) -> list:
+    """The eval sets under ``path``; EvalfmtError when nothing usable was read."""
+    from ..api import read, sort_diagnostics
+    from ..errors import EvalfmtError
+
+    result = read(path, from_)
+    if not result.sets:
+        errors = [d for d in sort_diagnostics(result.diagnostics) if d.severity == "error"]
+        if errors:
+            raise EvalfmtError(errors[0].format())
+        if result.notes:  # a file left unread: say why, and how to read it anyway
+            raise EvalfmtError(result.notes[0])
+        raise EvalfmtError(f"{path}: no eval assets found")
+    return result.sets
+
+
 def echo_json(data: Any) -> None:
     import orjson
 

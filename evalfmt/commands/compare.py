@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json, echo_line, from_option
-from .score import detection_option
-from ..run.tags import filter_set, parse as parse_tags, tag_option
+from ._arms import exit_code, text_lines
+from ._common import detection_option, echo_json, echo_line, from_option, read_sets, tag_option
 
 
 @click.command("compare")
@@ -44,13 +43,9 @@ def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, dete
     """
     import os
 
-    from ..errors import EvalfmtError
-    from ..run import detect as detect_mod
-    from ..run import judges
-    from ..run.compare import compare
-    from .score import read_sets
+    from ..discover import skill_root
+    from ..run.arms import CompareRequest, compare_arms
 
-    detect_mod.get(detection)
     arm_dirs: dict[str, str] = {}
     for spec in arms:
         name, sep, folder = spec.partition("=")
@@ -58,78 +53,15 @@ def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, dete
             raise click.UsageError(f"--arm takes NAME=RUNS_DIR, not '{spec}'")
         if name in arm_dirs:
             raise click.UsageError(f"arm '{name}' given twice")
-        if not os.path.isdir(folder):
-            raise EvalfmtError(f"{folder}: no such runs folder (arm '{name}')")
         arm_dirs[name] = folder
-    if "candidate" not in arm_dirs or len(arm_dirs) < 2:
-        raise click.UsageError("give --arm candidate=RUNS_DIR and at least one opponent (--arm baseline=RUNS_DIR)")
-    judge = judges.make(judge_name, judge_command)
-    selected = parse_tags(tags)
-    all_sets = read_sets(skill_dir, from_)
-    trig = score_selections(all_sets, selections, skill_dir) if selections is not None else None
-    sets = [filter_set(s, selected) for s in all_sets]
-    sets = [s for s in sets if s.cases or (s.suite is not None and s.suite.entries)]
-    if not sets:
-        raise EvalfmtError(f"{skill_dir}: no cases or suite to compare"
-                           + (f" with the tag{'s' if len(selected) > 1 else ''} {', '.join(selected)}" if selected else ""))
-    if len(sets) > 1:
-        raise EvalfmtError(f"{skill_dir} holds {len(sets)} eval sets; give one skill folder")
-    cmp = compare(sets[0], arm_dirs, k=k, detection=detection, judge=judge, timeout=timeout)
-    if receipt is not None:
-        from ..api import atomic_write
-        from ..discover import skill_root
-        from ..run import receipt as receipt_mod
-
-        root = skill_root(skill_dir) if os.path.isdir(skill_dir) else None
-        data = receipt_mod.build(cmp, skill_dir=root, triggers=trig, rid=run_id)
-        atomic_write(receipt, receipt_mod.dumps(data))
+    sets = read_sets(skill_dir, from_)
+    outcome = compare_arms(CompareRequest(
+        where=skill_dir, sets=sets, arms=arm_dirs, skill_dir=skill_root(skill_dir) if os.path.isdir(skill_dir) else None,
+        k=k, detection=detection, judge=judge_name, judge_command=judge_command, tags=tags, selections=selections,
+        receipt=receipt, run_id=run_id, check_timeout=timeout))
     if fmt == "json":
-        echo_json(cmp.to_json())
+        echo_json(outcome.comparison.to_json())
     else:
-        for line in text_lines(cmp, trig):
+        for line in text_lines(outcome.comparison, outcome.triggers):
             echo_line(line)
-    return exit_code(cmp, require_pass)
-
-
-def score_selections(sets, selections: str, where: str):
-    """``--selections`` scored against the trigger prompts of ``sets`` (read before any session is
-    scored or run, so a bad file fails fast). Shared with ``evalfmt run``."""
-    from ..errors import EvalfmtError
-    from ..run.triggers import read_selections, score_triggers
-
-    tsets = [s for s in sets if s.triggers is not None and s.triggers.prompts]
-    if not tsets:
-        raise EvalfmtError(f"{where}: --selections given but the skill has no trigger prompts")
-    t = tsets[0]
-    return score_triggers(t.triggers, read_selections(selections), t.triggers.skill or (t.skill.name if t.skill else None))
-
-
-def text_lines(cmp, trig=None) -> list[str]:
-    """The text report: one line per row (with the failed checks, or why a row was not scored),
-    then terum's report lines and the trigger lines. Shared with ``evalfmt run``."""
-    out = []
-    for row in cmp.rows:
-        rep = f" #{row.repetition}" if cmp.k > 1 else ""
-        line = f"{row.case}{rep} vs {row.opponent}: {row.outcome} ({row.reason})"
-        failed = []
-        for arm, res in (("candidate", row.candidate), (row.opponent, row.opponent_result)):
-            if res is not None and res.failed:
-                failed.append(f"{arm} failed {', '.join(res.failed)}")
-        if failed:
-            line += " — " + "; ".join(failed)
-        elif row.detail and not row.scored:
-            line += f" — {row.detail}"
-        out.append(line)
-    out.extend(cmp.report_lines())
-    if trig is not None:
-        out.extend(trig.lines())
-    return out
-
-
-def exit_code(cmp, require_pass: bool = False) -> int:
-    """1 for FAIL or when no row could be scored (with ``require_pass`` also for NEUTRAL), else 0."""
-    if cmp.verdict == "FAIL" or cmp.status == "failed":
-        return 1
-    if require_pass and cmp.verdict != "PASS":
-        return 1
-    return 0
+    return exit_code(outcome.comparison, require_pass)

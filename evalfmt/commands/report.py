@@ -31,7 +31,7 @@ def command(receipts: tuple[str, ...], fmt: str, output: str | None) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        from ..api import atomic_write
+        from ..writeset import atomic_write
 
         atomic_write(output, text.encode("utf-8"))
     return 0

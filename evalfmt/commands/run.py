@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json, echo_line, err
-from .score import detection_option
-from ..run.tags import filter_set, parse as parse_tags, tag_option
+from ._arms import exit_code, text_lines
+from ._common import detection_option, echo_json, echo_line, err, tag_option
 
 
 def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
@@ -80,69 +79,27 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     from ..api import read
     from ..discover import skill_root
     from ..errors import EvalfmtError
-    from ..run import execute as ex
-    from ..run import runners as runners_mod
+    from ..run.skillrun import RunRequest, run_skill
 
     env = _pairs(env_pairs, "--env")
     root = skill_root(skill_dir) if os.path.isdir(skill_dir) else None
     if root is None or not os.path.isdir(os.path.join(root, "evals")):
         raise EvalfmtError(f"{skill_dir}: not a skill folder with evals/ (cases or a suite)")
     result = read(root, "terum")
-    sets = [s for s in result.sets if s.cases or (s.suite is not None and s.suite.entries)]
-    if not sets:
-        raise EvalfmtError(f"{skill_dir}: no cases or suite to run")
-    evalset = filter_set(sets[0], parse_tags(tags))
-    units = ex.units_of(evalset, list(case_names) or None)
-    if not units:
-        raise EvalfmtError(f"{skill_dir}: no cases or suite to run" + (" with those tags" if tags else ""))
-
-    if dry_run:
-        return _dry_run(units, result.documents, env, fmt)
-
-    if out is None:
-        raise click.UsageError("give --out DIR (where the receipt and the sessions go), or --dry-run")
-    from ..run import detect as detect_mod
-    from ..run import judges
-
-    detect_mod.get(detection)
-    judge = judges.make(judge_name, judge_command)
-    options = runners_mod.RunnerOptions(agent_command=agent_command, replay_from=replay_from, model=model,
-                                        options=_pairs(runner_opts, "--runner-opt"), cwd=os.getcwd(), env=env)
-    runner = runners_mod.make(runner_name, options)
-    from .compare import exit_code, score_selections, text_lines
-
-    trig = score_selections(result.sets, selections, root) if selections else None
-    cc_version = _claude_version(runner, env)
-    _prepare_out(out, force)
-    out_abs = os.path.abspath(out)
-    skill_abs = os.path.abspath(root)
-    extra = list(evalset.checks) if evalset.format == "agentv" else []
-    jobs_list = ex.plan(units, k, out=out_abs, skill_dir=skill_abs, skill_name=os.path.basename(skill_abs),
-                        runner=runner, extra_env=env, model=model, default_timeout_minutes=timeout_minutes,
-                        detection=detection, check_timeout=timeout, keep_tail=False, extra_checks=extra,
-                        exclude=(out_abs, *(os.path.join(out_abs, n) for n in ("candidate", "baseline", "receipt.json"))))
-    for job in jobs_list:
-        job.keep_tail = bool(job.unit.target.judge) and not job.unit.is_suite and judge.configured
-    progress = ex.Progress(len(jobs_list), enabled=not quiet)
-    run = ex.execute(units, jobs_list, jobs=jobs, probe_env=runners_mod.agent_env(None, env), progress=progress)
-
-    from ..run.compare import compare
-
-    target = ex.filtered(evalset, units)
-    cmp = compare(target, {"candidate": os.path.join(out_abs, "candidate"), "baseline": os.path.join(out_abs, "baseline")},
-                  k=k, detection=detection, judge=judge, timeout=timeout, prescored=run.prescored)
-    contamination = _contamination(run, os.path.basename(skill_abs))
-    for c in contamination:
+    outcome = run_skill(RunRequest(
+        skill_dir=root, sets=result.sets, documents=result.documents, out=out, runner=runner_name,
+        agent_command=agent_command, replay_from=replay_from, runner_options=_pairs(runner_opts, "--runner-opt"),
+        k=k, jobs=jobs, cases=case_names, tags=tags, model=model, timeout_minutes=timeout_minutes, env=env,
+        dry_run=dry_run, detection=detection, judge=judge_name, judge_command=judge_command, selections=selections,
+        run_id=run_id, check_timeout=timeout, force=force, quiet=quiet, cwd=os.getcwd()))
+    if outcome.dry is not None:
+        return _dry_run(outcome.dry, fmt)
+    cmp, run = outcome.comparison, outcome.run
+    assert cmp is not None and run is not None
+    for c in outcome.contamination:
         err(f"warning: {c['arm']} {c['case']} #{c['repetition']}: the agent reported skills "
             f"[{', '.join(c['skills'])}], which {'lack' if c['arm'] == 'candidate' else 'include'} "
-            f"'{os.path.basename(skill_abs)}'")
-    receipt = _receipt(cmp, root, trig, run, run_id, model, runner, runner_name, agent_command, jobs, k, timeout_minutes)
-    receipt["provenance"]["cc_version"] = cc_version
-    receipt["contamination"] = contamination
-    from ..api import atomic_write
-    from ..run import receipt as receipt_mod
-
-    atomic_write(os.path.join(out, "receipt.json"), receipt_mod.dumps(receipt))
+            f"'{outcome.skill}'")
     if fmt == "json":
         data = cmp.to_json()
         data["environment_skips"] = run.skips
@@ -150,13 +107,13 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
         data["interrupted"] = run.interrupted
         echo_json(data)
     else:
-        for line in text_lines(cmp, trig):
+        for line in text_lines(cmp, outcome.triggers):
             echo_line(line)
         for name, missing in run.skips.items():
             echo_line(f"environment skip: {name} (missing {', '.join(missing)})")
         for name, d in run.drops.items():
             echo_line(f"dropped: {name} ({d['kind']}): {d['detail']}")
-        echo_line(f"receipt: {os.path.join(out, 'receipt.json')}")
+        echo_line(f"receipt: {outcome.receipt_path}")
     if run.interrupted:
         err(f"interrupted: {len([s for s in run.sessions if s.started])} of {run.planned} sessions ran; "
             f"receipt written ({cmp.status})")
@@ -164,87 +121,7 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     return exit_code(cmp, require_pass)
 
 
-def _claude_version(runner, env: dict[str, str]) -> str | None:
-    """``claude --version`` when the command runner runs a program named ``claude`` (terum records
-    it the same way), else None."""
-    import os
-    import subprocess
-
-    words = getattr(runner, "words", None)
-    if getattr(runner, "name", None) != "command" or not words or os.path.basename(words[0]) != "claude":
-        return None
-    from ..run.runners import agent_env
-
-    try:
-        proc = subprocess.run([words[0], "--version"], capture_output=True, text=True, timeout=15,
-                              stdin=subprocess.DEVNULL, env=agent_env(None, env))
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    text = proc.stdout.strip()
-    return text.splitlines()[0] if proc.returncode == 0 and text else None
-
-
-def _contamination(run, skill: str) -> list[dict]:
-    """Sessions whose recorded skill list (the init record's ``skills``) contradicts their arm: the
-    skill missing from a candidate session, or present in a baseline one. terum refuses such a run;
-    evalfmt reports them (stderr and the receipt's ``contamination``)."""
-    out = []
-    for (arm, unit, rep), r in sorted(run.prescored.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
-        if r.dead or r.skills is None:
-            continue
-        if (skill in r.skills) != (arm == "candidate"):
-            out.append({"arm": arm, "case": unit, "repetition": rep, "skills": list(r.skills)})
-    return out
-
-
-def _prepare_out(out: str, force: bool) -> None:
-    import os
-    import shutil
-
-    from ..errors import EvalfmtError
-
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise EvalfmtError(f"--out {out}: not a folder")
-    ours = ("candidate", "baseline", "receipt.json")
-    present = [n for n in ours if os.path.lexists(os.path.join(out, n))]
-    if present and not force:
-        raise EvalfmtError(f"--out {out} already holds a run ({', '.join(present)}); give --force to replace it")
-    for name in present:
-        path = os.path.join(out, name)
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path)
-        else:
-            os.unlink(path)
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as exc:
-        raise EvalfmtError(f"--out {out}: {exc.strerror or exc}") from None
-
-
-def _receipt(cmp, root, trig, run, run_id, model, runner, runner_name, agent_command, jobs, k, timeout_minutes) -> dict:
-    from ..run import receipt as receipt_mod
-
-    provenance = {"runner": runner_name, "jobs": jobs, "default_timeout_minutes": timeout_minutes}
-    if runner_name == "command":
-        provenance["agent_command"] = agent_command
-    if runner_name == "replay":
-        provenance["replay_from"] = getattr(runner, "source", None)
-    data = receipt_mod.build(cmp, skill_dir=root, triggers=trig, rid=run_id, model=model,
-                             extra_provenance=provenance)
-    out: dict = {}
-    for key, value in data.items():
-        out[key] = value
-        if key == "arm_scores":
-            out["environment_skips"] = dict(run.skips)
-            out["dropped_cases"] = dict(run.drops)
-    out["interrupted"] = run.interrupted
-    return out
-
-
-def _dry_run(units, documents, env, fmt: str) -> int:
-    from ..run import execute as ex
-
-    results = ex.dry_run(units, documents, env)
+def _dry_run(results, fmt: str) -> int:
     failed = [r for r in results if r.status == "failed"]
     skipped = [r for r in results if r.status == "skipped"]
     if fmt == "json":

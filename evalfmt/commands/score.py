@@ -4,21 +4,7 @@ from __future__ import annotations
 
 import click
 
-from typing import TYPE_CHECKING
-
-from ._common import echo_json, echo_line, from_option
-from ..run.tags import parse as parse_tags, selected as tag_selected, tag_option
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .. import ir
-
-DETECTION_HELP = ("How a skill-trigger check reads the session: first-call (the seed's rule: only the first "
-                  "tool call), any-call (agentv 4.42.4), skill-used (an exact name in a successful Skill call).")
-
-
-def detection_option(f):
-    return click.option("--trigger-detection", "detection", metavar="MODE", default="first-call", show_default=True,
-                        help=DETECTION_HELP + " Plugins add more (entry points 'evalfmt.detectors').")(f)
+from ._common import detection_option, echo_json, echo_line, from_option, read_sets, tag_option
 
 
 @click.command("score")
@@ -44,27 +30,14 @@ def command(case: str, transcript: str, sandbox: str | None, subagent: bool, cas
 
     Exit 0 when every case passed, 1 when a check failed, 2 on unreadable input.
     """
-    from ..errors import EvalfmtError
     from ..run import detect as detect_mod
-    from ..run.checks import score_case, score_suite
-    from ..run.transcripts import read_session
+    from ..run.targets import ScoreRequest, score_session
 
     detect_mod.get(detection)  # unknown mode: exit 2 before reading anything
-    targets = pick_targets(case, case_name, from_, parse_tags(tags))
-    session = read_session(transcript, subagent=subagent)
-    if sandbox is not None:
-        import os
-
-        if not os.path.isdir(sandbox):
-            raise EvalfmtError(f"{sandbox}: no such sandbox folder")
-    results = []
-    for target, extra in targets:
-        from .. import ir
-
-        if isinstance(target, ir.Suite):
-            results.extend(score_suite(target, session, sandbox, detection, timeout))
-        else:
-            results.append(score_case(target, session, sandbox, detection, extra, timeout))
+    outcome = score_session(ScoreRequest(where=case, sets=read_sets(case, from_), transcript=transcript,
+                                         case=case_name, tags=tags, sandbox=sandbox, subagent=subagent,
+                                         detection=detection, check_timeout=timeout))
+    session, results = outcome.session, outcome.results
     if fmt == "json":
         echo_json({"cases": [r.to_json() for r in results]})
     else:
@@ -85,55 +58,3 @@ def command(case: str, transcript: str, sandbox: str | None, subagent: bool, cas
                 mark = "ok  " if c.passed else ("skip" if c.passed is None else "FAIL")
                 echo_line(f"  {mark} {c.check}: {c.detail}")
     return 0 if all(r.counts_as_passed for r in results) else 1
-
-
-def read_sets(path: str, from_: str | None):
-    """The eval sets under ``path``; EvalfmtError when nothing usable was read."""
-    from ..api import read, sort_diagnostics
-    from ..errors import EvalfmtError
-
-    result = read(path, from_)
-    if not result.sets:
-        errors = [d for d in sort_diagnostics(result.diagnostics) if d.severity == "error"]
-        if errors:
-            raise EvalfmtError(errors[0].format())
-        if result.notes:  # a file left unread: say why, and how to read it anyway
-            raise EvalfmtError(result.notes[0])
-        raise EvalfmtError(f"{path}: no eval assets found")
-    return result.sets
-
-
-def pick_targets(path: str, name: str | None, from_: str | None,
-                 tags: list[str] | None = None) -> list[tuple["ir.Case", list]]:
-    """``(case or suite, extra checks)`` pairs to score; extra checks are agentv's file-level assertions.
-    With ``tags``, only the cases carrying one of them (skillgym's ``--tag``)."""
-    from .. import ir
-    from ..errors import EvalfmtError
-
-    found: list[tuple[ir.Case, list]] = []
-    for evalset in read_sets(path, from_):
-        extra = list(evalset.checks) if evalset.format == "agentv" else []
-        for case in evalset.cases:
-            found.append((case, extra))
-        if evalset.suite is not None:
-            found.append((evalset.suite, []))
-    if tags:
-        found = [t for t in found if tag_selected(t[0], tags)]
-        if not found:
-            raise EvalfmtError(f"{path}: no case has the tag{'s' if len(tags) > 1 else ''} {', '.join(tags)}")
-    if name is not None:
-        picked = [t for t in found if t[0].name == name]
-        if not picked:
-            for suite, _ in found:
-                if isinstance(suite, ir.Suite):
-                    entry = next((e for e in suite.entries if e.name == name), None)
-                    if entry is not None:
-                        return [(ir.Case(name=entry.name, checks=entry.checks), [])]
-            known = ", ".join(t[0].name for t in found) or "none"
-            raise EvalfmtError(f"{path}: no case named '{name}' (cases: {known})")
-        return picked[:1]
-    if not found:
-        raise EvalfmtError(f"{path}: no cases to score")
-    if len(found) > 1:
-        raise EvalfmtError(f"{path} holds {len(found)} cases ({', '.join(t[0].name for t in found)}); pick one with --case NAME")
-    return found

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import echo_json, echo_line, err, from_option
+from ._common import echo_json, echo_line, err, from_option, read_sets
 
 
 @click.command("triggers")
@@ -43,16 +43,10 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
     """
     import os
 
-    from ..discover import skill_root
-    from ..errors import EvalfmtError
+    from ..run.trigger_check import TriggersRequest, catalog_of, check_triggers
 
     if show_catalog:
-        from ..run.triggers import catalog
-
-        root = skill_root(path) if not os.path.isfile(os.path.join(path, "SKILL.md")) else path
-        if root is None or not os.path.isfile(os.path.join(root, "SKILL.md")):
-            raise EvalfmtError(f"{path}: not a skill folder (no SKILL.md)")
-        lines = catalog(root)
+        lines = catalog_of(path)
         if fmt == "json":
             echo_json({"catalog": lines})
         else:
@@ -62,65 +56,24 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
     if selector_name is not None:
         if selections is not None:
             raise click.UsageError("give --selections FILE or --selector NAME, not both")
-        return _select(path, from_, skill, fmt, selector_name, selector_command, runs, threshold, record, model,
-                       selector_timeout)
-    if selector_command is not None or record is not None:
+    elif selector_command is not None or record is not None:
         raise click.UsageError("--selector-command and --record need --selector command")
-    if selections is None:
+    elif selections is None:
         raise click.UsageError("give --selections FILE (or --selector command --selector-command TEMPLATE, or --catalog)")
-    from ..run.triggers import read_selections, score_triggers
-
-    evalset, name = _trigger_set(path, from_, skill)
-    result = score_triggers(evalset.triggers, read_selections(selections), name)
-    if fmt == "json":
-        echo_json(result.to_json())
-    else:
-        for line in result.lines():
-            echo_line(line)
-    return 1 if result.misses or result.false_fires else 0
-
-
-def _trigger_set(path: str, from_: str | None, skill: str | None):
-    """The one trigger set under ``path`` and the skill whose selection counts (None when unnamed)."""
-    from ..errors import EvalfmtError
-    from .score import read_sets
-
-    sets = [s for s in read_sets(path, from_) if s.triggers is not None and s.triggers.prompts]
-    if not sets:
-        raise EvalfmtError(f"{path}: no trigger prompts found")
-    if len(sets) > 1:
-        raise EvalfmtError(f"{path} holds {len(sets)} trigger sets; give one skill folder or triggers file")
-    evalset = sets[0]
-    return evalset, skill or evalset.triggers.skill or (evalset.skill.name if evalset.skill else None)
-
-
-def _select(path: str, from_: str | None, skill: str | None, fmt: str, selector_name: str,
-            selector_command: str | None, runs: int, threshold: float, record: str | None, model: str | None,
-            timeout: float) -> int:
-    """``--selector``: make the selections (run.selectors), record them, and score them."""
-    import os
-
-    from ..discover import skill_root
-    from ..errors import EvalfmtError
-    from ..run import selectors
-    from ..run.triggers import catalog, score_triggers
-
-    evalset, name = _trigger_set(path, from_, skill)
-    if not name:
-        raise EvalfmtError(f"{path}: the trigger set names no skill (give the skill folder or --skill)")
-    root = path if os.path.isfile(os.path.join(path, "SKILL.md")) else skill_root(path)
-    if root is None or not os.path.isfile(os.path.join(root, "SKILL.md")):
-        raise EvalfmtError(f"{path}: not in a skill folder (no SKILL.md): the selector needs the catalog of its library")
-    selector = selectors.make(selector_name, selectors.SelectorOptions(
-        command=selector_command, model=model, timeout=timeout, cwd=os.getcwd()))
-    results = selectors.run_selections(selector, evalset.triggers, catalog(root), runs)
-    if record is not None:
-        from ..api import atomic_write
-
-        atomic_write(record, b"".join(selectors.record_lines(results)))
-    chosen = {pr.prompt: pr.selection(name, threshold) for pr in results}
-    result = score_triggers(evalset.triggers, chosen, name)
-    for pr in results:
+    outcome = check_triggers(TriggersRequest(
+        where=path, sets=read_sets(path, from_), skill=skill, selections=selections, selector=selector_name,
+        selector_command=selector_command, runs=runs, threshold=threshold, record=record, model=model,
+        timeout=selector_timeout, cwd=os.getcwd()))
+    result = outcome.score
+    if outcome.prompts is None:
+        if fmt == "json":
+            echo_json(result.to_json())
+        else:
+            for line in result.lines():
+                echo_line(line)
+        return 1 if result.misses or result.false_fires else 0
+    name = outcome.skill or ""
+    for pr in outcome.prompts:
         for c in pr.choices:
             if c.selected is None:
                 err(f"selection failed: {pr.prompt}: {c.error}")
@@ -128,11 +81,11 @@ def _select(path: str, from_: str | None, skill: str | None, fmt: str, selector_
         data = result.to_json()
         data["runs"] = runs
         data["threshold"] = threshold
-        data["prompts"] = [pr.to_json(name) for pr in results]
+        data["prompts"] = [pr.to_json(name) for pr in outcome.prompts]
         echo_json(data)
     else:
         if runs > 1:
-            for pr in results:
+            for pr in outcome.prompts:
                 rate = pr.rate(name)
                 shown = "n/a" if rate is None else f"{rate:.2f}"
                 kind = "should trigger" if pr.should_trigger else "should not trigger"

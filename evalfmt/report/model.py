@@ -1,7 +1,7 @@
 """What a report shows, read from receipts (schema_version 2, docs/receipts.md).
 
-:func:`load` reads one receipt and checks the fields a report uses (a clear one-line
-:class:`ReceiptError` otherwise); :func:`build` turns loaded receipts into a :class:`Report`: one
+:func:`load` reads one receipt through the receipt model (:mod:`evalfmt.receipt`: a clear one-line
+:class:`~evalfmt.receipt.ReceiptError` for one that cannot be used); :func:`build` turns loaded receipts into a :class:`Report`: one
 :class:`SkillReport` per skill (receipts grouped by ``skill_id``, else ``skill_name``), its runs in
 ``run_id`` order, the last one shown in full and every one in the trend.
 
@@ -17,19 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import EvalfmtError
+from .. import receipt as receipt_model
+from ..receipt import ReceiptError  # noqa: F401 - raised by load; the report's callers catch it from here
 
-SCHEMA_VERSION = 2
-VERDICTS = ("PASS", "NEUTRAL", "FAIL")
-STATUSES = ("complete", "partial", "failed")
-OUTCOMES = ("win", "loss", "tie")
 #: reasons of rows left out of every count (an arm died)
 DEAD_REASONS = ("both-arms-failed", "candidate-run-failed", "opponent-run-failed")
 ARM_ORDER = ("baseline", "candidate", "incumbent")
-
-
-class ReceiptError(EvalfmtError):
-    """A receipt that cannot be reported on: the message names the file and what is wrong."""
 
 
 # ------------------------------------------------------------------------------------- reading
@@ -37,204 +30,29 @@ class ReceiptError(EvalfmtError):
 
 @dataclass
 class Receipt:
+    """One receipt file as the report reads it: its path and the receipt (:class:`evalfmt.receipt.Receipt`)."""
+
     path: str
-    data: dict[str, Any]
+    receipt: receipt_model.Receipt
     order: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.receipt, dict):  # a document: read (and checked) through the model
+            self.receipt = receipt_model.Receipt.from_json(self.receipt, self.path)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The receipt's JSON document."""
+        return self.receipt.to_json()
 
 
 def load(path: str) -> Receipt:
-    """Read and check one receipt."""
-    import orjson
-
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except IsADirectoryError:
-        raise ReceiptError(f"{path}: is a folder, not a receipt file") from None
-    except OSError as exc:
-        raise ReceiptError(f"{path}: cannot read receipt: {exc.strerror or exc}") from None
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise ReceiptError(f"{path}: not JSON: {exc}") from None
-    check(data, path)
-    return Receipt(path, data)
-
-
-def check(data: Any, path: str) -> None:
-    """Raise ReceiptError unless ``data`` holds every field a report reads, with the right types."""
-
-    def fail(msg: str) -> None:
-        raise ReceiptError(f"{path}: {msg}")
-
-    if not isinstance(data, dict):
-        fail(f"not a receipt: the top level is {_type(data)}, not an object")
-    if "schema_version" not in data:
-        fail("missing field 'schema_version' (not a receipt?)")
-    sv = data["schema_version"]
-    if sv != SCHEMA_VERSION or isinstance(sv, bool):
-        fail(f"schema_version {_show(sv)} is not supported (evalfmt reads schema_version {SCHEMA_VERSION})")
-    for name in ("verdict", "execution_status", "expected_rows", "scored_rows", "comparisons"):
-        if name not in data:
-            fail(f"missing field '{name}'")
-    _want(data, "verdict", lambda v: v in VERDICTS, f"one of {', '.join(VERDICTS)}", fail)
-    _want(data, "execution_status", lambda v: v in STATUSES, f"one of {', '.join(STATUSES)}", fail)
-    for name in ("expected_rows", "scored_rows"):
-        _want(data, name, _is_count, "a non-negative integer", fail)
-    for name in ("skill_name", "skill_id", "run_id", "attribution", "content_digest", "version"):
-        if data.get(name) is not None:
-            _want(data, name, lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool), "a string", fail)
-    if data.get("skill_name") is None and data.get("skill_id") is None:
-        fail("missing field 'skill_name'")
-    comps = data["comparisons"]
-    if not isinstance(comps, dict):
-        fail(f"field 'comparisons' must be an object, not {_type(comps)}")
-    for cname, c in comps.items():
-        where = f"comparisons.{cname}"
-        if not isinstance(c, dict):
-            fail(f"field '{where}' must be an object, not {_type(c)}")
-        for k in ("win", "loss", "tie"):
-            if k not in c:
-                fail(f"missing field '{where}.{k}'")
-            if not _is_count(c[k]):
-                fail(f"field '{where}.{k}' must be a non-negative integer, not {_show(c[k])}")
-        if c.get("net_lift") is not None and not _is_number(c["net_lift"]):
-            fail(f"field '{where}.net_lift' must be a number, not {_show(c['net_lift'])}")
-    for name in ("summary_lines", "efficiency", "arm_scores", "case_runs", "provenance"):
-        if data.get(name) is not None and not isinstance(data[name], dict):
-            fail(f"field '{name}' must be an object, not {_type(data[name])}")
-    for name in ("summary_lines", "arm_scores"):
-        for key, v in (data.get(name) or {}).items():
-            ok = isinstance(v, str) if name == "summary_lines" else (v is None or _is_number(v))
-            if not ok:
-                fail(f"field '{name}.{key}' must be {'a string' if name == 'summary_lines' else 'a number or null'}, not {_show(v)}")
-    for arm, e in (data.get("efficiency") or {}).items():
-        if not isinstance(e, dict):
-            fail(f"field 'efficiency.{arm}' must be an object, not {_type(e)}")
-        for key in ("turns", "duration_ms", "cost_usd"):
-            if e.get(key) is not None and not _is_number(e[key]):
-                fail(f"field 'efficiency.{arm}.{key}' must be a number or null, not {_show(e[key])}")
-    for arm, e in (data.get("case_runs") or {}).items():
-        if not isinstance(e, dict) or not _is_count(e.get("passed")) or not _is_count(e.get("total")):
-            fail(f"field 'case_runs.{arm}' must be an object with integer 'passed' and 'total'")
-    _check_triggers(data.get("triggers"), fail)
-    if data.get("rows") is not None:
-        _check_rows(data["rows"], fail)
-    elif data.get("per_case") is not None:
-        _check_per_case(data["per_case"], fail)
-    for name in ("environment_skips", "dropped_cases"):
-        if data.get(name) is not None and not isinstance(data[name], (list, dict)):
-            fail(f"field '{name}' must be a list, not {_type(data[name])}")
-
-
-def _check_triggers(t: Any, fail) -> None:
-    if t is None:
-        return
-    if not isinstance(t, dict):
-        fail(f"field 'triggers' must be an object or null, not {_type(t)}")
-    for k in ("recall", "precision"):
-        if t.get(k) is not None and not _is_number(t[k]):
-            fail(f"field 'triggers.{k}' must be a number or null, not {_show(t[k])}")
-    for k in ("tp", "fp", "fn", "tn"):
-        if t.get(k) is not None and not _is_count(t[k]):
-            fail(f"field 'triggers.{k}' must be a non-negative integer, not {_show(t[k])}")
-    for k in ("misses", "false_fires"):
-        v = t.get(k)
-        if v is not None and (not isinstance(v, list) or not all(isinstance(p, str) for p in v)):
-            fail(f"field 'triggers.{k}' must be a list of strings")
-
-
-def _check_rows(rows: Any, fail) -> None:
-    if not isinstance(rows, list):
-        fail(f"field 'rows' must be a list, not {_type(rows)}")
-    for i, r in enumerate(rows):
-        where = f"rows[{i}]"
-        if not isinstance(r, dict):
-            fail(f"field '{where}' must be an object, not {_type(r)}")
-        for k in ("case", "repetition", "opponent", "outcome", "reason"):
-            if k not in r:
-                fail(f"missing field '{where}.{k}'")
-        if not isinstance(r["case"], str):
-            fail(f"field '{where}.case' must be a string, not {_show(r['case'])}")
-        if not isinstance(r["opponent"], str):
-            fail(f"field '{where}.opponent' must be a string, not {_show(r['opponent'])}")
-        if not _is_count(r["repetition"]):
-            fail(f"field '{where}.repetition' must be a positive integer, not {_show(r['repetition'])}")
-        if r["outcome"] not in OUTCOMES:
-            fail(f"field '{where}.outcome' must be one of win, loss, tie, not {_show(r['outcome'])}")
-        if not isinstance(r["reason"], str):
-            fail(f"field '{where}.reason' must be a string, not {_show(r['reason'])}")
-        arms = r.get("arms")
-        if arms is None:
-            continue
-        if not isinstance(arms, dict):
-            fail(f"field '{where}.arms' must be an object, not {_type(arms)}")
-        for arm, a in arms.items():
-            aw = f"{where}.arms.{arm}"
-            if not isinstance(a, dict):
-                fail(f"field '{aw}' must be an object, not {_type(a)}")
-            fc = a.get("failed_checks")
-            if fc is not None and (not isinstance(fc, list) or not all(isinstance(c, str) for c in fc)):
-                fail(f"field '{aw}.failed_checks' must be a list of strings")
-            cs = a.get("checks")
-            if cs is None:
-                continue
-            if not isinstance(cs, list):
-                fail(f"field '{aw}.checks' must be a list, not {_type(cs)}")
-            for j, c in enumerate(cs):
-                if not isinstance(c, dict) or not isinstance(c.get("check"), str):
-                    fail(f"field '{aw}.checks[{j}]' must be an object with a string 'check'")
-                if c.get("passed") not in (True, False, None):
-                    fail(f"field '{aw}.checks[{j}].passed' must be true, false or null, not {_show(c.get('passed'))}")
-
-
-def _check_per_case(entries: Any, fail) -> None:
-    if not isinstance(entries, list):
-        fail(f"field 'per_case' must be a list, not {_type(entries)}")
-    for i, e in enumerate(entries):
-        where = f"per_case[{i}]"
-        if not isinstance(e, dict) or not isinstance(e.get("case"), str):
-            fail(f"field '{where}' must be an object with a string 'case'")
-        if not isinstance(e.get("arms", {}), dict) or not isinstance(e.get("outcomes", {}), dict):
-            fail(f"field '{where}' must hold objects 'arms' and 'outcomes'")
-        for cname, o in (e.get("outcomes") or {}).items():
-            if o not in OUTCOMES:
-                fail(f"field '{where}.outcomes.{cname}' must be one of win, loss, tie, not {_show(o)}")
-        for arm, a in (e.get("arms") or {}).items():
-            checks = a.get("checks", []) if isinstance(a, dict) else None
-            if not isinstance(checks, list) or not all(
-                    isinstance(c, list) and len(c) == 2 and isinstance(c[0], str) for c in checks):
-                fail(f"field '{where}.arms.{arm}.checks' must be a list of [name, passed] pairs")
-
-
-def _want(data: dict, name: str, ok, what: str, fail) -> None:
-    if not ok(data[name]):
-        fail(f"field '{name}' must be {what}, not {_show(data[name])}")
+    """Read and check one receipt (:class:`evalfmt.receipt.ReceiptError`, one line, when it cannot be used)."""
+    return Receipt(path, receipt_model.Receipt.load(path))
 
 
 def _is_count(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _type(v: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
-            float: "a number", type(None): "null"}.get(type(v), type(v).__name__)
-
-
-def _show(v: Any) -> str:
-    if isinstance(v, str):
-        return repr(v if len(v) <= 40 else v[:40] + "…")
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    return _type(v)
 
 
 # ------------------------------------------------------------------------------------- the model
@@ -447,19 +265,19 @@ def build(receipts: list[Receipt]) -> Report:
 def to_run(rec: Receipt) -> Run:
     from ..run import verdict as v
 
-    d = rec.data
-    skill = str(d.get("skill_name") if d.get("skill_name") is not None else d.get("skill_id"))
-    key = str(d["skill_id"]) if d.get("skill_id") is not None else "name:" + skill
-    prov = d.get("provenance") or {}
-    lines = d.get("summary_lines") or {}
+    d = rec.receipt
+    skill = str(d.skill_name if d.skill_name is not None else d.skill_id)
+    key = str(d.skill_id) if d.skill_id is not None else "name:" + skill
+    prov = d.provenance or {}
+    lines = d.summary_lines or {}
     comparisons = []
-    for name, c in d["comparisons"].items():
+    for name, c in d.comparisons.items():
         opponent = name[len("candidate-vs-"):] if name.startswith("candidate-vs-") else name
         line = lines.get(name) or v.summary_line(c["win"], c["loss"], c["tie"])
         net = c.get("net_lift")
         comparisons.append(Comparison(name, opponent, c["win"], c["loss"], c["tie"],
                                       v.net_lift(c["win"], c["loss"], c["tie"]) if net is None else float(net), line))
-    expected, scored, status = d["expected_rows"], d["scored_rows"], d["execution_status"]
+    expected, scored, status = d.expected_rows, d.scored_rows, d.execution_status
     if v.status(expected, scored) == status:
         suffix = v.status_suffix(expected, scored)
     else:  # a receipt whose status disagrees with its counts: say what it says
@@ -467,18 +285,18 @@ def to_run(rec: Receipt) -> Run:
     rows = _rows(d)
     order = _opponent_order([c.opponent for c in comparisons] + [r.opponent for r in rows])
     triggers = None
-    t = d.get("triggers")
-    if isinstance(t, dict):
+    t = d.triggers
+    if t is not None:
         triggers = Triggers(t.get("recall"), t.get("precision"), t.get("tp"), t.get("fp"), t.get("fn"), t.get("tn"),
                             list(t.get("misses") or []), list(t.get("false_fires") or []))
     return Run(
-        path=rec.path, skill=skill, skill_key=key, run_id=str(d.get("run_id") or ""),
-        timestamp=str(prov.get("timestamp") or ""), verdict=d["verdict"], status=status,
+        path=rec.path, skill=skill, skill_key=key, run_id=str(d.run_id or ""),
+        timestamp=str(prov.get("timestamp") or ""), verdict=d.verdict, status=status,
         expected_rows=expected, scored_rows=scored, status_suffix=suffix,
-        attribution=str(d.get("attribution") or ""), comparisons=comparisons, rows=rows,
+        attribution=str(d.attribution or ""), comparisons=comparisons, rows=rows,
         tallies={opp: _tally(rows, opp) for opp in order if any(r.opponent == opp for r in rows)},
         checks=_check_stats(rows), triggers=triggers, arms=_arms(d, order), facts=_facts(d, prov),
-        skips=_skips(d), content_digest=str(d.get("content_digest") or ""),
+        skips=_skips(d), content_digest=str(d.content_digest or ""),
     )
 
 
@@ -491,10 +309,10 @@ def _opponent_order(names: list[str]) -> list[str]:
     return known + [a for a in seen if a not in known]
 
 
-def _rows(d: dict) -> list[Row]:
-    if d.get("rows") is not None:
-        return [_row(r) for r in d["rows"]]
-    return _rows_from_per_case(d.get("per_case") or [])
+def _rows(d: receipt_model.Receipt) -> list[Row]:
+    if d.rows is not None:
+        return [_row(r) for r in d.rows]
+    return _rows_from_per_case(d.per_case or [])
 
 
 def _row(r: dict) -> Row:
@@ -583,10 +401,10 @@ def _check_stats(rows: list[Row]) -> list[CheckStat]:
     return list(stats.values())
 
 
-def _arms(d: dict, opponents: list[str]) -> list[ArmFigures]:
-    eff = d.get("efficiency") or {}
-    scores = d.get("arm_scores") or {}
-    runs = d.get("case_runs") or {}
+def _arms(d: receipt_model.Receipt, opponents: list[str]) -> list[ArmFigures]:
+    eff = d.efficiency or {}
+    scores = d.arm_scores or {}
+    runs = d.case_runs or {}
     names: list[str] = []
     for src in (eff, scores, runs):
         for a in src:
@@ -603,10 +421,10 @@ def _arms(d: dict, opponents: list[str]) -> list[ArmFigures]:
     return out
 
 
-def _facts(d: dict, prov: dict) -> list[tuple[str, str]]:
+def _facts(d: receipt_model.Receipt, prov: dict) -> list[tuple[str, str]]:
     facts = []
-    for label, value in (("run", d.get("run_id")), ("when", prov.get("timestamp")), ("skill version", d.get("version")),
-                         ("content digest", d.get("content_digest")), ("model", prov.get("model")),
+    for label, value in (("run", d.run_id), ("when", prov.get("timestamp")), ("skill version", d.version),
+                         ("content digest", d.content_digest), ("model", prov.get("model")),
                          ("judge", prov.get("judge_model") or prov.get("judge")), ("repetitions (k)", prov.get("k")),
                          ("trigger detection", prov.get("trigger_detection")), ("Claude Code", prov.get("cc_version")),
                          ("engine", prov.get("engine_version")), ("runner", prov.get("runner_handle"))):
@@ -615,10 +433,10 @@ def _facts(d: dict, prov: dict) -> list[tuple[str, str]]:
     return facts
 
 
-def _skips(d: dict) -> list[str]:
+def _skips(d: receipt_model.Receipt) -> list[str]:
     out = []
     for name, label in (("environment_skips", "skipped (environment)"), ("dropped_cases", "dropped")):
-        value = d.get(name)
+        value = getattr(d, name)
         items = list(value.items()) if isinstance(value, dict) else list(value or [])
         for item in items:
             if isinstance(item, tuple):

@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import js
 from .session import Session, TextBlock, ToolCall, make_result
-from .transcripts import LineCounter, Probe, SessionError, SessionSource, json_lines
+from .sources import LineCounter, Probe, SessionError, SessionSource, json_lines
 
 STREAM = "claude-code-stream-json"
 SESSION = "claude-code-session"

@@ -25,17 +25,13 @@ from typing import Any
 
 from .. import ir
 from . import detect, shell, skillgym_report, verdict
+from .layout import CANDIDATE, DEAD_MARKER, SANDBOX, TRANSCRIPT, detect_k, session_dirs
 from .checks import CaseResult, score_case, score_suite
 from .judges import Judge, NoJudge, judge_pair
 from .transcripts import SessionError, read_session
 
-CANDIDATE = "candidate"
 OPPONENT_ORDER = ("baseline", "incumbent")
 DEAD = ("both-arms-failed", "candidate-run-failed", "opponent-run-failed")
-TRANSCRIPT = "transcript.jsonl"
-#: a session folder holding this file is a dead arm; its first line says why (written by ``evalfmt run``
-#: for an agent that failed or timed out, a dropped case, an environment skip)
-DEAD_MARKER = "dead.txt"
 
 
 @dataclass
@@ -251,39 +247,6 @@ def attribution(rows: list[Row], expected: int) -> str:
 # ------------------------------------------------------------------------------------- reading
 
 
-def session_dirs(runs_dir: str, unit: str, k: int) -> dict[int, str | None]:
-    """The folder of each repetition 1..k of ``unit`` in a runs folder (None when absent)."""
-    base = os.path.join(runs_dir, unit)
-    out: dict[int, str | None] = {}
-    for rep in range(1, k + 1):
-        numbered = os.path.join(base, str(rep))
-        if os.path.isdir(numbered):
-            out[rep] = numbered
-        elif rep == 1 and (os.path.isfile(os.path.join(base, TRANSCRIPT))
-                           or os.path.isfile(os.path.join(base, DEAD_MARKER))):
-            out[rep] = base
-        else:
-            out[rep] = skillgym_report.session_dir(runs_dir, unit, rep)  # a skillgym run folder, else None
-    return out
-
-
-def detect_k(runs_dirs: list[str], units: list[str]) -> int:
-    """The number of repetitions the runs folders hold (the highest numbered folder; 1 when none)."""
-    k = 1
-    for runs in runs_dirs:
-        for unit in units:
-            k = max(k, skillgym_report.repetitions(runs, unit))  # repeat-<n> folders of a skillgym run
-            base = os.path.join(runs, unit)
-            try:
-                names = os.listdir(base)
-            except OSError:
-                continue
-            for n in names:
-                if n.isdigit() and int(n) > 0 and os.path.isdir(os.path.join(base, n)):
-                    k = max(k, int(n))
-    return k
-
-
 def run_arm(arm: str, runs_dir: str, unit: str, target: ir.Case, rep: int, folder: str | None, *,
             detection: str, timeout: float, keep_tail: bool, extra_checks: list[ir.Check]) -> ArmRun:
     """Read and score one session (dead when missing or unreadable)."""
@@ -303,7 +266,7 @@ def run_arm(arm: str, runs_dir: str, unit: str, target: ir.Case, rep: int, folde
     except SessionError as exc:
         run.error = str(exc)
         return run
-    sandbox = os.path.join(folder, "sandbox")
+    sandbox = os.path.join(folder, SANDBOX)
     sandbox = sandbox if os.path.isdir(sandbox) else None
     if isinstance(target, ir.Suite):
         run.results = score_suite(target, session, sandbox, detection, timeout)

@@ -10,7 +10,9 @@
   result came back and is not an error.
 
 A detector is any object with ``name``, ``description`` and ``detect(session, skill) -> Detection``.
-More are added by entry points in the group ``evalfmt.detectors`` (the object is the detector).
+Built in (known without an install): the three modes above and ``skillgym`` (skillgym_report.py).
+More are added by entry points in the group ``evalfmt.detectors`` (the object is the detector); a
+plugin that fails to load is an error naming it (:mod:`evalfmt.plugins`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .. import js
+from ..plugins import Registry
 from .session import Session, ToolCall
 
 DEFAULT = "first-call"
@@ -112,34 +115,22 @@ class SkillUsed:
 
 
 FIRST_CALL, ANY_CALL, SKILL_USED = FirstCall(), AnyCall(), SkillUsed()
-BUILTIN: dict[str, Detector] = {d.name: d for d in (FIRST_CALL, ANY_CALL, SKILL_USED)}
-_plugins: dict[str, Detector] | None = None
+#: the built-in detectors, known without an install (skillgym's lives beside its report reader)
+REGISTRY: Registry[Detector] = Registry("evalfmt.detectors", {
+    "first-call": "evalfmt.run.detect:FIRST_CALL",
+    "any-call": "evalfmt.run.detect:ANY_CALL",
+    "skill-used": "evalfmt.run.detect:SKILL_USED",
+    "skillgym": "evalfmt.run.skillgym_report:DETECTOR",
+}, kind="detector", accepts=lambda obj: callable(getattr(obj, "detect", None)))
 
 
 def detectors() -> dict[str, Detector]:
     """The built-in detectors and those installed under the entry-point group ``evalfmt.detectors``."""
-    global _plugins
-    if _plugins is None:
-        from importlib.metadata import entry_points
-
-        _plugins = {}
-        for ep in sorted(entry_points(group="evalfmt.detectors"), key=lambda e: e.name):
-            try:
-                obj = ep.load()
-            except Exception:  # noqa: BLE001 - a broken plugin must not break scoring
-                continue
-            if hasattr(obj, "detect"):
-                _plugins[getattr(obj, "name", ep.name)] = obj
-    return {**_plugins, **BUILTIN}
+    return REGISTRY.all()
 
 
 def get(name: str) -> Detector:
-    found = detectors().get(name)
-    if found is None:
-        from ..errors import EvalfmtError
-
-        raise EvalfmtError(f"unknown trigger detection '{name}' (known: {', '.join(sorted(detectors()))})")
-    return found
+    return REGISTRY.require(name, "trigger detection")
 
 
 def detect(session: Session, skill: str, mode: str = DEFAULT) -> Detection:

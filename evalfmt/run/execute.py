@@ -42,14 +42,11 @@ import orjson
 from .. import ir
 from ..errors import EvalfmtError, one_line
 from . import runners as runners_mod
-from .compare import CANDIDATE, DEAD_MARKER, ArmRun, run_arm
+from .compare import ArmRun, run_arm
+from .layout import ARMS, BASELINE, CANDIDATE, DEAD_MARKER, RUN_JSON, SANDBOX, SETUP_LOG, session_folder
 from .runners import Outcome, Runner, SessionSpec
 from .sandbox import StageError, StageSpec, missing_requirements, stage
 
-#: the arms ``evalfmt run`` runs, in the order their sessions start
-ARMS = ("baseline", CANDIDATE)
-RUN_JSON = "run.json"
-SETUP_LOG = "setup.log"
 
 
 @dataclass
@@ -110,12 +107,6 @@ class SessionResult:
     @property
     def key(self) -> tuple[str, str, int]:
         return (self.arm, self.unit, self.repetition)
-
-
-def session_folder(out: str, arm: str, unit: str, rep: int, k: int) -> str:
-    """``DIR/<arm>/<case>/`` for k = 1, ``DIR/<arm>/<case>/<repetition>/`` otherwise."""
-    base = os.path.join(out, arm, unit)
-    return base if k == 1 else os.path.join(base, str(rep))
 
 
 def timeout_minutes(target: ir.Case, default: float) -> float:
@@ -224,7 +215,7 @@ def _session(job: SessionJob, res: SessionResult) -> None:
             res.dead = outcome.dead
             info.update(outcome.info)
     finally:
-        _place_sandbox(sandbox, os.path.join(folder, "sandbox"))
+        _place_sandbox(sandbox, os.path.join(folder, SANDBOX))
     t1 = time.monotonic()
     if res.dead is not None:
         _write_text(os.path.join(folder, DEAD_MARKER), res.dead + "\n")
@@ -275,9 +266,9 @@ class Progress:
         self.enabled = enabled
         self.tty = (self.stream.isatty() if hasattr(self.stream, "isatty") else False) if tty is None else tty
         self.done = 0
-        self.passed = {a: 0 for a in (CANDIDATE, "baseline")}
-        self.scored = {a: 0 for a in (CANDIDATE, "baseline")}
-        self.dead = {a: 0 for a in (CANDIDATE, "baseline")}
+        self.passed = {a: 0 for a in (CANDIDATE, BASELINE)}
+        self.scored = {a: 0 for a in (CANDIDATE, BASELINE)}
+        self.dead = {a: 0 for a in (CANDIDATE, BASELINE)}
         self.start = time.monotonic()
         self._drawn = False
 
@@ -287,7 +278,7 @@ class Progress:
 
     def counts(self) -> str:
         parts = []
-        for arm in (CANDIDATE, "baseline"):
+        for arm in (CANDIDATE, BASELINE):
             extra = f", {self.dead[arm]} dead" if self.dead[arm] else ""
             parts.append(f"{arm} {self.passed[arm]}/{self.scored[arm]} passed{extra}")
         return " · ".join(parts)

@@ -22,6 +22,8 @@ from typing import Callable, Protocol
 import orjson
 
 from ..errors import EvalfmtError
+from ..plugins import Registry
+from .runners import run_process, split_template
 
 TAIL_CHARS = 6000
 COMMAND_TIMEOUT = 300.0
@@ -60,16 +62,12 @@ class CommandJudge:
     configured = True
 
     def __init__(self, command: str, timeout: float = COMMAND_TIMEOUT):
-        from .runners import split_template
-
         if not command.strip():
             raise EvalfmtError("the command judge needs --judge-command")
         self.argv = split_template(command, "--judge-command")
         self.timeout = timeout
 
     def ask(self, task: str, rubric: str, a: str, b: str) -> Answer:
-        from .runners import run_process
-
         payload = orjson.dumps({"task": task, "rubric": rubric, "a": a, "b": b})
         with tempfile.TemporaryDirectory(prefix="evalfmt-judge-") as tmp:
             out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")
@@ -140,23 +138,15 @@ def make_command(config: str | None = None) -> Judge:
     return CommandJudge(config or "")
 
 
-BUILTIN: dict[str, Factory] = {"none": make_none, "command": make_command}
+REGISTRY: Registry[Factory] = Registry("evalfmt.judges", {
+    "none": "evalfmt.run.judges:make_none",
+    "command": "evalfmt.run.judges:make_command",
+}, kind="judge", accepts=callable)
 
 
 def factories() -> dict[str, Factory]:
-    from importlib.metadata import entry_points
-
-    found: dict[str, Factory] = {}
-    for ep in sorted(entry_points(group="evalfmt.judges"), key=lambda e: e.name):
-        try:
-            found[ep.name] = ep.load()
-        except Exception:  # noqa: BLE001 - a broken plugin must not break comparing
-            continue
-    return {**found, **BUILTIN}
+    return REGISTRY.all()
 
 
 def make(name: str = "none", config: str | None = None) -> Judge:
-    factory = factories().get(name)
-    if factory is None:
-        raise EvalfmtError(f"unknown judge '{name}' (known: {', '.join(sorted(factories()))})")
-    return factory(config)
+    return REGISTRY.require(name)(config)

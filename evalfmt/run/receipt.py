@@ -12,13 +12,11 @@ import os
 from datetime import datetime, timezone
 from typing import Any
 
-import orjson
-
 from .. import __version__
+from ..receipt import SCHEMA_VERSION, Receipt
 from .compare import Comparison
 from .triggers import TriggerScore, skill_meta
 
-SCHEMA_VERSION = 2
 #: top-level folders of a skill that are eval assets, left out of the content digest
 EXCLUDED_FROM_DIGEST = ("evals", "fixtures")
 
@@ -113,6 +111,11 @@ def build(cmp: Comparison, *, skill_dir: str | None = None, triggers: TriggerSco
     }
 
 
+def receipt(cmp: Comparison, **options: Any) -> Receipt:
+    """The receipt of a comparison as the receipt model (:func:`build`'s document, checked)."""
+    return Receipt.from_json(build(cmp, **options), "the receipt evalfmt built")
+
+
 def row_json(r) -> dict[str, Any]:
     arms = {"candidate": (r.candidate, r.candidate_error), r.opponent: (r.opponent_result, r.opponent_error)}
     return {
@@ -152,5 +155,6 @@ def per_case(cmp: Comparison) -> list[dict[str, Any]]:
 
 
 def dumps(receipt: dict[str, Any]) -> bytes:
-    """The receipt as JSON text, two-space indented, ending with a newline."""
-    return orjson.dumps(receipt, option=orjson.OPT_INDENT_2) + b"\n"
+    """The receipt as JSON text, two-space indented, ending with a newline, through the receipt model
+    (:class:`evalfmt.receipt.Receipt`: what evalfmt writes is what its report reads)."""
+    return Receipt.from_json(receipt, "the receipt evalfmt built").dumps()

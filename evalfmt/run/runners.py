@@ -1,7 +1,7 @@
 """Runners: how one agent session is run in a staged sandbox. Plugins, like the session readers.
 
 A runner is made by a factory ``make(options: RunnerOptions) -> Runner``; the factory checks its
-options (raise :class:`~evalfmt.errors.EvalfmtError` or ``click.UsageError``: nothing has been staged
+options (raise :class:`~evalfmt.errors.EvalfmtError` or :class:`~evalfmt.errors.UsageError`: nothing has been staged
 yet). A :class:`Runner` has a ``name`` and ``run(spec: SessionSpec) -> Outcome``: it runs the agent
 with the working directory ``spec.sandbox`` and the environment ``spec.env``, writes what the agent
 printed to ``spec.transcript`` (``transcript.jsonl``) and its diagnostics to ``spec.stderr``
@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from ..errors import EvalfmtError
+from ..plugins import Registry
+from . import layout
 from .shell import spawn, supervise
 
 #: what every arm is told (our wording): nobody can answer questions during the run
@@ -52,9 +54,7 @@ DEFAULT_MAX_TURNS = 200
 #: the placeholders an agent command template may use
 PLACEHOLDERS = ("task", "note", "max_turns", "model")
 _PLACEHOLDER = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
-TRANSCRIPT = "transcript.jsonl"
-STDERR = "stderr.log"
-DEAD = "dead.txt"
+TRANSCRIPT, STDERR, DEAD = layout.TRANSCRIPT, layout.STDERR, layout.DEAD_MARKER
 
 
 @dataclass
@@ -256,12 +256,11 @@ class ReplayRunner:
 
     def run(self, spec: SessionSpec) -> Outcome:
         from . import sandbox as sandbox_mod
-        from .compare import session_dirs
 
         start = time.monotonic()
-        folder = session_dirs(os.path.join(self.source, spec.arm), spec.unit, spec.k).get(spec.repetition)
+        folder = layout.session_dirs(os.path.join(self.source, spec.arm), spec.unit, spec.k).get(spec.repetition)
         if folder is None and spec.k > 1 and spec.repetition == 1:
-            folder = session_dirs(os.path.join(self.source, spec.arm), spec.unit, 1).get(1)
+            folder = layout.session_dirs(os.path.join(self.source, spec.arm), spec.unit, 1).get(1)
         if folder is None:
             where = os.path.join(self.source, spec.arm, spec.unit) + (f"/{spec.repetition}" if spec.k > 1 else "")
             return Outcome(dead=f"replay: no recorded session at {where}")
@@ -270,8 +269,8 @@ class ReplayRunner:
             src = os.path.join(folder, name)
             if os.path.isfile(src):
                 shutil.copyfile(src, dest)
-        recorded = os.path.join(folder, "sandbox")
-        overlay = os.path.join(folder, "sandbox.overlay")
+        recorded = os.path.join(folder, layout.SANDBOX)
+        overlay = os.path.join(folder, layout.OVERLAY)
         if os.path.isdir(recorded) and not os.path.islink(recorded):
             sandbox_mod.clear_dir(spec.sandbox)
             info["sandbox"] = "recorded"
@@ -303,42 +302,19 @@ def make_replay(options: RunnerOptions) -> ReplayRunner:
 # ------------------------------------------------------------------------------------- registry
 
 Factory = Callable[[RunnerOptions], Runner]
-BUILTIN: dict[str, Factory] = {"command": make_command, "replay": make_replay}
+REGISTRY: Registry[Factory] = Registry("evalfmt.runners", {
+    "command": "evalfmt.run.runners:make_command",
+    "replay": "evalfmt.run.runners:make_replay",
+}, kind="runner", accepts=callable)
 
 
 def factories() -> dict[str, Factory]:
     """Every runner factory: the built-ins, then entry points of ``evalfmt.runners``."""
-    return plugin_factories("evalfmt.runners", BUILTIN, "runner")
-
-
-def plugin_factories(group: str, builtin: dict, kind: str) -> dict:
-    """``builtin``, then the factories of the entry points of ``group`` (the built-ins win a name).
-    A plugin that fails to load becomes a factory that raises, so it is reported when asked for."""
-    from importlib.metadata import entry_points
-
-    out = dict(builtin)
-    for ep in sorted(entry_points(group=group), key=lambda e: e.name):
-        if ep.name in out:
-            continue
-        try:
-            out[ep.name] = ep.load()
-        except Exception as exc:  # noqa: BLE001 - a broken plugin is reported when it is asked for
-            out[ep.name] = _broken(kind, ep.name, exc)
-    return out
-
-
-def _broken(kind: str, name: str, exc: Exception) -> Callable:
-    def factory(options: Any) -> Any:
-        raise EvalfmtError(f"{kind} '{name}' failed to load: {type(exc).__name__}: {exc}")
-
-    return factory
+    return REGISTRY.all()
 
 
 def make(name: str, options: RunnerOptions) -> Runner:
-    known = factories()
-    if name not in known:
-        raise EvalfmtError(f"unknown runner '{name}' (known: {', '.join(sorted(known))})")
-    runner = known[name](options)
+    runner = REGISTRY.require(name)(options)
     if not getattr(runner, "name", None):
         try:
             runner.name = name  # type: ignore[misc]

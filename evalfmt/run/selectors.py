@@ -34,6 +34,7 @@ import orjson
 
 from .. import ir
 from ..errors import EvalfmtError
+from ..plugins import Registry
 from . import runners as runners_mod
 from .triggers import Selection
 
@@ -153,19 +154,17 @@ def make_command(options: SelectorOptions) -> CommandSelector:
 
 
 Factory = Callable[[SelectorOptions], Selector]
-BUILTIN: dict[str, Factory] = {"command": make_command}
+REGISTRY: Registry[Factory] = Registry("evalfmt.selectors", {"command": "evalfmt.run.selectors:make_command"},
+                                     kind="selector", accepts=callable)
 
 
 def factories() -> dict[str, Factory]:
     """Every selector factory: the built-ins, then entry points of ``evalfmt.selectors``."""
-    return runners_mod.plugin_factories("evalfmt.selectors", BUILTIN, "selector")
+    return REGISTRY.all()
 
 
 def make(name: str, options: SelectorOptions) -> Selector:
-    known = factories()
-    if name not in known:
-        raise EvalfmtError(f"unknown selector '{name}' (known: {', '.join(sorted(known))})")
-    return known[name](options)
+    return REGISTRY.require(name)(options)
 
 
 # ------------------------------------------------------------------------------------ running

@@ -33,7 +33,7 @@ import re
 from .detect import Detection
 from .session import Session, TextBlock, ToolCall, ToolResult, output_strings, skill_refs
 from .session import PREVIEW_CHARS
-from .transcripts import Probe, SessionError, SessionSource
+from .sources import Probe, SessionError, SessionSource
 
 REPORT = "report.json"
 CONFIDENCE = {"weak": 0, "medium": 1, "strong": 2, "explicit": 3}

@@ -10,18 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-import click
+from ..errors import UsageError
 
 if TYPE_CHECKING:  # pragma: no cover - kept light: the commands import this module at start
     from .. import ir
-
-HELP = ("Only cases carrying this tag (repeatable, or comma-separated: a case with any of the tags is "
-        "selected, as skillgym's --tag).")
-
-
-def tag_option(f):
-    return click.option("--tag", "tags", multiple=True, metavar="TAG", help=HELP)(f)
-
 
 def parse(values: Iterable[str]) -> list[str]:
     """The tags of ``--tag`` options, in order, without repeats; an empty one is a usage error."""
@@ -30,7 +22,7 @@ def parse(values: Iterable[str]) -> list[str]:
         for tag in value.split(","):
             tag = tag.strip()
             if not tag:
-                raise click.UsageError("--tag takes non-empty tags (comma-separated or repeated)")
+                raise UsageError("--tag takes non-empty tags (comma-separated or repeated)")
             if tag not in out:
                 out.append(tag)
     return out

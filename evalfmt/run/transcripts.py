@@ -1,129 +1,58 @@
-"""Session readers: a small registry of sources, each a content detector and a reader.
+"""Session readers: a registry of sources, each a content detector and a reader.
 
-A source is a :class:`SessionSource` (``name``, ``detect(probe) -> int``, ``read(path) -> Session``).
-``detect`` gets a :class:`Probe` (the file's first 64 KiB, or its first line when that is longer, and
-the JSON objects on its complete lines) and returns 0 when the file is not its kind, higher numbers
-for more certainty; the highest wins.
-Built in: ``claude-code-stream-json`` and ``claude-code-session`` (``claude_code.py``). A new source
-lives in its own module and is added by an entry point in the group ``evalfmt.sessions`` whose object
-is a ``SessionSource``, or at run time with :func:`register`. Nothing here needs editing.
-
-Readers stream: they read one line at a time (:func:`json_lines`), so memory follows what the
-session keeps, not the size of the file. Lines that are not JSON objects are counted and skipped.
+A source is a :class:`~evalfmt.run.sources.SessionSource` (``name``, ``detect(probe) -> int``,
+``read(path) -> Session``). ``detect`` gets a :class:`~evalfmt.run.sources.Probe` (the file's first
+64 KiB, or its first line when that is longer, and the JSON objects on its complete lines) and returns
+0 when the file is not its kind, higher numbers for more certainty; the highest wins.
+Built in (known without an install): ``claude-code-stream-json`` and ``claude-code-session``
+(``claude_code.py``), ``skillgym-report`` (``skillgym_report.py``). A new source lives in its own
+module and is added by an entry point in the group ``evalfmt.sessions`` whose object is a
+``SessionSource``, or at run time with :func:`register`. Nothing here needs editing. A plugin that
+fails to load is an error naming it (:mod:`evalfmt.plugins`), never skipped.
 """
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
 
-import orjson
-
-from ..errors import EvalfmtError
-from ..load import bytes_setting
-from .. import js
+from ..plugins import Registry
+from . import claude_code
 from .session import Session
+from .sources import (DEFAULT_MAX_LINE, FIRST_LINE_LIMIT, PROBE_BYTES, LineCounter, Probe, SessionError,
+                      SessionSource, json_lines, probe)
 
-PROBE_BYTES = 65536
-#: how far a first line longer than PROBE_BYTES is read to find its end
-FIRST_LINE_LIMIT = 64 << 20
+__all__ = ["DEFAULT_MAX_LINE", "FIRST_LINE_LIMIT", "PROBE_BYTES", "LineCounter", "Probe", "SessionError",
+           "SessionSource", "json_lines", "probe", "register", "unregister", "sources", "detect", "read_session",
+           "REGISTRY"]
 
-
-class SessionError(EvalfmtError):
-    """A transcript that cannot be read (missing, unreadable, or no source recognises it)."""
-
-
-@dataclass
-class Probe:
-    """What a detector may look at: the path, the first bytes, and the JSON objects parsed from the
-    complete lines among them (non-JSON lines left out)."""
-
-    path: str
-    head: bytes
-    records: list[dict] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class SessionSource:
-    name: str
-    description: str
-    detect: Callable[[Probe], int]
-    read: Callable[[str], Session]
-
-
-_registry: dict[str, SessionSource] = {}
-_loaded = False
+REGISTRY: Registry[SessionSource] = Registry("evalfmt.sessions", {
+    "claude-code-stream-json": "evalfmt.run.claude_code:STREAM_SOURCE",
+    "claude-code-session": "evalfmt.run.claude_code:SESSION_SOURCE",
+    "skillgym-report": "evalfmt.run.skillgym_report:SOURCE",
+}, kind="session source", accepts=lambda obj: isinstance(obj, SessionSource))
 
 
 def register(source: SessionSource) -> None:
-    """Add (or replace) a session source."""
-    _registry[source.name] = source
+    """Add (or replace) a session source at run time."""
+    REGISTRY.register(source.name, source)
+
+
+def unregister(name: str) -> None:
+    REGISTRY.unregister(name)
 
 
 def sources() -> dict[str, SessionSource]:
     """Every known source: the built-ins, entry points of ``evalfmt.sessions``, and registered ones."""
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from . import claude_code
-
-        for src in claude_code.SOURCES:
-            _registry.setdefault(src.name, src)
-        for obj in _entry_points("evalfmt.sessions"):
-            if isinstance(obj, SessionSource):
-                _registry.setdefault(obj.name, obj)
-    return dict(_registry)
-
-
-def _entry_points(group: str) -> list[Any]:
-    from importlib.metadata import entry_points
-
-    out = []
-    for ep in sorted(entry_points(group=group), key=lambda e: e.name):
-        try:
-            out.append(ep.load())
-        except Exception:  # noqa: BLE001 - a broken plugin must not break scoring
-            continue
-    return out
-
-
-def probe(path: str) -> Probe:
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(PROBE_BYTES)
-            whole = len(head) < PROBE_BYTES  # the head is the whole file
-            if not whole and b"\n" not in head:
-                # a first line longer than the head (a session opening with a big pasted prompt):
-                # read it to its end, so that the detectors see at least one record
-                rest = fh.readline(FIRST_LINE_LIMIT)
-                head += rest
-                whole = not rest.endswith(b"\n") and len(rest) < FIRST_LINE_LIMIT
-    except OSError as exc:
-        raise SessionError(f"{path}: cannot read transcript: {exc.strerror or exc}") from None
-    records = []
-    lines = head.split(b"\n")
-    if not whole:
-        lines = lines[:-1]  # the last one may be cut
-    for line in lines:
-        line = line.strip()
-        if line.startswith(b"{"):
-            try:
-                obj = js.loads(line)
-            except ValueError:
-                continue
-            if isinstance(obj, dict):
-                records.append(obj)
-    return Probe(path, head, records)
+    return REGISTRY.all()
 
 
 def detect(path: str) -> SessionSource:
     """The source that recognises ``path`` best; :class:`SessionError` when none does."""
     p = probe(path)
     best: tuple[int, str] | None = None
-    for name, src in sorted(sources().items()):
+    known = sources()
+    for name, src in sorted(known.items()):
         try:
             score = int(src.detect(p))
         except Exception:  # noqa: BLE001
@@ -133,8 +62,8 @@ def detect(path: str) -> SessionSource:
     if best is None:
         if not p.head.strip():
             raise SessionError(f"{path}: empty transcript")
-        raise SessionError(f"{path}: not a transcript evalfmt recognises (known: {', '.join(sorted(sources()))})")
-    return _registry[best[1]]
+        raise SessionError(f"{path}: not a transcript evalfmt recognises (known: {', '.join(sorted(known))})")
+    return known[best[1]]
 
 
 def read_session(path: str, source: str | None = None, subagent: bool = False) -> Session:
@@ -144,17 +73,16 @@ def read_session(path: str, source: str | None = None, subagent: bool = False) -
     if not os.path.isfile(path):
         raise SessionError(f"{path}: no such transcript")
     if subagent:
-        from . import claude_code
-
         src = detect(path)
         if src.name != claude_code.SESSION:
             raise SessionError(f"{path}: --subagent reads a Claude Code session file; this is {src.name}")
         src = SessionSource(src.name, src.description, src.detect,
                             lambda p: claude_code.read_session_file(p, subagent=True))
     elif source is not None:
-        src = sources().get(source)
-        if src is None:
+        found = sources().get(source)
+        if found is None:
             raise SessionError(f"unknown transcript source '{source}' (known: {', '.join(sorted(sources()))})")
+        src = found
     else:
         src = detect(path)
     # Reading builds tens of thousands of long-lived objects and frees no cycles: the cyclic
@@ -174,51 +102,3 @@ def read_session(path: str, source: str | None = None, subagent: bool = False) -
     return session
 
 
-@dataclass
-class LineCounter:
-    skipped: int = 0
-    records: int = 0
-    #: lines longer than the line limit (skipped without being read into memory; also in ``skipped``)
-    long: int = 0
-
-
-#: the longest line read (``EVALFMT_TRANSCRIPT_MAX_LINE``, bytes); a longer one is skipped unread
-DEFAULT_MAX_LINE = 8 << 20
-
-
-def json_lines(path: str, counter: LineCounter) -> Iterator[dict]:
-    """The JSON objects of a JSON-lines file, one at a time. Blank lines are ignored; any other line
-    that is not a JSON object is counted in ``counter.skipped``; a line longer than
-    ``EVALFMT_TRANSCRIPT_MAX_LINE`` bytes (default 8 MiB) is skipped without being held in memory
-    and counted in ``counter.long`` too."""
-    limit = bytes_setting("EVALFMT_TRANSCRIPT_MAX_LINE", DEFAULT_MAX_LINE)
-    fast = orjson.loads
-    records = skipped = long = 0
-    try:
-        with open(path, "rb", buffering=1 << 20) as fh:
-            read = fh.readline
-            # lines of at most limit + 1 bytes (the line break included); a longer one arrives cut,
-            # is not JSON, and is recognised (and the rest of it skipped) where JSON fails
-            for line in iter(functools.partial(read, limit + 1), b""):
-                try:
-                    obj = fast(line)
-                except orjson.JSONDecodeError:
-                    if len(line) > limit and not line.endswith(b"\n"):
-                        while line and not line.endswith(b"\n"):  # the rest of the line, a piece at a time
-                            line = read(1 << 20)
-                        long += 1
-                        skipped += 1
-                        continue
-                    try:
-                        obj = js.loads(line)  # what orjson refuses but JSON.parse accepts
-                    except ValueError:
-                        if line.strip():
-                            skipped += 1
-                        continue
-                if type(obj) is dict:
-                    records += 1
-                    yield obj
-                else:
-                    skipped += 1
-    finally:
-        counter.records, counter.skipped, counter.long = records, skipped, long

@@ -124,6 +124,18 @@ def score_triggers(triggers: ir.TriggerSet, selections: dict[str, Selection], sk
     return sc
 
 
+def score_selections(sets: list[ir.EvalSet], selections: str, where: str) -> TriggerScore:
+    """``--selections`` scored against the trigger prompts of ``sets`` (read before any session is
+    scored or run, so a bad file fails fast). Used by ``compare`` and ``run``."""
+    tsets = [s for s in sets if s.triggers is not None and s.triggers.prompts]
+    if not tsets:
+        raise EvalfmtError(f"{where}: --selections given but the skill has no trigger prompts")
+    t = tsets[0]
+    assert t.triggers is not None
+    skill = t.triggers.skill or (t.skill.name if t.skill else None)
+    return score_triggers(t.triggers, read_selections(selections), skill)
+
+
 def skill_meta(skill_dir: str) -> dict:
     """The SKILL.md frontmatter of a skill folder as a dict ({} when absent or unreadable)."""
     try:

@@ -63,7 +63,7 @@ def test_schemas_are_generated_and_in_sync(run_cli, tmp_path):
     assert run_cli("schema", "--name", "terum-triggers") == (0, generated["terum-triggers.schema.json"], "")
     assert run_cli("schema", "--name", "terum-cas") == (
         2, "", "evalfmt: unknown schema 'terum-cas' (did you mean 'terum-case'? known: terum-case, terum-suite, "
-               "terum-triggers, agentv-eval, agent-skills-evals, skill-creator-triggers)\n")
+               "terum-triggers, agentv-eval, agent-skills-evals, skill-creator-triggers, receipt)\n")
     assert run_cli("schema", "-o", str(tmp_path / "o"))[0] == 0
     assert run_cli("schema", "-o", str(tmp_path / "o"), "--check") == (0, "", "")
 

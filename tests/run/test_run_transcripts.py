@@ -185,7 +185,7 @@ def test_a_new_source_plugs_in_without_editing_the_readers(tmp_path):
     finally:
         from evalfmt.run import transcripts
 
-        transcripts._registry.pop("toy", None)
+        transcripts.unregister("toy")
 
 
 def _peak_reading(path) -> tuple[int, int]:

@@ -518,7 +518,8 @@ def test_a_plugin_that_fails_to_load_is_named_when_asked_for(run_cli, tmp_path, 
     code, stdout, stderr = run_cli(command, str(skill), option, "broken", *extra)
     assert (code, stdout) == (2, "")
     assert stderr == (f"evalfmt: {kind} 'broken' failed to load: ModuleNotFoundError: "
-                      "No module named 'evalfmt_no_such_module_9'\n")
+                      f"No module named 'evalfmt_no_such_module_9' (entry point 'broken = "
+                      f"evalfmt_no_such_module_9:make' in group '{group}')\n")
 
 
 @pytest.mark.skipif(__import__("shutil").which("git") is None, reason="git is not installed")
@@ -597,3 +598,32 @@ def test_terum_equivalent_claude_template_drives_a_fake_claude(run_cli, tmp_path
     receipt = load(out / "receipt.json")
     assert receipt["provenance"]["cc_version"] == "2.0.0 (fake Claude Code)"
     assert receipt["provenance"]["model"] == "sonnet"
+
+
+def test_run_skill_is_the_library_entry_of_run(run_cli, tmp_path):
+    """``evalfmt.run.run_skill(RunRequest)`` does what ``evalfmt run`` does, without the CLI: the same rows
+    and verdict, and a receipt the receipt model reads back."""
+    from conftest import FIXTURES, ROOT
+
+    import evalfmt
+    from evalfmt.receipt import Receipt
+    from evalfmt.run import RunRequest, run_skill
+
+    skill = FIXTURES / "library" / "release-notes"
+    recorded = ROOT / "fixtures" / "sessions" / "release-notes"
+    code, stdout, _ = run_cli("run", str(skill), "--runner", "replay", "--replay-from", str(recorded),
+                              "--out", str(tmp_path / "cli"), "--quiet", "--format", "json")
+    result = evalfmt.read(str(skill), "terum")
+    outcome = run_skill(RunRequest(skill_dir=str(skill), sets=result.sets, documents=result.documents,
+                                   out=str(tmp_path / "lib"), runner="replay", replay_from=str(recorded), quiet=True))
+    import json
+
+    assert outcome.comparison is not None and outcome.run is not None
+    data = outcome.comparison.to_json()
+    data.update(environment_skips=outcome.run.skips, dropped_cases=outcome.run.drops,
+                interrupted=outcome.run.interrupted)
+    assert json.loads(stdout) == json.loads(json.dumps(data))
+    assert code == (1 if outcome.comparison.verdict == "FAIL" else 0)
+    assert outcome.receipt_path == str(tmp_path / "lib" / "receipt.json")
+    receipt = Receipt.load(outcome.receipt_path)
+    assert receipt.verdict == outcome.comparison.verdict and receipt.provenance["runner"] == "replay"

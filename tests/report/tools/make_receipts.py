@@ -30,7 +30,7 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
-from evalfmt.commands.score import read_sets  # noqa: E402
+from evalfmt.commands._common import read_sets  # noqa: E402
 from evalfmt.run import receipt as receipt_mod  # noqa: E402
 from evalfmt.run.compare import compare  # noqa: E402
 from evalfmt.run.triggers import Selection, score_triggers  # noqa: E402
