@@ -13,11 +13,8 @@ from dataclasses import dataclass
 from . import formats
 from .errors import EvalfmtError
 from .load import is_virtual
-from .formats.terum.paths import has_assets, is_skill_dir, read_or_reported, skill_root  # skill_root: also used from here
-
-#: Folders never searched: version control, dependencies, caches, and build outputs.
-SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".cache", ".tox",
-             ".mypy_cache", ".pytest_cache", ".ruff_cache", ".agentv", "dist", "build"}
+from .paths import SKIP_DIRS, skill_root  # skill_root: also used from here
+from .formats.terum.paths import has_assets, is_skill_dir, read_or_reported
 
 #: The hidden folders agents keep project skills in (``<folder>/skills/<skill>/SKILL.md``): searched,
 #: but only their ``skills/`` folder (docs/discovery.md lists which agent reads which).

@@ -89,6 +89,18 @@ class Diagnostic:
         }
 
 
+def sort_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Sorted by path, line, column, code; exact duplicates removed."""
+    seen: set[tuple[str, int, int, str, str]] = set()
+    out = []
+    for d in sorted(diags, key=Diagnostic.sort_key):
+        key = (d.path, d.line, d.column, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 

@@ -249,7 +249,7 @@ def _parse_journal(root: str, text: str, path: str) -> tuple[list[tuple[str, str
         if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
             raise bad("unknown shape")
         target_rel, tmp_rel = item
-        from .formats import plain_relpath
+        from .paths import plain_relpath
 
         t_dir, t_name = os.path.split(tmp_rel)
         if not (plain_relpath(target_rel) and plain_relpath(tmp_rel) and t_dir == os.path.dirname(target_rel)

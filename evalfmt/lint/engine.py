@@ -185,7 +185,7 @@ def _skill_folder(w: Work, documents) -> SkillFolder:
 
 def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintResult:
     """Selection, per-file ignores, severity overrides, suppression comments (and EV001), sorting."""
-    from ..api import sort_diagnostics
+    from ..errors import sort_diagnostics
 
     kept: list[Diagnostic] = []
     for d in result.diagnostics:
@@ -307,7 +307,7 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
         total.files += part.files
         total.texts.update(part.texts)
         total.notes.extend(n for n in part.notes if n not in total.notes)
-    from ..api import sort_diagnostics
+    from ..errors import sort_diagnostics
 
     total.diagnostics = sort_diagnostics(total.diagnostics)
     return total

@@ -3,7 +3,7 @@
 - ``model.py``: reads and checks receipts (:func:`model.load`) and turns them into :class:`model.Report`,
   the facts both formats show (verdict, net-lift lines, rows, per-case tallies, the checks that do not
   tell the arms apart, triggers, efficiency, the trend across runs of one skill). Numbers come from the
-  receipt; the lines terum prints come from ``evalfmt.run.verdict``. Nothing here re-scores a run.
+  receipt; the lines terum prints come from ``evalfmt.verdict``. Nothing here re-scores a run.
 - ``text.py``: the escaping and display helpers (invisible and bidi control characters made visible,
   long values cut).
 - ``html.py`` / ``markdown.py``: the two renderers, plain Python (no template engine).

@@ -6,7 +6,7 @@
 ``run_id`` order, the last one shown in full and every one in the trend.
 
 Numbers are the receipt's own (verdict, counts, net lift, trigger scores, efficiency); the net-lift
-line is the receipt's ``summary_lines`` entry, or ``evalfmt.run.verdict.summary_line`` over the
+line is the receipt's ``summary_lines`` entry, or ``evalfmt.verdict.summary_line`` over the
 receipt's counts when a receipt (terum's) has none. What the receipt does not hold directly is tallied
 from its rows: wins / losses / ties per case, and per check how often both arms failed it or both
 passed it. A receipt without ``rows`` (terum's) is read from ``per_case`` instead.
@@ -263,7 +263,7 @@ def build(receipts: list[Receipt]) -> Report:
 
 
 def to_run(rec: Receipt) -> Run:
-    from ..run import verdict as v
+    from .. import verdict as v
 
     d = rec.receipt
     skill = str(d.skill_name if d.skill_name is not None else d.skill_id)

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import ir
-from . import detect, shell, skillgym_report, verdict
+from .. import verdict
+from . import detect, shell, skillgym_report
 from .layout import CANDIDATE, DEAD_MARKER, SANDBOX, TRANSCRIPT, detect_k, session_dirs
 from .checks import CaseResult, score_case, score_suite
 from .judges import Judge, NoJudge, judge_pair

@@ -195,7 +195,7 @@ class StaleTranspile(Rule):
             return
         layouts = ctx.options(self)["layouts"]
         if "seed" in layouts:
-            from ...transpile import default_out
+            from ...paths import default_out
 
             # EVAL.yaml files sharing an output folder are routed together (as 'transpile' does).
             groups = ctx.state.setdefault(self.code, {})
@@ -218,7 +218,7 @@ class StaleTranspile(Rule):
 
     def _agentv(self, source, ctx):
         from ...errors import LoadError
-        from ...transpile.agentv_layout import AgentvError, transpile_file
+        from ...formats.agentv.transpile import AgentvError, transpile_file
 
         try:
             files = transpile_file(source).files()
