@@ -39,24 +39,6 @@ def skill_root(path: str) -> str | None:
     return None
 
 
-def skill_root(path: str) -> str | None:
-    """The terum skill folder a path belongs to: a folder with SKILL.md or with an ``evals/`` folder,
-    or the parent of an ``evals/`` folder. None for anything else."""
-    p = os.path.normpath(path)
-    if os.path.isdir(p):
-        if os.path.basename(p) == "evals":
-            return os.path.dirname(p) or "."
-        if is_skill_dir(p) or os.path.isdir(os.path.join(p, "evals")):
-            return p
-        return None
-    # a file under <skill>/evals/...
-    segs = p.replace("\\", "/").split("/")
-    if "evals" in segs[:-1]:
-        i = len(segs) - 1 - segs[::-1].index("evals", 1)
-        return "/".join(segs[:i]) or "."
-    return None
-
-
 def plain_name(name: object) -> bool:
     """True when ``name`` may be an output file name as it is: one non-empty segment, not ``.`` or
     ``..``, without ``/``, ``\\`` or a control character (:data:`evalfmt.errors.CONTROL`). Writers

@@ -9,7 +9,7 @@ from typing import Any, Callable
 from ... import ir
 from .. import Loss, WriteResult
 from ..losses import Rule, Table, check_feature
-from . import EVAL_KEYS, NAME, TOP_KEYS, _default_order
+from . import EVAL_KEYS, NAME, SEED_KEYS, TOP_KEYS, _default_order
 
 _PROSE = "written as an expectation sentence: a model grades it, nothing checks it mechanically"
 TABLE = Table(NAME, {
@@ -153,8 +153,8 @@ def _write_evals(evalset: ir.EvalSet, skill: str, own: bool, losses: list[Loss])
 
 def _write_seed(evalset: ir.EvalSet) -> WriteResult:
     """The seed shape back as ``evalfmt transpile`` writes it (see :mod:`evalfmt.route`)."""
-    from ..js import stringify
-    from ..route import canonical_input
+    from ...js import stringify
+    from ...ir.build import canonical_input
 
     tests: list[Any] = []
     skill = evalset.skill.name if evalset.skill else None
