@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import CONTROL, Diagnostic, EvalfmtError, LoadError, one_line
+from ..errors import Diagnostic, EvalfmtError, LoadError, one_line
 from ..paths import plain_name, plain_relpath  # noqa: F401 - writers import them from here
 from ..load import JSON_TOKEN, Loaded, load_file, type_name, virtual_bytes
 

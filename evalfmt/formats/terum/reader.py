@@ -566,7 +566,7 @@ def misplaced_diagnostic(path: str, target: str | None) -> Diagnostic:
         msg = (f"never loaded: the engine reads exactly evals/suite.yaml, evals/triggers.yaml and "
                f"evals/cases/*.yaml|*.yml; rename it to {rel_target}")
         if exists:
-            msg += f" (that file already exists: merge them by hand)"
+            msg += " (that file already exists: merge them by hand)"
     return Diagnostic(path, 1, 1, "EV111", msg, "error", fixable=target is not None and not exists,
                       data={"rename_to": target} if target and not exists else {})
 
