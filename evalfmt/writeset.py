@@ -241,8 +241,8 @@ def _parse_journal(root: str, text: str, path: str) -> tuple[list[tuple[str, str
         data = json.loads(text)
     except ValueError:
         raise bad("not JSON") from None
-    if not isinstance(data, dict) or data.get("evalfmt_journal") != 1 or data.get("state") not in ("pending", "commit") \
-            or not isinstance(data.get("files"), list):
+    if not isinstance(data, dict) or data.get("evalfmt_journal") != 1 \
+            or data.get("state") not in ("pending", "commit") or not isinstance(data.get("files"), list):
         raise bad("unknown shape")
     pairs = []
     for item in data["files"]:

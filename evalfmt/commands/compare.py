@@ -13,12 +13,14 @@ from ._common import detection_option, echo_json, echo_line, from_option, read_s
 @click.option("--arm", "arms", multiple=True, required=True, metavar="NAME=RUNS_DIR",
               help="An arm and its runs folder: candidate=DIR, baseline=DIR, optionally incumbent=DIR (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--k", type=click.IntRange(min=1), help="Repetitions per case (default: as many as the runs folders hold).")
+@click.option("--k", type=click.IntRange(min=1), help="Repetitions per case (default: as many as the runs folders "
+                                                      "hold).")
 @detection_option
 @click.option("--judge", "judge_name", default="none", show_default=True, metavar="NAME",
               help="Who decides rows whose checks tie on a case with a judge rubric: none, command, or a plugin.")
 @click.option("--judge-command", metavar="CMD",
-              help='The command judge\'s program: reads {"task","rubric","a","b"} on stdin, prints {"winner": "A"|"B"|"tie"}.')
+              help='The command judge\'s program: reads {"task","rubric","a","b"} on stdin, prints {"winner": '
+                   '"A"|"B"|"tie"}.')
 @click.option("--receipt", type=click.Path(dir_okay=False), help="Write the receipt (JSON) to this file.")
 @click.option("--selections", type=click.Path(dir_okay=False),
               help="Recorded trigger selections to score into the receipt's triggers.")
@@ -56,7 +58,8 @@ def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, dete
         arm_dirs[name] = folder
     sets = read_sets(skill_dir, from_)
     outcome = compare_arms(CompareRequest(
-        where=skill_dir, sets=sets, arms=arm_dirs, skill_dir=skill_root(skill_dir) if os.path.isdir(skill_dir) else None,
+        where=skill_dir, sets=sets, arms=arm_dirs,
+        skill_dir=skill_root(skill_dir) if os.path.isdir(skill_dir) else None,
         k=k, detection=detection, judge=judge_name, judge_command=judge_command, tags=tags, selections=selections,
         receipt=receipt, run_id=run_id, check_timeout=timeout))
     if fmt == "json":

@@ -35,11 +35,13 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option("--k", type=click.IntRange(min=1), default=1, show_default=True, help="Repetitions per case and arm.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Sessions run at once (a process pool); results are the same for any value.")
-@click.option("--case", "case_names", multiple=True, metavar="NAME", help="Run only this case ('suite' for the suite); repeatable.")
+@click.option("--case", "case_names", multiple=True, metavar="NAME", help="Run only this case ('suite' for the suite); "
+                                                                          "repeatable.")
 @click.option("--model", metavar="NAME", help="The model, for the template's {model} and the receipt.")
 @click.option("--timeout-minutes", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
               help="Time limit of a session whose case sets no timeout_minutes.")
-@click.option("--env", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Add a variable to the agent's environment.")
+@click.option("--env", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Add a variable to the agent's "
+                                                                             "environment.")
 @click.option("--dry-run", is_flag=True,
               help="Only seed every case and the suite in throwaway sandboxes (requires, fixture, files, setup) and "
                    "report each failure with its file and line; runs setup, no agent.")
@@ -48,7 +50,8 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option("--judge", "judge_name", default="none", show_default=True, metavar="NAME",
               help="Who decides rows whose checks tie on a case with a judge rubric: none, command, or a plugin.")
 @click.option("--judge-command", metavar="CMD", help="The command judge's program (see evalfmt compare --help).")
-@click.option("--selections", type=click.Path(dir_okay=False), help="Recorded trigger selections to score into the receipt.")
+@click.option("--selections", type=click.Path(dir_okay=False), help="Recorded trigger selections to score into the "
+                                                                    "receipt.")
 @click.option("--run-id", metavar="ID", help="The receipt's run_id (default: now, YYYYMMDDTHHMMSSZ).")
 @click.option("--require-pass", is_flag=True, help="Exit 1 unless the verdict is PASS (default: only FAIL exits 1).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,

@@ -109,7 +109,8 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exc
     else:
         for current, dirs, files in os.walk(norm):
             parent = os.path.basename(os.path.abspath(current))
-            dirs[:] = sorted(d for d in dirs if searched(parent, d) and not (exclude and exclude(os.path.join(current, d))))
+            dirs[:] = sorted(d for d in dirs
+                             if searched(parent, d) and not (exclude and exclude(os.path.join(current, d))))
             if SKILL_FILE in files and not (exclude and exclude(os.path.join(current, SKILL_FILE))):
                 roots.append(current)
                 # a skill's evals/ and fixtures/ hold test material (a fixture may look like a skill)

@@ -1,8 +1,8 @@
 """What a report shows, read from receipts (schema_version 2, docs/receipts.md).
 
 :func:`load` reads one receipt through the receipt model (:mod:`evalfmt.receipt`: a clear one-line
-:class:`~evalfmt.receipt.ReceiptError` for one that cannot be used); :func:`build` turns loaded receipts into a :class:`Report`: one
-:class:`SkillReport` per skill (receipts grouped by ``skill_id``, else ``skill_name``), its runs in
+:class:`~evalfmt.receipt.ReceiptError` for one that cannot be used); :func:`build` turns loaded receipts into a
+:class:`Report`: one :class:`SkillReport` per skill (receipts grouped by ``skill_id``, else ``skill_name``), its runs in
 ``run_id`` order, the last one shown in full and every one in the trend.
 
 Numbers are the receipt's own (verdict, counts, net lift, trigger scores, efficiency); the net-lift
@@ -323,7 +323,8 @@ def _row(r: dict) -> Row:
         scored = r["reason"] not in DEAD_REASONS
     return Row(case=r["case"], unit=str(r.get("unit") or r["case"]), repetition=r["repetition"], opponent=opp,
                outcome=r["outcome"], reason=r["reason"], detail=str(r.get("detail") or ""), scored=scored,
-               candidate=_cell("candidate", arms.get("candidate"), r["reason"] in ("both-arms-failed", "candidate-run-failed")),
+               candidate=_cell("candidate", arms.get("candidate"),
+                               r["reason"] in ("both-arms-failed", "candidate-run-failed")),
                other=_cell(opp, arms.get(opp), r["reason"] in ("both-arms-failed", "opponent-run-failed")))
 
 

@@ -2,9 +2,10 @@
 
 terum's seven kinds follow the engine exactly (see docs/scoring.md): transcript checks are
 case-insensitive substring tests on the transcript text; command checks search every Bash command
-with an ECMAScript regex (within a time budget: a catastrophic pattern ends as ``check timed out``); file checks resolve inside the sandbox; ``command_succeeds`` runs
-``/bin/sh -ce`` in the sandbox for at most 120 s. A malformed check fails (``malformed check: ...``),
-it never raises. agentv's ``skill-trigger`` uses a detector (``detect.py``); its deterministic
+with an ECMAScript regex (within a time budget: a catastrophic pattern ends as ``check timed out``); file checks
+resolve inside the sandbox; ``command_succeeds`` runs ``/bin/sh -ce`` in the sandbox for at most 120 s. A
+malformed check fails (``malformed check: ...``), it never raises. agentv's ``skill-trigger`` uses a detector
+(``detect.py``); its deterministic
 assertions score the final output (``assertions.py``); graders evalfmt cannot run are reported as
 not scored (``passed`` None) and do not decide the case.
 """

@@ -179,7 +179,8 @@ class Comparison:
             lines.append(f"candidate-vs-{opp}: {self.comparisons[opp].line(self.sign_p(opp))}")
         order = _arm_order(self.arms)
         scores = self.arm_scores()
-        lines.append("arm scores: " + " · ".join(f"{a} {'n/a' if scores[a] is None else f'{scores[a]:.2f}'}" for a in order))
+        lines.append("arm scores: "
+                     + " · ".join(f"{a} {'n/a' if scores[a] is None else f'{scores[a]:.2f}'}" for a in order))
         runs = self.case_runs()
         lines.append("case-runs passed: " + " · ".join(f"{a} {runs[a]['passed']}/{runs[a]['total']}" for a in order))
         eff = self.efficiency()
@@ -298,7 +299,8 @@ def compare(evalset: ir.EvalSet, arms: dict[str, str], *, k: int | None = None,
 
         raise EvalfmtError("compare needs a 'candidate' arm (--arm candidate=RUNS_DIR)")
     judge = judge or NoJudge()
-    opponents = [a for a in OPPONENT_ORDER if a in arms] + [a for a in arms if a not in OPPONENT_ORDER and a != CANDIDATE]
+    opponents = [a for a in OPPONENT_ORDER if a in arms]
+    opponents += [a for a in arms if a not in OPPONENT_ORDER and a != CANDIDATE]
     arm_names = [CANDIDATE] + opponents
     units: list[tuple[str, ir.Case]] = [(c.name, c) for c in evalset.cases]
     if evalset.suite is not None and evalset.suite.entries:
@@ -318,7 +320,8 @@ def compare(evalset: ir.EvalSet, arms: dict[str, str], *, k: int | None = None,
                     run = run_arm(arm, arms[arm], unit, target, rep, folders[rep], detection=detection,
                                   timeout=timeout, keep_tail=keep_tail, extra_checks=extra)
                 if progress is not None:
-                    progress(f"{arm} {unit}" + (f" #{rep}" if k > 1 else "") + (f": dead ({run.error})" if run.dead else ""))
+                    progress(f"{arm} {unit}" + (f" #{rep}" if k > 1 else "")
+                             + (f": dead ({run.error})" if run.dead else ""))
                 runs[arm].append(run)
                 table[(arm, unit, rep)] = run
     rows: list[Row] = []

@@ -45,7 +45,8 @@ def content_digest(skill_dir: str) -> str:
             entries.append((os.path.relpath(full, root).replace(os.sep, "/"), full))
         for d in list(dirs):
             if os.path.islink(os.path.join(folder, d)):
-                entries.append((os.path.relpath(os.path.join(folder, d), root).replace(os.sep, "/"), os.path.join(folder, d)))
+                sub = os.path.join(folder, d)
+                entries.append((os.path.relpath(sub, root).replace(os.sep, "/"), sub))
     for rel, full in sorted(entries):
         if os.path.islink(full):
             data = ("-> " + os.readlink(full)).encode("utf-8", "surrogateescape")
@@ -147,7 +148,8 @@ def per_case(cmp: Comparison) -> list[dict[str, Any]]:
     for r in cmp.rows:
         key = (r.case, r.repetition)
         entry = out.setdefault(key, {"case": r.case, "repetition": r.repetition, "arms": {}, "outcomes": {}})
-        for arm, res, err in (("candidate", r.candidate, r.candidate_error), (r.opponent, r.opponent_result, r.opponent_error)):
+        for arm, res, err in (("candidate", r.candidate, r.candidate_error),
+                              (r.opponent, r.opponent_result, r.opponent_error)):
             entry["arms"][arm] = {"passed": None if err is not None or res is None else res.passed,
                                   "checks": [] if res is None else [[c.check, c.passed] for c in res.checks]}
         entry["outcomes"][f"candidate-vs-{r.opponent}"] = r.outcome

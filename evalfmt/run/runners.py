@@ -18,7 +18,8 @@ each word are replaced by their values, each substitution staying inside its wor
 exactly one argument, whatever it holds). No shell is involved. The process runs in a new session
 (its own process group) and a jail (``contain.py``); ``timeout_minutes`` (the case's, else
 ``--timeout-minutes``, else 120) is enforced by killing the whole group, and when the agent exits
-anything it left running is killed too, even a child that left the group (``setsid``, a double fork). A non-zero exit or a timeout is a dead arm, as in terum.
+anything it left running is killed too, even a child that left the group (``setsid``, a double fork). A non-zero
+exit or a timeout is a dead arm, as in terum.
 
 The ``replay`` runner copies a session recorded elsewhere (``--replay-from ROOT``, the run layout:
 ``ROOT/<arm>/<case>/[<repetition>/]transcript.jsonl``) into the run. A recorded ``sandbox/``

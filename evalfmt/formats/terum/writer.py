@@ -95,7 +95,8 @@ def _write_cases(evalset: ir.EvalSet, skill: str | None, prompts: list[ir.Trigge
             continue
         stem = _stem(case.name, used, i)
         if stem != case.name:
-            out.losses.append(TABLE.loss("case.name", case.span, where, f"case name '{case.name}' written as file stem '{stem}'"))
+            out.losses.append(TABLE.loss("case.name", case.span, where, f"case name '{case.name}' written as file stem "
+                                                                        f"'{stem}'"))
         data = _case_data(case, where, out.losses, extra_checks=evalset.checks, carry=_carried(evalset.format))
         rel = f"evals/cases/{stem}.{_ext(case, where, out.losses)}"
         out.files[rel] = _dump(data, existing.get(rel), case.hints.get("generated"))
@@ -168,7 +169,8 @@ def _set_level_losses(evalset: ir.EvalSet, losses: list[Loss]) -> None:
     for field in ("name", "description", "tags"):
         value = getattr(evalset, field)
         if value:
-            losses.append(TABLE.loss(f"set.{field}", evalset.span, field, f"eval set '{field}' (terum has no place for it)"))
+            losses.append(TABLE.loss(f"set.{field}", evalset.span, field, f"eval set '{field}' (terum has no place for "
+                                                                          f"it)"))
     if evalset.input is not None:
         losses.append(TABLE.loss("set.input", evalset.span, "input", "shared input prepended to every test"))
     for key in evalset.extra:
@@ -196,7 +198,8 @@ def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list
         d["task"] = case.input
     elif case.input is not None:
         d["task"] = case.task or ""
-        losses.append(TABLE.loss("case.messages", case.span, f"{where}.input", "message input flattened to the text of its user messages"))
+        losses.append(TABLE.loss("case.messages", case.span, f"{where}.input", "message input flattened to the text of "
+                                                                               "its user messages"))
     for field in _CASE_FIELDS:
         value = getattr(case, field)
         if value is not None:
@@ -268,7 +271,8 @@ def _terum_kind(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
         if getattr(check, field) is not None:
             losses.append(TABLE.loss("check.fields", check.span, where, f"'{field}' of check '{check.label()}'"))
     if check.extra:
-        losses.append(TABLE.loss("check.fields", check.span, where, f"fields {sorted(check.extra)} of check '{check.label()}'"))
+        losses.append(TABLE.loss("check.fields", check.span, where, f"fields {sorted(check.extra)} of check "
+                                                                    f"'{check.label()}'"))
     return {kind: arg}
 
 
@@ -322,7 +326,8 @@ def _triggers_data(ts: ir.TriggerSet, prompts: list[ir.TriggerPrompt], losses: l
             d[key] = value
     for p in prompts:
         if p.extra:
-            losses.append(TABLE.loss("triggers.extra", p.span, "triggers", f"fields {sorted(p.extra)} of trigger prompt {p.text!r}"))
+            losses.append(TABLE.loss("triggers.extra", p.span, "triggers", f"fields {sorted(p.extra)} of trigger "
+                                                                           f"prompt {p.text!r}"))
     return d
 
 
