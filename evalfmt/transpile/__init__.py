@@ -3,7 +3,7 @@
 - seed (default): ``<out-dir>/<skill>/evals.json`` = ``{"tests": [{"id", "input", "should_trigger"}]}``
   from the IR (:mod:`evalfmt.route`); out-dir defaults to ``.agentv/skills/`` in the folder holding
   each input. Inputs sharing an output folder are routed together, in the order given.
-- agentv: the files ``agentv transpile`` 4.42.4 writes (:mod:`evalfmt.formats.agentv.transpile`); each
+- agentv: the files ``agentv transpile`` 4.42.4 writes (:mod:`evalfmt.transpile.agentv_layout`); each
   input on its own, out-dir defaulting to the input's folder. An agentv input is transpiled from its
   YAML as written (as agentv does); any other format is first written as agentv data from the IR.
 
@@ -101,7 +101,7 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
 
 def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan:
     from ..discover import discover
-    from ..formats.agentv.transpile import AgentvError
+    from .agentv_layout import AgentvError
 
     result = Plan()
     owner: dict[str, str] = {}
@@ -151,7 +151,7 @@ def _agentv_gate(path: str) -> list[Diagnostic]:
 def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
     """The agentv layout of one unit: (file name -> text, warnings). AgentvError as agentv fails."""
     from ..errors import LoadError
-    from ..formats.agentv.transpile import AgentvError, transpile, transpile_file
+    from .agentv_layout import AgentvError, transpile, transpile_file
 
     source = os.path.basename(unit.path.rstrip("/\\")) or unit.path
     if unit.format == "agentv":

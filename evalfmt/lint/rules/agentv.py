@@ -218,7 +218,7 @@ class StaleTranspile(Rule):
 
     def _agentv(self, source, ctx):
         from ...errors import LoadError
-        from ...formats.agentv.transpile import AgentvError, transpile_file
+        from ...transpile.agentv_layout import AgentvError, transpile_file
 
         try:
             files = transpile_file(source).files()

@@ -33,8 +33,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ... import js
-from ...js import UNDEFINED, get, nullish
+from .. import js
+from ..js import UNDEFINED, get, nullish
 
 NO_SKILL = "_no-skill"
 
@@ -336,7 +336,7 @@ def load_suite(path: str) -> Any:
     refuses, on one line at agentv's position (agentv prints a source excerpt under it; evalfmt's
     errors are one line). Raises :class:`~evalfmt.errors.LoadError` for what evalfmt refuses before
     parsing (size, NUL bytes, invalid UTF-8)."""
-    from .loader import AgentvYamlError, duplicate_key_error, load_file
+    from ..formats.agentv.loader import AgentvYamlError, duplicate_key_error, load_file
 
     try:
         loaded = load_file(path)
