@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from . import formats
 from .discover import Unit, discover
-from .errors import Diagnostic, EvalfmtError, sort_diagnostics  # noqa: F401 - sort_diagnostics: the commands import it from here
+from .errors import Diagnostic, EvalfmtError, Validation, sort_diagnostics  # noqa: F401 - the commands import them from here
 from .formats import Loss, ReadResult
 from .fsio import atomic_write, copied_files, write_files  # noqa: F401 - the commands import them from here
 
@@ -38,17 +38,6 @@ def read_many(paths: list[str], fmt: str | None = None) -> ReadResult:
 def validate(paths: list[str], fmt: str | None = None) -> list[Diagnostic]:
     """Structural validation (EV1xx): the readers' own diagnostics, sorted."""
     return sort_diagnostics(read_many(paths, fmt).diagnostics)
-
-
-@dataclass
-class Validation:
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    #: how many files were read (with findings or not)
-    files: int = 0
-    #: the folders given that hold no eval file
-    empty: list[str] = field(default_factory=list)
-    #: files left unread for want of evidence of their format (``path: why``)
-    notes: list[str] = field(default_factory=list)
 
 
 def validate_paths(paths: list[str], fmt: str | None = None, exclude=None) -> Validation:
