@@ -42,6 +42,7 @@ import orjson
 from .. import ir
 from ..errors import EvalfmtError, one_line
 from . import runners as runners_mod
+from . import scores
 from .compare import ArmRun, run_arm
 from .layout import ARMS, BASELINE, CANDIDATE, DEAD_MARKER, RUN_JSON, SANDBOX, SETUP_LOG, session_folder
 from .runners import Outcome, Runner, SessionSpec
@@ -230,6 +231,8 @@ def _session(job: SessionJob, res: SessionResult) -> None:
         "exit_code": outcome.exit_code if outcome else None, "timed_out": outcome.timed_out if outcome else False,
         "interrupted": res.interrupted, "seconds": {k: round(v, 4) for k, v in res.seconds.items()}, "info": info,
     })
+    if not res.interrupted:
+        scores.write(folder, res.run)  # last: the session has finished (``--resume`` keeps it)
 
 
 def _place_sandbox(src: str, dest: str) -> None:
@@ -368,18 +371,22 @@ def plan(units: list[Unit], k: int, **common: Any) -> list[SessionJob]:
 
 
 def execute(units: list[Unit], jobs_list: list[SessionJob], *, jobs: int = 1, probe_env: dict[str, str] | None = None,
-            progress: Progress | None = None) -> RunResult:
+            progress: Progress | None = None, done: dict[tuple[str, str, int], ArmRun] | None = None) -> RunResult:
     """Probe ``requires``, run the planned sessions ``jobs`` at a time, and mark skipped, dropped
-    and unrun sessions in the layout. Returns what :func:`compare.compare` and the receipt need."""
-    result = RunResult(planned=len(jobs_list))
+    and unrun sessions in the layout. Returns what :func:`compare.compare` and the receipt need.
+    ``done`` holds sessions that finished in an earlier attempt (``--resume``): they are not run again."""
+    done = done or {}
+    result = RunResult(planned=len(jobs_list), prescored=dict(done))
     progress = progress or Progress(len(jobs_list), enabled=False)
     for unit in units:
+        if all(j.key in done for j in jobs_list if j.unit.name == unit.name):
+            continue  # every session of it finished in an earlier attempt
         missing = missing_requirements(unit.target.requires, probe_env)
         if missing:
             result.skips[unit.name] = missing
-            progress.total -= sum(1 for j in jobs_list if j.unit.name == unit.name)
+            progress.total -= sum(1 for j in jobs_list if j.unit.name == unit.name and j.key not in done)
             progress.line(f"{unit.name}: environment skip, missing {', '.join(missing)}")
-    queue = deque(j for j in jobs_list if j.unit.name not in result.skips)
+    queue = deque(j for j in jobs_list if j.unit.name not in result.skips and j.key not in done)
     ran: set[tuple[str, str, int]] = set()
 
     def handle(res: SessionResult) -> None:
@@ -408,7 +415,7 @@ def execute(units: list[Unit], jobs_list: list[SessionJob], *, jobs: int = 1, pr
         else:
             _run_pool(queue, result, handle, progress, jobs)
     finally:
-        _finish_layout(jobs_list, result, ran)
+        _finish_layout(jobs_list, result, ran, set(done))
         progress.finish()
     return result
 
@@ -516,12 +523,14 @@ def _signal_workers(pool) -> None:
             pass
 
 
-def _finish_layout(jobs_list: list[SessionJob], result: RunResult, ran: set) -> None:
+def _finish_layout(jobs_list: list[SessionJob], result: RunResult, ran: set, done: set) -> None:
     """Write ``dead.txt`` into every session folder of a skipped or dropped case, and of a session
     that never ran because the run was interrupted, so ``compare`` over the layout agrees."""
-    kept = {s.key for s in result.sessions if s.started and s.run is not None}
+    kept = {s.key for s in result.sessions if s.started and s.run is not None} | done
     for job in jobs_list:
         name = job.unit.name
+        if job.key in done:
+            continue
         if name in result.skips:
             reason = f"environment skip: missing {', '.join(result.skips[name])}"
         elif name in result.drops:
