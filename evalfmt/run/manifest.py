@@ -27,11 +27,14 @@ PLAN = layout.PLAN
 VERSION = 1
 #: the fields two runs must agree on to be parts of one run (resume, merge), with the words that name them
 SAME_RUN = (("skill_name", "skill"), ("content_digest", "skill content digest"), ("evals_digest", "eval set (evals/)"),
-            ("units", "cases"), ("k", "k"), ("arms", "arms"))
+            ("units", "case list"), ("k", "k"), ("arms", "arm list"))
 #: the settings the receipt records; shards must agree on them (``jobs`` aside) and so must a resume
 #: (``jobs`` and ``default_timeout_minutes`` aside: a resume may give hung agents more time)
 SETTINGS = ("runner", "agent_command", "replay_from", "model", "detection", "judge", "judge_command", "check_timeout",
             "default_timeout_minutes", "cases", "tags")
+_LABELS = {"agent_command": "agent command", "replay_from": "replay source", "detection": "trigger detection",
+           "judge_command": "judge command", "check_timeout": "check timeout (s)",
+           "default_timeout_minutes": "session timeout (minutes)", "cases": "--case selection", "tags": "--tag selection"}
 _SHARD = re.compile(r"([1-9][0-9]*)/([1-9][0-9]*)")
 
 T = TypeVar("T")
@@ -103,7 +106,7 @@ def difference(mine: dict[str, Any], theirs: dict[str, Any], *, ignore: tuple[st
     if shard:
         fields.append(("shard", "shard", mine.get("shard"), theirs.get("shard")))
     a, b = mine.get("settings") or {}, theirs.get("settings") or {}
-    fields += [(name, name.replace("_", "-"), a.get(name), b.get(name)) for name in SETTINGS]
+    fields += [(name, _LABELS.get(name, name), a.get(name), b.get(name)) for name in SETTINGS]
     for key, label, x, y in fields:
         if key not in ignore and x != y:
             return label, _show(x), _show(y)
