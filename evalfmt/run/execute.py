@@ -491,7 +491,8 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
                 except BrokenProcessPool:
                     result.interrupted = True
                     res = SessionResult(job.arm, job.unit.name, job.repetition, started=False,
-                                        dead="a worker process died")
+                                        dead="lost: a worker process died while the run's sessions ran "
+                                             "(evalfmt run --resume runs it again)")
                 handle(res)
     except KeyboardInterrupt:  # no handler could be installed (not the main thread)
         result.interrupted = True
@@ -538,8 +539,11 @@ def _finish_layout(jobs_list: list[SessionJob], result: RunResult, ran: set, don
             reason = f"case dropped ({d['kind']}): {d['detail']}"
             result.prescored.pop(job.key, None)
         elif job.key not in kept:
+            lost = next((s.dead for s in result.sessions if s.key == job.key and not s.started and s.dead), None)
             if any(s.key == job.key and s.started for s in result.sessions):
                 reason = "interrupted: the run was stopped while this session ran"
+            elif lost is not None:
+                reason = lost
             else:
                 reason = "not run: the run was interrupted" if result.interrupted else "not run"
         else:

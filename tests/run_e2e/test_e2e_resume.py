@@ -17,12 +17,12 @@ RUN_ID = "20260101T000000Z"
 
 
 def cases(tmp_path, timeout: str = "") -> dict[str, str]:
-    """A fast case, and two that wait for tmp_path/release (each agent logs its case to tmp_path/runs.log
-    and its pid to tmp_path/pids when it starts)."""
-    log, pids, release = tmp_path / "runs.log", tmp_path / "pids", tmp_path / "release"
+    """A fast case, and two that wait for tmp_path/release (each agent logs its case and pid to
+    tmp_path/runs.log when it starts)."""
+    log, release = tmp_path / "runs.log", tmp_path / "release"
 
     def task(name: str, wait: bool) -> str:
-        text = f"task: |\n  !bash echo {name} >> {log}; echo $PPID >> {pids}\n"
+        text = f"task: |\n  !bash echo {name} $PPID >> {log}\n"
         if wait:
             text += f"  !bash while [ ! -f {release} ]; do sleep 0.05; done\n"
         return text + f"  !say done {name}\nchecks:\n  - transcript_mentions: done {name}\n  - transcript_mentions: SKILLED\n" \
@@ -32,8 +32,13 @@ def cases(tmp_path, timeout: str = "") -> dict[str, str]:
 
 
 def started(tmp_path) -> list[str]:
+    return sorted(name for name, _ in _log(tmp_path))
+
+
+def _log(tmp_path) -> list[tuple[str, int]]:
     path = tmp_path / "runs.log"
-    return sorted(path.read_text().split()) if path.exists() else []
+    lines = path.read_text().splitlines() if path.exists() else []
+    return [(line.split()[0], int(line.split()[1])) for line in lines]
 
 
 def _wait_for(path, text: str, limit: float = 60.0) -> None:
@@ -50,11 +55,13 @@ def _wait_for(path, text: str, limit: float = 60.0) -> None:
 
 def _kill_agents(tmp_path) -> None:
     """The agents a SIGKILLed driver left behind (their pids, logged when they started)."""
-    path = tmp_path / "pids"
-    for pid in (path.read_text().split() if path.exists() else []):
+    for _, pid in _log(tmp_path):
         try:
-            os.kill(int(pid), signal.SIGKILL)
-        except (ProcessLookupError, ValueError):
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if str(tmp_path).encode() not in fh.read():  # gone, and the pid taken by another process
+                    continue
+            os.kill(pid, signal.SIGKILL)
+        except (OSError, ProcessLookupError):
             pass
 
 
@@ -63,8 +70,17 @@ def run_args(skill, out, *extra):
             *extra]
 
 
-@pytest.mark.parametrize("how, jobs", [("SIGINT", "2"), ("SIGKILL", "1")])
+def _worker_of(tmp_path, name: str) -> int:
+    """The pool worker running the agent of ``name`` (the agent's parent)."""
+    _wait_for(tmp_path / "runs.log", name)
+    agent = next(pid for n, pid in _log(tmp_path) if n == name)
+    with open(f"/proc/{agent}/stat") as fh:
+        return int(fh.read().rsplit(") ", 1)[1].split()[1])
+
+
+@pytest.mark.parametrize("how, jobs", [("SIGINT", "2"), ("SIGKILL", "1"), ("worker", "2")])
 def test_resume_after_the_driver_is_stopped_runs_only_what_did_not_finish(tmp_path, evalfmt_exe, run_cli, how, jobs):
+    """Ctrl-C of the driver, the driver killed outright, a worker process killed mid-session."""
     skill = make_skill(tmp_path / "lib", "slowish", cases(tmp_path), body="!say SKILLED\n")
     out = tmp_path / "out"
     proc = subprocess.Popen([*evalfmt_exe, *run_args(skill, out, "--jobs", jobs)], stdout=subprocess.PIPE,
@@ -73,16 +89,23 @@ def test_resume_after_the_driver_is_stopped_runs_only_what_did_not_finish(tmp_pa
         for arm in ("baseline", "candidate"):
             _wait_for(out / arm / "a-fast" / "score.json", "a-fast")
         _wait_for(tmp_path / "runs.log", "b-waits")
-        os.kill(proc.pid, getattr(signal, how))
-        proc.communicate(timeout=60)
+        if how == "worker":
+            os.kill(_worker_of(tmp_path, "b-waits"), signal.SIGKILL)
+            _, stderr = proc.communicate(timeout=60)
+            assert stderr.splitlines()[-1] == "evalfmt: interrupted: 2 of 6 sessions ran; receipt written (partial)"
+            lost = (out / "baseline" / "b-waits" / "dead.txt").read_text()
+            assert lost == "lost: a worker process died while the run's sessions ran (evalfmt run --resume runs it again)\n"
+        else:
+            os.kill(proc.pid, getattr(signal, how))
+            proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-        if how == "SIGKILL":
+        if how != "SIGINT":
             _kill_agents(tmp_path)
-    assert proc.returncode == (130 if how == "SIGINT" else -signal.SIGKILL)
-    assert (out / "receipt.json").exists() == (how == "SIGINT")
+    assert proc.returncode == (-signal.SIGKILL if how == "SIGKILL" else 130)
+    assert (out / "receipt.json").exists() == (how != "SIGKILL")
     before = started(tmp_path)
     assert before.count("a-fast") == 2
     if jobs == "1":  # one session at a time: the baseline of b-waits was running, nothing after it started
