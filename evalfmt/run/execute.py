@@ -409,11 +409,12 @@ def execute(units: list[Unit], jobs_list: list[SessionJob], *, jobs: int = 1, pr
         if res.started:
             progress.session(res)
 
+    runner = jobs_list[0].runner if jobs_list else None
     try:
         if jobs <= 1:
             _run_inline(queue, result, handle, progress)
         else:
-            _run_pool(queue, result, handle, progress, jobs)
+            _run_pool(queue, result, handle, progress, jobs, runner)
     finally:
         _finish_layout(jobs_list, result, ran, set(done))
         progress.finish()
@@ -447,26 +448,38 @@ def _run_inline(queue: deque, result: RunResult, handle, progress: Progress) -> 
             result.interrupted = True
 
 
-def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs: int) -> None:
+def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs: int, runner: Any = None) -> None:
     """``--jobs N``: a process pool (fork) of N workers, at most N sessions submitted at a time. A
     SIGINT here only sets a flag and is forwarded to the workers (each kills its own agent); this
-    process keeps collecting results until every running session has come back."""
+    process keeps collecting results until every running session has come back. A runner whose
+    sessions wait on another machine (``threads = True``, e.g. ``ray``) gets N threads instead, and
+    its ``interrupt()`` is called on SIGINT."""
     import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    try:
-        ctx = multiprocessing.get_context("fork")
-    except ValueError:  # pragma: no cover - platforms without fork
-        ctx = multiprocessing.get_context()
+    threads = bool(getattr(runner, "threads", False))
     inflight: dict = {}
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker)
+    pool: Any
+    if threads:
+        _worker["active"] = False
+        _worker["interrupted"] = False
+        pool = ThreadPoolExecutor(max_workers=jobs)
+    else:
+        try:
+            ctx = multiprocessing.get_context("fork")
+        except ValueError:  # pragma: no cover - platforms without fork
+            ctx = multiprocessing.get_context()
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker)
     stop = {"at": None}
 
     def on_sigint(signum, frame):
         if stop["at"] is None:
             stop["at"] = time.monotonic()
-            _signal_workers(pool)
+            if threads:
+                runner.interrupt()
+            else:
+                _signal_workers(pool)
 
     previous = _set_sigint(on_sigint)
     try:
@@ -496,7 +509,10 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
                 handle(res)
     except KeyboardInterrupt:  # no handler could be installed (not the main thread)
         result.interrupted = True
-        _signal_workers(pool)
+        if threads:
+            runner.interrupt()
+        else:
+            _signal_workers(pool)
     finally:
         if stop["at"] is not None:
             result.interrupted = True

@@ -118,8 +118,8 @@ def provenance(plan: dict[str, Any]) -> dict[str, Any]:
     settings = plan["settings"]
     out: dict[str, Any] = {"runner": settings["runner"], "jobs": plan["jobs"],
                            "default_timeout_minutes": settings["default_timeout_minutes"]}
-    if settings["runner"] == "command":
-        out["agent_command"] = settings["agent_command"]
+    if settings["runner"] == "command" or (settings["runner"] != "replay" and settings["agent_command"] is not None):
+        out["agent_command"] = settings["agent_command"]  # the command runner's, or another runner's (ray)
     if settings["runner"] == "replay":
         out["replay_from"] = settings["replay_from"]
     return out

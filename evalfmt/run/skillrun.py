@@ -135,8 +135,16 @@ def run_skill(request: RunRequest) -> RunOutcome:
         job.keep_tail = bool(job.unit.target.judge) and not job.unit.is_suite and judge.configured
     kept = resume.finished(jobs_list) if done is not None else {}
     progress = ex.Progress(len(jobs_list) - len(kept), enabled=not request.quiet)
-    run = ex.execute(unit_list, jobs_list, jobs=request.jobs, probe_env=runners_mod.agent_env(None, request.env),
-                     progress=progress, done=kept)
+    try:
+        start = getattr(runner, "start", None)  # a runner that holds something for the run (ray) takes it
+        if callable(start):
+            start()
+        run = ex.execute(unit_list, jobs_list, jobs=request.jobs, probe_env=runners_mod.agent_env(None, request.env),
+                         progress=progress, done=kept)
+    finally:
+        close = getattr(runner, "close", None)  # ... and lets it go
+        if callable(close):
+            close()
     outcome = finish(ex.filtered(evalset, unit_list), [u.name for u in unit_list], out, plan, run, judge,
                      skill_dir=root)
     outcome.triggers = trig
@@ -180,7 +188,8 @@ def _plan(request: RunRequest, runner: object, all_units: list[str], shard_units
           trig: TriggerScore | None) -> dict[str, Any]:
     skill_abs = os.path.abspath(request.skill_dir)
     evals = os.path.join(skill_abs, "evals")
-    settings = {"runner": request.runner, "agent_command": request.agent_command if request.runner == "command" else None,
+    with_command = request.runner == "command" or (request.runner != "replay" and request.agent_command is not None)
+    settings = {"runner": request.runner, "agent_command": request.agent_command if with_command else None,
                 "replay_from": getattr(runner, "source", None) if request.runner == "replay" else None,
                 "model": request.model, "detection": request.detection, "judge": request.judge,
                 "judge_command": request.judge_command, "check_timeout": request.check_timeout,
