@@ -62,6 +62,9 @@ def plans(shard_dirs: tuple[str, ...] | list[str]) -> list[tuple[str, dict[str, 
         other = by_index.setdefault(plan["shard"]["index"], d)
         if other != d:
             raise EvalfmtError(f"cannot merge: {other} and {d} are both shard {_of(plan)}")
+    for d, plan in found:  # a plan is read from a CI artifact: its cases must be its shard's of the eval set
+        if plan.get("shard_units") != manifest.shard_slice(first["units"], plan["shard"]["index"], count):
+            raise EvalfmtError(f"cannot merge {d}: its cases are not those of shard {_of(plan)} of the eval set")
     missing = [i for i in range(1, count + 1) if i not in by_index]
     if missing:
         raise EvalfmtError(f"cannot merge: shard {missing[0]}/{count} is missing "

@@ -1,4 +1,4 @@
-"""The ``ray`` runner: each session's agent runs as a Ray task on a cluster (``pip install 'evalfmt[ray]'``).
+"""The ``ray`` runner: each session's agent runs as a Ray task on a cluster (the extra ``evalfmt[ray]``).
 
     evalfmt run SKILL --out DIR --runner ray --agent-command TEMPLATE --jobs 16 \\
         [--runner-opt address=auto|HOST:PORT] [--runner-opt num_cpus=1] [--runner-opt memory=2G] ...
@@ -12,9 +12,8 @@ the agent's stderr and the sandbox *overlay* (the files the agent added or chang
 it removed), which evalfmt lays over the staged sandbox in the run folder. Sessions are scored
 where evalfmt runs, so the receipt is the ``command`` runner's for the same agent. Ray's runtime
 environments were not chosen for this: they are set up per job or per task and cached by content,
-which suits code and packages (evalfmt itself must be installed on the nodes, e.g. in their image
-or with ``runtime_env={"pip": ["evalfmt[ray]"]}`` on ``ray start``), not a different folder for
-every session.
+which suits code and packages (evalfmt itself must be installed on the nodes, e.g. in their image),
+not a different folder for every session.
 
 ``--jobs N`` is the number of sessions in flight (threads waiting on tasks): give the cluster's
 slots. ``num_cpus`` (default 1), ``num_gpus``, ``memory`` (bytes, or with K/M/G) and
@@ -250,7 +249,7 @@ def make(options: RunnerOptions) -> RayRunner:
     try:
         import ray  # noqa: F401
     except ImportError:
-        raise EvalfmtError("the ray runner needs Ray: pip install 'evalfmt[ray]'") from None
+        raise EvalfmtError("the ray runner needs Ray: install evalfmt with its 'ray' extra (evalfmt[ray])") from None
     command = make_command(options)
     opts = options.options
     task: dict[str, Any] = {"scheduling_strategy": "SPREAD", "num_cpus": _number("num_cpus", opts.get("num_cpus", "1")),

@@ -18,7 +18,6 @@ from typing import Any
 
 from .. import ir
 from ..errors import EvalfmtError, UsageError
-from ..receipt import Receipt
 from ..writeset import atomic_write
 from . import detect as detect_mod
 from . import execute as ex

@@ -13,12 +13,13 @@ import time
 
 import pytest
 from e2ehelp import agent_command, load, make_skill, rows
-from test_e2e_resume import _kill_agents, _log, _wait_for, cases, started
+from test_e2e_interrupt import _wait_for
+from test_e2e_resume import _kill_agents, _log, cases, started
 from test_e2e_shard import TIMING
 
 # read when Ray is imported: every node of a local multi-node cluster then uses 127.0.0.1 (loopback only)
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
-ray = pytest.importorskip("ray", reason="Ray is not installed here (pip install 'evalfmt[ray]')")
+ray = pytest.importorskip("ray", reason="Ray is not installed here (the extra evalfmt[ray])")
 
 RUN_ID = "20260101T000000Z"
 SKILL_BODY = "!say SKILLED\n!write notes.md :: made by the skill\n"
@@ -120,9 +121,24 @@ def test_a_worker_killed_mid_session_then_resume(cluster, run_cli, tmp_path, eva
     assert rows(receipt) == [(c, 1, "baseline", "win", "checks") for c in ("a-fast", "b-waits", "c-waits")]
 
 
+def _ray_daemons() -> set[int]:
+    """The pids of every Ray node daemon (raylet, GCS server) on this machine."""
+    found = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                argv0 = fh.read().split(b"\0")[0]
+        except OSError:
+            continue
+        if os.path.basename(argv0) in (b"raylet", b"gcs_server"):
+            found.add(int(pid))
+    return found
+
+
 def test_without_an_address_a_local_instance_runs_the_sessions_and_stops(tmp_path, evalfmt_exe):
     skill = make_skill(tmp_path / "lib", "notes", {"a-wins": CASES["a-wins"]}, body=SKILL_BODY)
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    before = _ray_daemons()
     proc = subprocess.run([*evalfmt_exe, "run", str(skill), "--runner", "ray", "--agent-command", agent_command(),
                            "--out", str(tmp_path / "out"), "--quiet", "--runner-opt", "num_cpus=0.5"],
                           capture_output=True, text=True, timeout=300, env=env)
@@ -130,6 +146,10 @@ def test_without_an_address_a_local_instance_runs_the_sessions_and_stops(tmp_pat
     assert proc.stdout.splitlines()[0].startswith("a-wins vs baseline: win (checks)")
     info = load(tmp_path / "out" / "candidate" / "a-wins" / "run.json")["info"]["ray"]
     assert len(info["node"]) == 56  # a Ray node id (hex)
+    end = time.monotonic() + 15
+    while _ray_daemons() - before and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not _ray_daemons() - before, "the local Ray instance of the run is still running"
 
 
 @pytest.mark.parametrize("opt, message", [

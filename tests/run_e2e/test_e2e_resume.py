@@ -7,10 +7,10 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import time
 
 import pytest
 from e2ehelp import agent_command, load, make_skill, rows
+from test_e2e_interrupt import _wait_for
 from test_e2e_shard import timeless
 
 RUN_ID = "20260101T000000Z"
@@ -39,18 +39,6 @@ def _log(tmp_path) -> list[tuple[str, int]]:
     path = tmp_path / "runs.log"
     lines = path.read_text().splitlines() if path.exists() else []
     return [(line.split()[0], int(line.split()[1])) for line in lines]
-
-
-def _wait_for(path, text: str, limit: float = 60.0) -> None:
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        try:
-            if text in path.read_text():
-                return
-        except OSError:
-            pass
-        time.sleep(0.05)
-    raise AssertionError(f"{path} never said {text!r}")
 
 
 def _kill_agents(tmp_path) -> None:

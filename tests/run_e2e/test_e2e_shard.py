@@ -257,3 +257,19 @@ def test_an_empty_shard_merges(run_cli, notes, tmp_path):
     assert (code, stderr) == (0, "")
     assert timeless((tmp_path / "whole" / "receipt.json").read_bytes()) == \
         timeless((tmp_path / "m" / "receipt.json").read_bytes())
+
+
+def test_a_tampered_shard_plan_cannot_write_outside_the_merged_folder(run_cli, notes, tmp_path):
+    """A shard folder comes from a CI artifact: a plan naming a case outside the eval set is refused."""
+    a, b = tmp_path / "s1", tmp_path / "s2"
+    _shard(run_cli, notes, a, "--shard", "1/2")
+    _shard(run_cli, notes, b, "--shard", "2/2")
+    plan = load(b / "plan.json")
+    plan["shard_units"] = ["../../escaped"]
+    (b / "plan.json").write_text(json.dumps(plan))
+    (b / "candidate" / ".." / ".." / "escaped").mkdir()
+    (tmp_path / "escaped" / "x.txt").write_text("x")
+    code, stdout, stderr = run_cli("merge", "--out", str(tmp_path / "m" / "run"), str(a), str(b))
+    assert (code, stdout) == (2, "")
+    assert stderr == f"evalfmt: cannot merge {b}: its cases are not those of shard 2/2 of the eval set\n"
+    assert not (tmp_path / "m").exists()
