@@ -1,0 +1,35 @@
+"""IR messages from data in the IR's JSON shape, without pydantic: for a reader that takes a list of
+``{role, content}`` messages as they are (the seed layout's ``input``). The data is the reader's own
+selection, so this builds, it does not validate (IR from outside goes through :func:`evalfmt.ir.validate`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import ContentPart, Message, Span
+
+
+def span(data: Any) -> Span | None:
+    if isinstance(data, Span):
+        return data
+    return Span(data["file"], data.get("line", 1), data.get("column", 1)) if isinstance(data, dict) else None
+
+
+def _part(data: Any) -> ContentPart | None:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str) or \
+            not set(data) <= {"type", "value", "extra", "span"}:
+        return None
+    return ContentPart(**{**data, "span": span(data.get("span"))})
+
+
+def message(data: dict[str, Any]) -> Message:
+    """A :class:`Message`; its content is a list of :class:`ContentPart` when every part is one."""
+    fields = dict(data)
+    fields["span"] = span(fields.get("span"))
+    content = fields.get("content")
+    if isinstance(content, list):
+        parts = [_part(p) for p in content]
+        if all(p is not None for p in parts):
+            fields["content"] = parts
+    return Message(**fields)
