@@ -53,6 +53,12 @@ def run(skill: pathlib.Path, out: pathlib.Path, slots: int, extra: list[str]) ->
     return wall
 
 
+def split(out: pathlib.Path) -> str:
+    """Medians of the in-session split (staging, scoring) from every session's run.json."""
+    runs = [json.loads(p.read_text())["seconds"] for p in out.glob("*/*/run.json")]
+    return ", ".join(f"{k} {statistics.median(r[k] for r in runs) * 1000:.0f} ms" for k in ("stage", "score"))
+
+
 def ray_overhead(out: pathlib.Path) -> list[float]:
     found = []
     for path in out.glob("*/*/run.json"):
@@ -78,7 +84,8 @@ def main() -> None:
         skill = make_skill(root, args.cases, args.sleep)
         if args.only in (None, "command"):
             wall = run(skill, root / "cmd", args.slots, [])
-            print(f"command runner, 1 node, --jobs {args.slots}: {wall:.1f} s = {wall / ideal:.3f}x ideal")
+            print(f"command runner, 1 node, --jobs {args.slots}: {wall:.1f} s = {wall / ideal:.3f}x ideal "
+                  f"(median per session: {split(root / 'cmd')})")
         if args.only in (None, "ray"):
             import ray
             from ray.cluster_utils import Cluster
@@ -99,7 +106,8 @@ def main() -> None:
             finally:
                 cluster.shutdown()
             over = ray_overhead(root / "ray")
-            print(f"ray runner, 3 nodes, --jobs {args.slots}: {wall:.1f} s = {wall / ideal:.3f}x ideal")
+            print(f"ray runner, 3 nodes, --jobs {args.slots}: {wall:.1f} s = {wall / ideal:.3f}x ideal "
+                  f"(median per session: {split(root / 'ray')})")
             print(f"ray path overhead per session ({len(over)} sessions): median {statistics.median(over) * 1000:.0f} ms,"
                   f" p90 {sorted(over)[int(len(over) * 0.9)] * 1000:.0f} ms")
 
