@@ -21,6 +21,7 @@ from typing import Any, Sequence, TypeVar
 import orjson
 
 from ..errors import EvalfmtError, UsageError
+from ..writeset import atomic_write
 from . import layout
 
 PLAN = layout.PLAN
@@ -68,8 +69,6 @@ def build(*, skill_dir: str, skill_name: str, content_digest: str, evals_digest:
 
 
 def write(out: str, plan: dict[str, Any]) -> None:
-    from ..writeset import atomic_write
-
     atomic_write(os.path.join(out, PLAN), orjson.dumps(plan, option=orjson.OPT_INDENT_2) + b"\n")
 
 

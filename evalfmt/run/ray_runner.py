@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import EvalfmtError
-from .runners import CommandRunner, Outcome, RunnerOptions, SessionSpec, describe_exit, make_command, run_process
+from .runners import (CommandRunner, Outcome, RunnerOptions, SessionSpec, describe_exit, expand, make_command,
+                      run_process)
 
 OPTIONS = ("address", "num_cpus", "num_gpus", "memory", "max_retries")
 _UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
@@ -207,8 +208,6 @@ def remote_session(words: list[str], values: dict[str, str], sandbox_tar: bytes,
                    timeout: float) -> dict[str, Any]:
     """The Ray task: unpack the sandbox, run the agent in it, return what it printed and what it changed."""
     import ray
-
-    from .runners import expand
 
     root = tempfile.mkdtemp(prefix="evalfmt-ray-")
     try:

@@ -124,3 +124,34 @@ class ScriptRunner:
 
 def make_script(options):
     return ScriptRunner()
+
+
+class RemoteLikeRunner(ScriptRunner):
+    """A runner shaped like the ``ray`` one (``threads``, ``start``/``close``/``interrupt``) whose
+    sessions of a task holding ``wait`` block until ``interrupt()`` (when ``blocking``)."""
+
+    name = "remote-like"
+    threads = True
+
+    def __init__(self, blocking: bool = True):
+        import threading
+
+        self.blocking = blocking
+        self.stop = threading.Event()
+        self.calls: list[str] = []
+
+    def start(self):
+        self.calls.append("start")
+
+    def close(self):
+        self.calls.append("close")
+
+    def interrupt(self):
+        self.calls.append("interrupt")
+        self.stop.set()
+
+    def run(self, spec):
+        if self.blocking and "wait" in spec.task.split():
+            if self.stop.wait(60):
+                raise KeyboardInterrupt
+        return super().run(spec)

@@ -174,3 +174,51 @@ def test_resume_refusals_and_a_fresh_start(tmp_path, run_cli):
     code, _, stderr = run_cli(*run_args(skill, out, "--resume"))
     assert (code, stderr) == (2, f"evalfmt: --resume: {out} holds a run without plan.json (candidate, baseline, "
                                  "receipt.json); give --force instead to replace it\n")
+
+
+def test_ctrl_c_with_a_threaded_runner_interrupts_its_sessions_then_resume(tmp_path):
+    """The executor's threads for runners whose sessions run elsewhere (ray): SIGINT calls the runner's
+    interrupt(), the waiting sessions stop, start() and close() are called once, and --resume finishes."""
+    import threading
+
+    from e2ehelp import RemoteLikeRunner
+
+    from evalfmt.api import read
+    from evalfmt.run import runners
+    from evalfmt.run.skillrun import RunRequest, run_skill
+
+    made: list[RemoteLikeRunner] = []
+
+    def factory(options):
+        made.append(RemoteLikeRunner(blocking=not made))  # the resumed run's sessions do not wait
+        return made[-1]
+
+    skill = make_skill(tmp_path / "lib", "remote", {
+        "a-fast": "task: |\n  say hi\nchecks:\n  - transcript_mentions: hi\n",
+        "b-waits": "task: |\n  wait\n  say hi\nchecks:\n  - transcript_mentions: hi\n"})
+    result = read(str(skill), "terum")
+    runners.REGISTRY.register("remote-like", factory)
+    try:
+        def request(**extra):
+            return RunRequest(skill_dir=str(skill), sets=result.sets, out=str(tmp_path / "out"), runner="remote-like",
+                              jobs=2, quiet=True, run_id=RUN_ID, **extra)
+
+        timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            outcome = run_skill(request())
+        finally:
+            timer.cancel()
+        assert outcome.interrupted
+        assert made[0].calls == ["start", "interrupt", "close"]
+        assert (tmp_path / "out" / "baseline" / "b-waits" / "dead.txt").read_text() == \
+            "interrupted: the run was stopped while this session ran\n"
+        assert (tmp_path / "out" / "candidate" / "a-fast" / "score.json").exists()
+        outcome = run_skill(request(resume=True))
+    except KeyboardInterrupt:  # pragma: no cover - the SIGINT reached pytest: the handler was not installed
+        raise AssertionError("the run did not handle SIGINT")
+    finally:
+        runners.REGISTRY.unregister("remote-like")
+    assert made[1].calls == ["start", "close"]
+    assert not outcome.interrupted and outcome.comparison is not None
+    assert outcome.comparison.status == "complete"
