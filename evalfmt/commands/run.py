@@ -57,13 +57,20 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
               help="Seconds a command_succeeds check may run.")
 @click.option("--force", is_flag=True, help="Replace the sessions and receipt of an earlier run in --out.")
+@click.option("--shard", metavar="I/N",
+              help="Run only shard I of N: every N-th case (and the suite) from the I-th, with all its arms and "
+                   "repetitions; combine the shards' folders with `evalfmt merge`.")
+@click.option("--resume", is_flag=True,
+              help="Continue the run in --out: keep the sessions that finished, run the missing or dead ones "
+                   "again, then write the whole receipt (a folder with no run starts a fresh one).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @tag_option
 def command(skill_dir: str, out: str | None, runner_name: str, agent_command: str | None, replay_from: str | None,
             runner_opts: tuple[str, ...], k: int, jobs: int, case_names: tuple[str, ...], model: str | None,
             timeout_minutes: float, env_pairs: tuple[str, ...], dry_run: bool, fmt: str, detection: str,
             judge_name: str, judge_command: str | None, selections: str | None, run_id: str | None,
-            require_pass: bool, timeout: float, force: bool, quiet: bool, tags: tuple[str, ...] = ()) -> int:
+            require_pass: bool, timeout: float, force: bool, quiet: bool, shard: str | None = None,
+            resume: bool = False, tags: tuple[str, ...] = ()) -> int:
     """Run an agent on SKILL_DIR's cases and suite: for each case, arm (candidate: the skill staged in
     .claude/skills/; baseline: no skill) and repetition, stage a sandbox (fixture, files, setup, skill),
     run the agent through a runner, score the checks, compare the arms and write DIR/receipt.json and
@@ -82,9 +89,13 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     from ..api import read
     from ..discover import skill_root
     from ..errors import EvalfmtError
+    from ..run.manifest import parse_shard
     from ..run.skillrun import RunRequest, run_skill
 
     env = _pairs(env_pairs, "--env")
+    if resume and force:
+        raise click.UsageError("--resume and --force contradict each other (continue the run, or replace it)")
+    shard_of = parse_shard(shard) if shard is not None else None
     root = skill_root(skill_dir) if os.path.isdir(skill_dir) else None
     if root is None or not os.path.isdir(os.path.join(root, "evals")):
         raise EvalfmtError(f"{skill_dir}: not a skill folder with evals/ (cases or a suite)")
@@ -94,7 +105,8 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
         agent_command=agent_command, replay_from=replay_from, runner_options=_pairs(runner_opts, "--runner-opt"),
         k=k, jobs=jobs, cases=case_names, tags=tags, model=model, timeout_minutes=timeout_minutes, env=env,
         dry_run=dry_run, detection=detection, judge=judge_name, judge_command=judge_command, selections=selections,
-        run_id=run_id, check_timeout=timeout, force=force, quiet=quiet, cwd=os.getcwd()))
+        run_id=run_id, check_timeout=timeout, force=force, quiet=quiet, cwd=os.getcwd(), shard=shard_of,
+        resume=resume))
     if outcome.dry is not None:
         return _dry_run(outcome.dry, fmt)
     cmp, run = outcome.comparison, outcome.run

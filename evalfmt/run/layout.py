@@ -11,6 +11,8 @@
         sandbox.overlay/              (recorded sessions) only the files the agent wrote
         dead.txt                      a dead arm: its first line says why
         run.json, setup.log           how the session ran; the setup's output
+        score.json                    the session's score, written last (a finished session)
+    DIR/plan.json                     what the folder is a run of (resume and merge check it)
 
 ``<case>`` is the case's file stem, ``suite`` for the suite. A runs folder of a skillgym run
 (``<case>/<runner>/repeat-<n>/report.json``) is read too (:mod:`skillgym_report`).
@@ -38,8 +40,12 @@ SANDBOX = "sandbox"
 OVERLAY = "sandbox.overlay"
 RUN_JSON = "run.json"
 SETUP_LOG = "setup.log"
+#: a finished session's score (:mod:`scores`), written last
+SCORE = "score.json"
+#: the run's plan (:mod:`manifest`), written before any session starts
+PLAN = "plan.json"
 #: what a run owns in its output folder (replaced with --force; never read as input)
-OWNED = (CANDIDATE, BASELINE, RECEIPT)
+OWNED = (CANDIDATE, BASELINE, RECEIPT, PLAN)
 
 
 def session_folder(out: str, arm: str, unit: str, rep: int, k: int) -> str:
@@ -98,7 +104,8 @@ def prepare_out(out: str, force: bool) -> None:
         raise EvalfmtError(f"--out {out}: not a folder")
     present = [n for n in OWNED if os.path.lexists(os.path.join(out, n))]
     if present and not force:
-        raise EvalfmtError(f"--out {out} already holds a run ({', '.join(present)}); give --force to replace it")
+        raise EvalfmtError(f"--out {out} already holds a run ({', '.join(present)}); give --force to replace it "
+                           "or --resume to continue it")
     for name in present:
         path = os.path.join(out, name)
         if os.path.isdir(path) and not os.path.islink(path):

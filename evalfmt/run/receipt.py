@@ -32,13 +32,19 @@ def content_digest(skill_dir: str) -> str:
     for each regular file in sorted relative-path order, the path (POSIX, UTF-8), a NUL, the size in
     decimal, a NUL, then the bytes. Symlinks are hashed as ``-> target``. evalfmt's own digest: it
     identifies the skill bytes a receipt measured; it is not byte-compatible with terum's."""
+    return tree_digest(skill_dir, EXCLUDED_FROM_DIGEST)
+
+
+def tree_digest(top: str, excluded: tuple[str, ...] = ()) -> str:
+    """``sha256:<hex>`` over the files under ``top`` (without the top-level names in ``excluded``),
+    as :func:`content_digest` describes. Also the digest of a skill's ``evals/`` in a run's plan."""
     h = hashlib.sha256()
-    root = os.path.abspath(skill_dir)
+    root = os.path.abspath(top)
     entries = []
     for folder, dirs, files in os.walk(root):
         rel_folder = os.path.relpath(folder, root)
         if rel_folder == ".":
-            dirs[:] = [d for d in dirs if d not in EXCLUDED_FROM_DIGEST]
+            dirs[:] = [d for d in dirs if d not in excluded]
         dirs.sort()
         for name in files:
             full = os.path.join(folder, name)

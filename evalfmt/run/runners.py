@@ -306,6 +306,7 @@ Factory = Callable[[RunnerOptions], Runner]
 REGISTRY: Registry[Factory] = Registry("evalfmt.runners", {
     "command": "evalfmt.run.runners:make_command",
     "replay": "evalfmt.run.runners:make_replay",
+    "ray": "evalfmt.run.ray_runner:make",
 }, kind="runner", accepts=callable)
 
 

@@ -63,10 +63,10 @@ def test_both_arms_rows_layout_and_receipt(run_cli, notes, tmp_path):
     assert lines[7] == "candidate-vs-baseline: +20% net lift (2W / 1L / 2T over 5 comparisons, sign test p=1.000)"
     assert lines[-1] == f"receipt: {out}/receipt.json"
     # the layout compare reads
-    assert sorted(os.listdir(out)) == ["baseline", "candidate", "receipt.json"]
+    assert sorted(os.listdir(out)) == ["baseline", "candidate", "plan.json", "receipt.json"]
     for arm in ("candidate", "baseline"):
         assert sorted(os.listdir(out / arm)) == ["a-wins", "b-loses", "c-ties", "suite"]
-        assert sorted(os.listdir(out / arm / "a-wins")) == ["run.json", "sandbox", "stderr.log", "transcript.jsonl"]
+        assert sorted(os.listdir(out / arm / "a-wins")) == ["run.json", "sandbox", "score.json", "stderr.log", "transcript.jsonl"]
     # the candidate got the skill without evals/ and fixtures/; the baseline got nothing
     assert tree(out / "candidate" / "a-wins" / "sandbox") == [
         ".claude", ".claude/skills", ".claude/skills/notes", ".claude/skills/notes/SKILL.md",
@@ -407,7 +407,8 @@ def test_out_holding_a_run_needs_force(run_cli, notes, tmp_path):
     assert run(run_cli, notes, out, "--case", "c-ties")[0] == 0
     code, _, stderr = run(run_cli, notes, out, "--case", "c-ties")
     assert code == 2
-    assert stderr == f"evalfmt: --out {out} already holds a run (candidate, baseline, receipt.json); give --force to replace it\n"
+    assert stderr == (f"evalfmt: --out {out} already holds a run (candidate, baseline, receipt.json, plan.json); "
+                      "give --force to replace it or --resume to continue it\n")
     (out / "keep.txt").write_text("mine")
     assert run(run_cli, notes, out, "--case", "c-ties", "--force")[0] == 0
     assert (out / "keep.txt").read_text() == "mine"
