@@ -39,7 +39,7 @@ ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def in_process(label: str, text: str, runs: int) -> None:
-    from evalfmt.formats.agentv_yaml import load_text as agentv_load
+    from evalfmt.formats.agentv.loader import load_text as agentv_load
     from evalfmt.load import load_text as libyaml_load
     from evalfmt.npmyaml import load as model_load
     from evalfmt.npmyaml.simple import is_simple

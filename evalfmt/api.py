@@ -158,7 +158,7 @@ def _out_dir(out: str | None, src: str, target, several: bool, evalset, index: i
     output is taken to live where the source does."""
     if out is None:
         if evalset.format == "terum":
-            from .formats.terum_read import skill_root
+            from .formats.terum.paths import skill_root
 
             return skill_root(evalset.source or src) or src
         if evalset.source:

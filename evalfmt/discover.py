@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from . import formats
 from .errors import EvalfmtError
 from .load import is_virtual
-from .formats.terum_read import has_assets, is_skill_dir, read_or_reported, skill_root  # skill_root: also used from here
+from .formats.terum.paths import has_assets, is_skill_dir, read_or_reported, skill_root  # skill_root: also used from here
 
 #: Folders never searched: version control, dependencies, caches, and build outputs.
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".cache", ".tox",
@@ -106,7 +106,7 @@ def _skill_of(folder: str) -> str | None:
 def _file_unit(path: str) -> Unit:
     """One file given by itself: a file an agentv eval file reads its tests from is read through that
     eval file; a file at terum's paths needs a skill folder; anything else is detected by structure."""
-    from .formats.agentv_refs import owner
+    from .formats.agentv.refs import owner
     from .formats.terum import at_terum_path
 
     if at_terum_path(path):
@@ -132,7 +132,7 @@ def _assign_referenced(units: list[Unit]) -> list[Unit]:
     owners = [u for u in units if u.format == "agentv" and u.note is None]
     if not owners:
         return units
-    from .formats.agentv_refs import references
+    from .formats.agentv.refs import references
 
     owned: set[str] = set()
     for u in owners:

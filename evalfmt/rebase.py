@@ -85,7 +85,7 @@ def rebase(evalset: ir.EvalSet, target: str, out_dir: str) -> tuple[ir.EvalSet, 
     copies: dict[str, str] = {}
     if target == "ir":
         return evalset, copies
-    es = evalset.model_copy(deep=True)
+    es = copy.deepcopy(evalset)
     limit = _source_root(evalset)
     set_src = source_base(evalset)
     set_dst = target_base(target, out_dir)
@@ -125,7 +125,7 @@ def _source_root(evalset: ir.EvalSet) -> str | None:
     if not evalset.source:
         return None
     if evalset.format == "terum":
-        from .formats.terum_read import skill_root
+        from .formats.terum.paths import skill_root
 
         root = skill_root(evalset.source)
         return os.path.realpath(root) if root else None

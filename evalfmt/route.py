@@ -17,16 +17,15 @@ The rules of the seed layout (errors stop everything: nothing is written):
 - a test named twice for the same skill with the same ``should_trigger`` is listed once;
 - a test with no skill-trigger is not routed: :attr:`Routed.unrouted` names it.
 
-The router reads the IR in its JSON shape (what :func:`evalfmt.ir.dump` gives, and what fast readers
-emit before pydantic is involved): :func:`route` takes :class:`~evalfmt.ir.EvalSet` objects or that
-data, so routing an EVAL.yaml never imports pydantic.
+The router reads :class:`~evalfmt.ir.EvalSet` objects as the readers build them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
+from . import ir
 from .errors import CONTROL, Diagnostic
 from .formats.names import message as control_message
 from .skill_triggers import conflict_message, missing_skill_message, skill_name_problem
@@ -41,7 +40,7 @@ class Entry:
     id: str
     input: Any
     should_trigger: bool
-    span: dict | None = None
+    span: ir.Span | None = None
 
     def to_json(self) -> dict:
         return {"id": self.id, "input": self.input, "should_trigger": self.should_trigger}
@@ -66,43 +65,36 @@ class Routed:
                 for skill, entries in self.skills.items()}
 
 
-def canonical_input(value: Any) -> Any:
+def canonical_input(value: ir.Input | None) -> Any:
     """A test's input for evals.json: the string, or messages as ``{role, content}`` (content parts as
     ``{type, value}``)."""
     if value is None or isinstance(value, str):
         return value
-    return [{"role": m.get("role"), "content": _content(m.get("content"))} for m in value]
+    return [{"role": m.role, "content": _content(m.content)} for m in value]
 
 
 def _content(content: Any) -> Any:
     if isinstance(content, list):
-        return [{"type": p["type"], "value": p.get("value")} if isinstance(p, dict) and isinstance(p.get("type"), str)
+        return [{"type": p.type, "value": p.value} if isinstance(p, ir.ContentPart) else
+                {"type": p["type"], "value": p.get("value")} if isinstance(p, dict) and isinstance(p.get("type"), str)
                 else p for p in content]
     return content
 
 
-def _at(span: dict | None, fallback: str) -> tuple[str, int, int]:
+def _at(span: ir.Span | None, fallback: str) -> tuple[str, int, int]:
     if not span:
         return fallback, 1, 1
-    return span["file"], span.get("line", 1), span.get("column", 1)
+    return span.file, span.line, span.column
 
 
-def _where(span: dict | None, fallback: str) -> str:
-    return f"{span['file']}:{span.get('line', 1)}" if span else fallback
-
-
-def _data(evalset: Any) -> dict:
-    if isinstance(evalset, dict):
-        return evalset
-    from .ir import dump
-
-    return dump(evalset)
+def _where(span: ir.Span | None, fallback: str) -> str:
+    return f"{span.file}:{span.line}" if span else fallback
 
 
 # ---------------------------------------------------------------------------------------- route
 
 
-def route(evalsets: list, skill: str | None = None) -> Routed:
+def route(evalsets: list[ir.EvalSet], skill: str | None = None) -> Routed:
     """Route the tests of ``evalsets`` (in order) into per-skill entries. ``skill`` names the skill of
     a trigger set that names none (a skill-creator trigger file outside a skill folder)."""
     out = Routed()
@@ -121,28 +113,29 @@ def route(evalsets: list, skill: str | None = None) -> Routed:
         taken[entry.id] = entry
         out.skills.setdefault(skill_name, []).append(entry)
 
-    for es in map(_data, evalsets):
-        suite_level = _valid_triggers(es.get("checks") or [], None, es, out)
-        for case in es.get("cases") or []:
+    for es in evalsets:
+        suite_level = _valid_triggers(es.checks, None, es, out)
+        for case in es.cases:
             _route_case(case, es, suite_level, out, add)
-        if es.get("suite"):
-            _route_case(es["suite"], es, suite_level, out, add)
-        if es.get("triggers"):
-            _route_triggers(es, skill, out, add)
+        if es.suite:
+            _route_case(es.suite, es, suite_level, out, add)
+        if es.triggers:
+            _route_triggers(es, es.triggers, skill, out, add)
     return out
 
 
-def _valid_triggers(checks: list, case: dict | None, es: dict, out: Routed) -> list | None:
+def _valid_triggers(checks: list[ir.Check], case: ir.Case | None, es: ir.EvalSet,
+                    out: Routed) -> list[ir.SkillTrigger] | None:
     """The skill-trigger checks of a list whose skill name is usable; None when any is not (reported)."""
     valid = []
     ok = True
-    test = case["name"] if case is not None else None
-    source = es.get("source") or "-"
+    test = case.name if case is not None else None
+    source = es.source or "-"
     for check in checks:
-        if check.get("kind") != "skill-trigger":
+        if not isinstance(check, ir.SkillTrigger):
             continue
-        f, line, col = _at(check.get("span") or (case.get("span") if case else None), source)
-        name = check.get("skill")
+        f, line, col = _at(check.span or (case.span if case else None), source)
+        name = check.skill
         if not isinstance(name, str):
             out.diagnostics.append(Diagnostic(f, line, col, "EV103", missing_skill_message(test)))
             ok = False
@@ -164,38 +157,39 @@ def _valid_triggers(checks: list, case: dict | None, es: dict, out: Routed) -> l
     return valid if ok else None
 
 
-def _route_case(case: dict, es: dict, suite_level: list | None, out: Routed, add) -> None:
-    own = _valid_triggers(case.get("checks") or [], case, es, out)
+def _route_case(case: ir.Case, es: ir.EvalSet, suite_level: list[ir.SkillTrigger] | None, out: Routed,
+                add: Callable[[str, Entry], None]) -> None:
+    own = _valid_triggers(case.checks, case, es, out)
     if own is None or suite_level is None:
         return
     triggers = own + suite_level
     if not triggers:
-        out.unrouted.append((_where(case.get("span"), es.get("source") or "-"), case["name"]))
+        out.unrouted.append((_where(case.span, es.source or "-"), case.name))
         return
     wanted: dict[str, bool] = {}
     ok = True
     for check in triggers:
-        want = check.get("should_trigger") is not False
-        name = check["skill"]
+        want = check.should_trigger is not False
+        name = check.skill
+        assert name is not None  # _valid_triggers keeps only named ones
         if name in wanted and wanted[name] != want:
-            f, line, col = _at(check.get("span") or case.get("span"), es.get("source") or "-")
-            out.diagnostics.append(Diagnostic(f, line, col, "EV503", conflict_message(case["name"], name, want,
+            f, line, col = _at(check.span or case.span, es.source or "-")
+            out.diagnostics.append(Diagnostic(f, line, col, "EV503", conflict_message(case.name, name, want,
                                                                                        wanted[name])))
             ok = False
             continue
         wanted.setdefault(name, want)
     if not ok:
         return
-    value = canonical_input(case.get("input"))
+    value = canonical_input(case.input)
     for skill_name, want in wanted.items():
-        add(skill_name, Entry(case["name"], value, want, case.get("span")))
+        add(skill_name, Entry(case.name, value, want, case.span))
 
 
-def _route_triggers(es: dict, skill: str | None, out: Routed, add) -> None:
-    ts = es["triggers"]
-    owner = es.get("skill") or {}
-    name = ts.get("skill") or skill or owner.get("name")
-    f, line, col = _at(ts.get("span"), es.get("source") or "-")
+def _route_triggers(es: ir.EvalSet, ts: ir.TriggerSet, skill: str | None, out: Routed,
+                    add: Callable[[str, Entry], None]) -> None:
+    name = ts.skill or skill or (es.skill.name if es.skill else None)
+    f, line, col = _at(ts.span, es.source or "-")
     if not name:
         out.diagnostics.append(Diagnostic(
             f, line, col, "EV103",
@@ -211,11 +205,11 @@ def _route_triggers(es: dict, skill: str | None, out: Routed, add) -> None:
                                    "one folder name"))
         return
     counts = {True: 0, False: 0}
-    for p in ts.get("prompts") or []:
-        want = bool(p["should_trigger"])
+    for p in ts.prompts:
+        want = bool(p.should_trigger)
         counts[want] += 1
         base = "should-trigger" if want else "should-not-trigger"
-        add(name, Entry(f"{base}-{counts[want]}", p["text"], want, p.get("span") or ts.get("span")))
+        add(name, Entry(f"{base}-{counts[want]}", p.text, want, p.span or ts.span))
 
 
 def _quote(name: str) -> str:

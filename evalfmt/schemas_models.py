@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema
 
 from . import ir
-from .formats import agentv_read as av
+from .formats.agentv import reader as av
 
 Scalar = Union[str, int, float, bool]
 NonBlank = Annotated[str, StringConstraints(pattern=r"\S")]

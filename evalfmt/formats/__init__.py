@@ -58,41 +58,20 @@ def loss_at(span: "Span | None", fallback: str, what: str, kept: str | None = No
 
 
 class ReadResult:
-    """What a reader read: eval sets (IR), diagnostics, and the loaded documents by path.
+    """What a reader read: eval sets (IR, built by the reader), diagnostics, and the loaded documents
+    by path."""
 
-    A reader may add an eval set as an :class:`~evalfmt.ir.EvalSet` or, to keep pydantic off the
-    fast path of ``validate``, as plain data in the IR's JSON shape (:meth:`add_raw`); ``sets``
-    turns such data into IR on first access.
-    """
-
-    def __init__(self, sets: list | None = None, diagnostics: list[Diagnostic] | None = None,
-                 documents: dict | None = None):
-        self._items: list = list(sets or [])
+    def __init__(self, sets: list[EvalSet] | None = None, diagnostics: list[Diagnostic] | None = None,
+                 documents: dict[str, Loaded] | None = None):
+        self.sets: list[EvalSet] = list(sets or [])
         self.diagnostics: list[Diagnostic] = list(diagnostics or [])
-        self.documents: dict[str, "Loaded"] = dict(documents or {})
+        self.documents: dict[str, Loaded] = dict(documents or {})
         #: files left unread for want of evidence of their format, as ``path: why`` lines (never a
         #: failure: commands print them on stderr as ``evalfmt: note: ...``)
         self.notes: list[str] = []
 
-    @property
-    def sets(self) -> list["EvalSet"]:
-        if any(isinstance(item, dict) for item in self._items):
-            from ..ir import EvalSet
-
-            self._items[:] = [EvalSet.model_validate(i) if isinstance(i, dict) else i for i in self._items]
-        return self._items
-
-    def add_raw(self, data: dict) -> None:
-        """Add an eval set given as IR-shaped plain data (built into IR only when ``sets`` is read)."""
-        self._items.append(data)
-
-    def raw_sets(self) -> list:
-        """The eval sets as the readers added them, without building IR: IR objects or IR-shaped plain
-        data (for consumers that, like ``transpile``, can work on the IR's JSON shape)."""
-        return list(self._items)
-
-    def extend(self, other: "ReadResult") -> None:
-        self._items.extend(other._items)
+    def extend(self, other: ReadResult) -> None:
+        self.sets.extend(other.sets)
         self.diagnostics.extend(other.diagnostics)
         self.documents.update(other.documents)
         self.notes.extend(n for n in other.notes if n not in self.notes)
@@ -163,7 +142,7 @@ def read_file(name: str, path: str, **options) -> ReadResult:
     from .names import check
 
     result = get(name).read(path, **options)
-    check(result.raw_sets(), result.diagnostics, result.documents)
+    check(result.sets, result.diagnostics, result.documents)
     return result
 
 
@@ -283,15 +262,17 @@ def plain_relpath(path: object) -> bool:
 
 
 class Reporter:
-    """Diagnostics at exact positions of one loaded document, and spans as plain data (``add_raw``)."""
+    """Diagnostics at exact positions of one loaded document, and the spans of its nodes."""
 
     def __init__(self, loaded: Loaded, result: ReadResult):
         self.loaded = loaded
         self.result = result
 
-    def span(self, *path: Any) -> dict:
+    def span(self, *path: Any) -> Span:
+        from ..ir import Span
+
         p = self.loaded.pos(*path)
-        return {"file": self.loaded.path, "line": p.line, "column": p.column}
+        return Span(self.loaded.path, p.line, p.column)
 
     def add(self, code: str, message: str, *path: Any, key: bool = False, severity: str = "error",
             fixable: bool = False, data: dict | None = None) -> None:
@@ -301,12 +282,12 @@ class Reporter:
 
     def unknown_key(self, key: str, known: tuple[str, ...], *path: Any, severity: str = "warning",
                     otherwise: str = " (it is kept, but skill-creator ignores it)") -> None:
-        import difflib
+        from ..suggest import near
 
-        near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-        hint = f" (did you mean '{near[0]}'?)" if near else otherwise
+        close = near(key, known)
+        hint = f" (did you mean '{close}'?)" if close else otherwise
         self.add("EV101", f"unknown key '{key}'{hint}", *path, key=True, severity=severity,
-                 fixable=bool(near), data={"suggestion": near[0], "old": key} if near else None)
+                 fixable=bool(close), data={"suggestion": close, "old": key} if close else None)
 
     def wrong_type(self, what: str, expected: str, value: Any, *path: Any) -> None:
         self.add("EV102", f"'{what}' must be {expected}, not a {type_name(value)}", *path)
@@ -333,6 +314,8 @@ def open_document(path: str, result: ReadResult, kind: str | None = None) -> Rep
     return rep
 
 
-def span_at(path: str, line: int = 1, column: int = 1) -> dict:
-    """A span as plain data (the IR's JSON shape)."""
-    return {"file": path, "line": line, "column": column}
+def span_at(path: str, line: int = 1, column: int = 1) -> Span:
+    """The span of a position in ``path`` (the whole file: 1:1)."""
+    from ..ir import Span
+
+    return Span(path, line, column)

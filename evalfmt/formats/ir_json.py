@@ -17,10 +17,10 @@ for an unknown one, EV104 for an unknown check kind, EV102 for the rest).
 
 from __future__ import annotations
 
-import difflib
 from typing import TYPE_CHECKING, Any
 
 from ..load import type_name
+from ..suggest import near
 from . import Format, ReadResult, Reporter, WriteResult, first_char, open_document, peek_keys
 from .ir_doc import MARKER
 
@@ -69,7 +69,7 @@ def read(path: str) -> ReadResult:
         return result
     for i, raw in enumerate(sets):
         try:
-            result.sets.append(ir.EvalSet.model_validate(raw))
+            result.sets.append(ir.validate(raw))
         except ValidationError as exc:
             for err in exc.errors(include_url=False):
                 _report(rep, ("sets", i) + tuple(err["loc"]), err, raw)
@@ -95,18 +95,18 @@ def _report(rep: Reporter, loc: tuple, err: dict, raw: Any) -> None:
             break
     where = ".".join(str(s) for s in loc[2:] if not (isinstance(s, str) and s in ir.CHECK_MODELS)) or "set"
     kind = err["type"]
-    if kind == "missing":
+    if kind in ("missing", "missing_argument"):
         rep.add("EV103", f"missing required field '{loc[-1]}' at {where}", *path)
-    elif kind == "extra_forbidden":
+    elif kind in ("extra_forbidden", "unexpected_keyword_argument"):
         field = loc[-1]
         parent = _model_fields(rep.loaded.data, path[:-1])
-        near = difflib.get_close_matches(str(field), parent, n=1, cutoff=0.6)
-        hint = f" (did you mean '{near[0]}'?)" if near else ": remove it"
+        close = near(str(field), parent)
+        hint = f" (did you mean '{close}'?)" if close else ": remove it"
         rep.add("EV101", f"unknown IR field '{field}' at {where}{hint}", *path, key=True)
     elif kind in ("union_tag_invalid", "union_tag_not_found"):
         tag = node.get("kind") if isinstance(node, dict) else None
-        near = difflib.get_close_matches(str(tag), list(ir.CHECK_MODELS), n=1, cutoff=0.6)
-        hint = f" (did you mean '{near[0]}'?)" if near else ""
+        close = near(str(tag), ir.CHECK_MODELS)
+        hint = f" (did you mean '{close}'?)" if close else ""
         what = f"unknown check kind '{tag}'" if tag is not None else "a check without 'kind'"
         rep.add("EV104", f"{what} at {where}{hint}", *(path + (["kind"] if tag is not None else [])))
     else:
@@ -121,11 +121,10 @@ def _model_fields(data: Any, path: list) -> list[str]:
     for step in path:
         node = node[step]
     if isinstance(node, dict) and isinstance(node.get("kind"), str) and node["kind"] in ir.CHECK_MODELS:
-        return list(ir.CHECK_MODELS[node["kind"]].model_fields)
+        return list(ir.field_names(ir.CHECK_MODELS[node["kind"]]))
     names: set[str] = set()
-    for model in (ir.EvalSet, ir.Case, ir.Suite, ir.SuiteEntry, ir.TriggerSet, ir.TriggerPrompt, ir.SkillInfo,
-                  ir.Message, ir.ContentPart, ir.Span):
-        names.update(model.model_fields)
+    for model in (*ir.NODE_CLASSES, ir.Span):
+        names.update(ir.field_names(model))
     return sorted(names)
 
 

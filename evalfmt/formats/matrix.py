@@ -17,7 +17,7 @@ from .losses import FEATURES, Rule, Table
 
 #: writer module of each target format (its ``TABLE``)
 WRITERS = {
-    "terum": "terum_write", "agentv": "agentv_write", "agent-skills": "agent_skills",
+    "terum": "terum.writer", "agentv": "agentv.writer", "agent-skills": "agent_skills.writer",
     "skill-creator-triggers": "skill_creator_triggers", "skillgym": "skillgym_write", "promptfoo": "promptfoo",
 }
 

@@ -33,6 +33,7 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from ..load import type_name
+from ..ir.build import evalset as build_evalset
 from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, head, hinted_name, open_document,
                peek_keys, plain_name, plain_relpath, span_at)
 from .losses import Rule, Table, check_feature
@@ -107,15 +108,22 @@ def detect(path: str) -> bool:
 
 
 def read(path: str) -> ReadResult:
-    """The config as plain IR data (``ReadResult.add_raw``): no pydantic on validate's path."""
+    """The config read as the IR's JSON shape, then built into IR (:mod:`evalfmt.ir.build`)."""
     result = ReadResult()
+    plain_sets: list[dict[str, Any]] = []
+    _read(path, result, plain_sets)
+    result.sets.extend(build_evalset(d) for d in plain_sets)
+    return result
+
+
+def _read(path: str, result: ReadResult, plain_sets: list[dict[str, Any]]) -> ReadResult:
     r = open_document(path, result)
     if r is None:
         return result
     data = r.loaded.data
     evalset: dict[str, Any] = {"format": NAME, "source": path, "span": span_at(path), "cases": [], "checks": [],
                                "extra": {}, "hints": {"file_name": basename(path)}}
-    result.add_raw(evalset)
+    plain_sets.append(evalset)
     extra, hints = evalset["extra"], evalset["hints"]
     if isinstance(data, list):
         hints["shape"] = "tests"

@@ -18,15 +18,11 @@ import os
 import re
 from typing import Any
 
-from typing import TYPE_CHECKING
-
+from .. import ir
 from ..load import type_name
 from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, first_char, hinted_name, open_document,
                peek_keys, span_at)
 from .losses import FEATURES, Rule, Table
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .. import ir
 
 NAME = "skill-creator-triggers"
 ITEM_KEYS = ("query", "should_trigger")
@@ -69,50 +65,47 @@ def _skill_from_name(path: str) -> str | None:
 
 
 def read(path: str) -> ReadResult:
-    """The trigger set as plain IR data (``ReadResult.add_raw``): no pydantic on validate's path."""
+    """The trigger set: one :class:`~evalfmt.ir.TriggerSet`, prompts in file order."""
     result = ReadResult()
     rep = open_document(path, result, kind="json")
     if rep is None:
         return result
     span = span_at(path)
-    evalset: dict[str, Any] = {"format": NAME, "source": path, "span": span}
     skill = _skill_folder(path)
-    if skill:
-        evalset["skill"] = {"name": skill, "path": os.path.dirname(os.path.abspath(path))}
-    triggers: dict[str, Any] = {"skill": skill or _skill_from_name(path), "span": span, "prompts": [],
-                                "extra": {}, "hints": {"file_name": basename(path)}}
-    evalset["triggers"] = triggers
-    result.add_raw(evalset)
+    triggers = ir.TriggerSet(skill=skill or _skill_from_name(path), span=span, hints={"file_name": basename(path)})
+    result.sets.append(ir.EvalSet(
+        format=NAME, source=path, span=span, triggers=triggers,
+        skill=ir.SkillInfo(name=skill, path=os.path.dirname(os.path.abspath(path))) if skill else None))
     data = rep.loaded.data
     if not isinstance(data, list):
         rep.add("EV102", f"a trigger eval set must be a list of {{query, should_trigger}} items, not a {type_name(data)}")
-        triggers["extra"]["$root"] = data
+        triggers.extra["$root"] = data
         return result
     for i, item in enumerate(data):
-        triggers["prompts"].append(_read_item(rep, item, i))
+        triggers.prompts.append(_read_item(rep, item, i))
     style = _style_of(rep.loaded.text, data)
     if style != "indent":
-        triggers["hints"]["style"] = style
+        triggers.hints["style"] = style
     return result
 
 
-def _read_item(rep: Reporter, item: Any, i: int) -> dict:
+def _read_item(rep: Reporter, item: Any, i: int) -> ir.TriggerPrompt:
     if not isinstance(item, dict):
         rep.add("EV102", f"a trigger item must be a mapping with 'query' and 'should_trigger', not a {type_name(item)}", i)
-        return {"text": "", "should_trigger": False, "span": rep.span(i), "extra": {"$value": item}}
-    prompt: dict[str, Any] = {"text": "", "should_trigger": True, "span": rep.span(i), "extra": {}}
-    extra = prompt["extra"]
+        return ir.TriggerPrompt(text="", should_trigger=False, span=rep.span(i), extra={"$value": item})
+    prompt = ir.TriggerPrompt(text="", should_trigger=True, span=rep.span(i))
+    extra = prompt.extra
     if "query" not in item:
         rep.add("EV103", "missing required key 'query' (the user request)", i)
     elif isinstance(item["query"], str):
-        prompt["text"] = item["query"]
+        prompt.text = item["query"]
     else:
         rep.wrong_type("query", "a string", item["query"], i, "query")
         extra["query"] = item["query"]
     if "should_trigger" not in item:
         rep.add("EV103", "missing required key 'should_trigger' (true or false)", i)
     elif isinstance(item["should_trigger"], bool):
-        prompt["should_trigger"] = item["should_trigger"]
+        prompt.should_trigger = item["should_trigger"]
     else:
         rep.wrong_type("should_trigger", "a boolean", item["should_trigger"], i, "should_trigger")
         extra["should_trigger"] = item["should_trigger"]

@@ -214,10 +214,10 @@ def unknown_code(code: str, setting: str, known: Iterable[str]) -> str | None:
     known = list(known)
     if code == "ALL" or any(c.startswith(code) for c in known):
         return None
-    import difflib
+    from ..suggest import near
 
     pool = sorted(set(known) | {c[:len(code)] for c in known})
-    close = [c for c in pool if sorted(c) == sorted(code)] or difflib.get_close_matches(code, pool, n=1, cutoff=0.8)
+    close = [c for c in pool if sorted(c) == sorted(code)] or [c for c in [near(code, pool, 0.8)] if c]
     hint = f"did you mean '{close[0]}'?" if close else "see 'evalfmt rules' for the codes"
     return f"unknown rule code '{code}' in {setting} ({hint})"
 

@@ -10,11 +10,14 @@ import os
 import re
 import stat as statmod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import frontmatter
 from ..errors import Diagnostic, LoadError, Pos, one_line
 from ..load import Loaded, YMap, YSeq
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..ir import Node, Span
 
 #: How much of a file decides whether it is text (terum: no NUL in the first 8 KiB).
 TEXT_PROBE = 8192
@@ -297,7 +300,7 @@ class Context:
     def doc(self, path: str | None) -> Loaded | None:
         return self.documents.get(path) if path else None
 
-    def locate(self, span) -> tuple[Loaded, tuple] | None:
+    def locate(self, span: Span | None) -> tuple[Loaded, tuple] | None:
         """The document and the data path of the node an IR span points at."""
         if span is None:
             return None
@@ -310,9 +313,9 @@ class Context:
         path = index.get((span.line, span.column))
         return None if path is None else (loaded, path)
 
-    def value_pos(self, node, key: str | None = None) -> Pos:
+    def value_pos(self, node: Node, key: str | None = None) -> Pos:
         """Position of a node's value (of its ``key`` when given and present), else of its span."""
-        span = getattr(node, "span", None)
+        span = node.span
         found = self.locate(span)
         if found is not None and key is not None:
             loaded, path = found
@@ -322,9 +325,9 @@ class Context:
             return Pos(1, 1)
         return Pos(span.line, span.column)
 
-    def check_arg_pos(self, check) -> Pos:
+    def check_arg_pos(self, check: Node) -> Pos:
         """Position of a terum check's argument (``{transcript_mentions: X}``: where X is)."""
-        found = self.locate(getattr(check, "span", None))
+        found = self.locate(check.span)
         if found is not None:
             loaded, path = found
             node = _get(loaded.located, path)

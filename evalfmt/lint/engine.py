@@ -139,9 +139,7 @@ def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintRe
     enabled = [r for r in reg if r.scope in ("set", "skill") and cfg.enabled(r.code)]
     ctx = Context(read.documents, cfg.rule_options)
     set_rules = [r() for r in enabled if r.scope == "set"]
-    from .view import evalsets
-
-    for es in evalsets(read):
+    for es in read.sets:
         for rule in set_rules:
             if rule.formats is None or es.format in rule.formats:
                 rule.check_set(es, ctx)

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..ir import EvalSet
     from .context import Context, SkillFolder
 
 FAMILIES = {
@@ -86,7 +87,7 @@ class Rule:
     #: where the rule comes from: "evalfmt" or the distribution of a plugin
     origin: ClassVar[str] = "evalfmt"
 
-    def check_set(self, evalset, ctx: "Context") -> None:  # pragma: no cover - overridden
+    def check_set(self, evalset: EvalSet, ctx: Context) -> None:  # pragma: no cover - overridden
         return None
 
     def check_skill(self, skill: "SkillFolder", ctx: "Context") -> None:  # pragma: no cover - overridden

@@ -651,4 +651,4 @@ def filtered(evalset: ir.EvalSet, units: list[Unit]) -> ir.EvalSet:
     suite = evalset.suite if "suite" in names else None
     if len(cases) == len(evalset.cases) and suite is evalset.suite:
         return evalset
-    return evalset.model_copy(update={"cases": cases, "suite": suite})
+    return ir.replace(evalset, cases=cases, suite=suite)

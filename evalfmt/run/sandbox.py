@@ -89,7 +89,7 @@ class StageReport:
 
 def file_path_violation(rel: str) -> str | None:
     """Why terum refuses an inline ``files`` path (the reader's rule), or None."""
-    from ..formats.terum_read import file_path_violation as rule
+    from ..formats.terum.paths import file_path_violation as rule
 
     if "\x00" in rel:  # no file can have that name (the engine's write throws)
         return "holds a NUL character"
@@ -97,7 +97,7 @@ def file_path_violation(rel: str) -> str | None:
 
 
 def _fixture_outside(case_dir: str, fixture: str, skill_dir: str) -> bool:
-    from ..formats.terum_read import fixture_outside
+    from ..formats.terum.paths import fixture_outside
 
     return fixture_outside(case_dir, fixture, skill_dir)
 

@@ -38,4 +38,6 @@ def filter_set(evalset: ir.EvalSet, tags: list[str]) -> ir.EvalSet:
     if not tags:
         return evalset
     suite = evalset.suite if evalset.suite is not None and selected(evalset.suite, tags) else None
-    return evalset.model_copy(update={"cases": [c for c in evalset.cases if selected(c, tags)], "suite": suite})
+    from .. import ir
+
+    return ir.replace(evalset, cases=[c for c in evalset.cases if selected(c, tags)], suite=suite)

@@ -93,7 +93,7 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
             result.diagnostics.extend(read.diagnostics)
             result.notes.extend(f"note: {n}" for n in read.notes)
             root = out_dir if out_dir is not None else default_out(unit.path, "seed", unit.format)
-            groups.setdefault(root, []).extend(read.raw_sets())
+            groups.setdefault(root, []).extend(read.sets)
     for root, sets in groups.items():
         routed = route(sets, skill)
         result.diagnostics.extend(routed.diagnostics)
@@ -178,7 +178,7 @@ def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
             raise AgentvError(str(exc)) from None
         return res.files(), res.warnings
     from .. import formats
-    from ..formats.agentv_write import to_data
+    from ..formats.agentv.writer import to_data
 
     read = formats.read_unit(unit)
     errors = [d for d in read.diagnostics if d.severity == "error"]

@@ -112,7 +112,7 @@ def _coalesce(*values: Any) -> Any:
     return values[-1]
 
 
-def sentence(entry: Any) -> str | None:
+def assertion_sentence(entry: Any) -> str | None:
     """``assertionToNaturalLanguage``: the sentence for one assertion entry, or None."""
     kind = get(entry, "type")
     if kind == "skill-trigger":
@@ -182,7 +182,7 @@ def sentence(entry: Any) -> str | None:
     return f"{js.string(kind)} assertion" if js.truthy(kind) else None
 
 
-def sentences(entry: Any) -> list[str]:
+def assertion_sentences(entry: Any) -> list[str]:
     """``assertionToNaturalLanguageList``: an llm-grader's rubric outcomes, else the one sentence."""
     kind = get(entry, "type")
     if kind in ("llm-grader", "llm_grader"):
@@ -194,7 +194,7 @@ def sentences(entry: Any) -> list[str]:
                 if isinstance(text, str):
                     out.append(text)
             return out
-    one = sentence(entry)
+    one = assertion_sentence(entry)
     return [] if one is None else [one]
 
 
@@ -272,7 +272,7 @@ def _transpile(suite: Any, tests: list, result: AgentvResult) -> AgentvResult:
     suite_entries = _assertions_of(suite)
     kept = [a for a in suite_entries if get(a, "type") != "skill-trigger"]
     for entry in kept:
-        suite_nl.extend(sentences(entry))
+        suite_nl.extend(assertion_sentences(entry))
     skills = result.skills
 
     def skill_file(name: str) -> dict:
@@ -292,7 +292,7 @@ def _transpile(suite: Any, tests: list, result: AgentvResult) -> AgentvResult:
             nl.append(js.trim(criteria))
         for entry in entries:
             if get(entry, "type") != "skill-trigger":
-                nl.extend(sentences(entry))
+                nl.extend(assertion_sentences(entry))
         nl.extend(suite_nl)
         triggers = [a for a in entries if get(a, "type") == "skill-trigger"]
         prompt, files = _extract_input(case)
@@ -334,7 +334,7 @@ def load_suite(path: str) -> Any:
     refuses, on one line at agentv's position (agentv prints a source excerpt under it; evalfmt's
     errors are one line). Raises :class:`~evalfmt.errors.LoadError` for what evalfmt refuses before
     parsing (size, NUL bytes, invalid UTF-8)."""
-    from ..formats.agentv_yaml import AgentvYamlError, duplicate_key_error, load_file
+    from ..formats.agentv.loader import AgentvYamlError, duplicate_key_error, load_file
 
     try:
         loaded = load_file(path)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from corpus import CORPUS, DEEP, ISSUE_FILE
 from evalfmt.errors import LoadError
-from evalfmt.formats.agentv_yaml import AgentvYamlError, load_text
+from evalfmt.formats.agentv.loader import AgentvYamlError, load_text
 from evalfmt.load import load_text as libyaml_load_text
 from evalfmt.load import plain
 from evalfmt.npmyaml import YamlError, check

@@ -58,7 +58,7 @@ def evalfmt_verdict(text: str) -> dict:
     "line", "column" (UTF-16 units, as the package counts), "code"} (the code of an agentv parser error,
     or EV114 for a duplicate key, or evalfmt's own refusal)."""
     from evalfmt.errors import LoadError
-    from evalfmt.formats.agentv_yaml import AgentvYamlError, load_text
+    from evalfmt.formats.agentv.loader import AgentvYamlError, load_text
     from evalfmt.load import plain
 
     try:

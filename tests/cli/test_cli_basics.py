@@ -135,9 +135,10 @@ def test_cli_start_does_not_import_heavy_modules():
 
 
 def test_validating_a_terum_file_does_not_import_pydantic(tmp_path):
+    """The reader builds the IR (plain dataclasses); pydantic is only the IR's boundary (evalfmt.ir.adapter)."""
     path = case_file(tmp_path, b"task: x\nchecks: [{transcript_mentions: y}]\n")
     code = ("import sys; from evalfmt.api import validate; "
-            f"validate([{path!r}]); print('pydantic' in sys.modules, 'evalfmt.ir' in sys.modules)")
+            f"validate([{path!r}]); print('pydantic' in sys.modules, 'evalfmt.ir.adapter' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False False"
 
@@ -154,14 +155,14 @@ LIGHT_FORMATS = [
 
 @pytest.mark.parametrize("fmt,name,text", LIGHT_FORMATS, ids=[f[0] for f in LIGHT_FORMATS])
 def test_validate_and_lint_of_one_file_do_not_import_pydantic(tmp_path, fmt, name, text):
-    """pre-commit runs validate and lint on every commit: readers hand over plain IR data, and
-    detecting a .json file does not load the IR either."""
+    """pre-commit runs validate and lint on every commit: readers build the IR's dataclasses, and neither
+    they nor detection of a .json file load pydantic (the IR's boundary, evalfmt.ir.adapter)."""
     path = tmp_path / name
     path.write_text(text)
     code = ("import sys\nfrom evalfmt.cli import main\nfrom evalfmt.formats import detect\n"
             "print(detect(sys.argv[1]).name)\n"
             "for args in (['validate', sys.argv[1]], ['lint', '--isolated', '--quiet', sys.argv[1]]):\n"
             "    try:\n        main(args)\n    except SystemExit as exc:\n        print('exit', exc.code)\n"
-            "print(sorted(m for m in ('pydantic', 'evalfmt.ir') if m in sys.modules))\n")
+            "print(sorted(m for m in ('pydantic', 'evalfmt.ir.adapter') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == [fmt, "exit 0", "exit 0", "[]"]

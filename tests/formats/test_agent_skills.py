@@ -26,7 +26,7 @@ def ir_snapshot(sets: list[ir.EvalSet]) -> str:
 
 def same(a: ir.EvalSet, b: ir.EvalSet) -> bool:
     """Same content, wherever each was read from."""
-    return ir.same(a.model_copy(update={"source": None}), b.model_copy(update={"source": None}))
+    return ir.same(ir.replace(a, source=None), ir.replace(b, source=None))
 
 
 def write_read(tmp_path: pathlib.Path, evalset: ir.EvalSet, name: str = "evals.json") -> tuple:
@@ -64,8 +64,8 @@ def test_assertions_spelling_is_kept_and_documented_spelling_is_the_default():
     assert case.hints == {"id": 1, "expectations_key": "assertions"}
     assert case.checks[0].kind == "rubrics" and len(case.checks[0].criteria) == 13
     # From another format the writer uses the documented spelling.
-    foreign = edgegap.model_copy(update={"format": "terum"})
-    foreign.cases = [c.model_copy(update={"hints": {}}) for c in edgegap.cases]
+    foreign = ir.replace(edgegap, format="terum")
+    foreign.cases = [ir.replace(c, hints={}) for c in edgegap.cases]
     text = agent_skills.write(foreign).files["evals.json"]
     data = json.loads(text)
     assert all("expectations" in e and "assertions" not in e for e in data["evals"])

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import CONFORMANCE, FIXTURES, ROOT, conformance_files, conformance_id
 from evalfmt import formats
-from evalfmt.formats.agentv_yaml import resolve_merges
+from evalfmt.formats.agentv.loader import resolve_merges
 from evalfmt.load import load_file, load_text
 from evalfmt.schemas_models import SCHEMAS, all_schemas
 
@@ -158,7 +158,7 @@ def test_agentv_schema_against_agentvs_own():
         assert ours.is_valid(data), path
     assert refused_by_theirs == 12
     # every top-level key agentv's schema defines is one the reader knows (so none is an EV101)
-    from evalfmt.formats import agentv_read
+    from evalfmt.formats.agentv import reader as agentv_read
 
     their_keys = set(theirs["definitions"]["EvalFile"]["properties"])
     assert their_keys <= set(agentv_read.TOP_KEYS) | set(agentv_read.TOP_DEPRECATED)

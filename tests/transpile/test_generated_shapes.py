@@ -36,4 +36,4 @@ def test_read_write_and_plan_never_raise(tmp_path_factory, doc):
 
 def _content(evalset: ir.EvalSet) -> str:
     """ir.content as text (so that a NaN equals itself), wherever the set was read from."""
-    return json.dumps(ir.content(evalset.model_copy(update={"source": None})), sort_keys=True)
+    return json.dumps(ir.content(ir.replace(evalset, source=None)), sort_keys=True)

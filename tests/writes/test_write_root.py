@@ -124,7 +124,7 @@ def test_plain_name_refuses_every_non_plain_name(name):
 
 def test_case_stems_never_hold_control_characters():
     from evalfmt import ir
-    from evalfmt.formats.terum_write import write
+    from evalfmt.formats.terum.writer import write
 
     es = ir.EvalSet(format="agentv", cases=[ir.Case(name="evil\n::error file=x::", input="go")])
     (rel,) = [r for r in write(es).files if r.startswith("evals/cases/")]

@@ -4,9 +4,14 @@ transpile output with what the EVAL.yaml beside it routes to now."""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
+from ... import ir
 from ...errors import Pos
 from ..registry import Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import Context
 
 
 class _Reader(Rule):
@@ -184,7 +189,7 @@ class StaleTranspile(Rule):
     formats = ("agentv",)
     options = {"layouts": ["seed"]}
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         source = evalset.source
         if not source or not os.path.isfile(source):
             return
@@ -198,12 +203,12 @@ class StaleTranspile(Rule):
         if "agentv" in layouts:
             self._agentv(source, ctx)
 
-    def finish(self, ctx):
+    def finish(self, ctx: Context) -> None:
         for root, members in sorted(ctx.state.get(self.code, {}).items()):
             from ...route import route
 
             members.sort(key=lambda m: m[0])
-            routed = route([getattr(es, "_d", es) for _src, es in members])
+            routed = route([es for _src, es in members])
             if routed.errors:
                 continue
             sources = " ".join(src for src, _es in members)

@@ -4,11 +4,16 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
+from ... import ir
 from ...errors import Pos
-from ...formats.terum_read import GENERATED_MARK
+from ...formats.terum.paths import GENERATED_MARK
 from ..registry import Rule
 from .quality import whole_set
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import Context
 
 KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -64,7 +69,7 @@ class GeneratedCaseRules(Rule):
     name = "generated-case-rules"
     formats = ("terum",)
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         generated = [c for c in evalset.cases if c.span and _generated(ctx, c.span.file)]
         for case in generated:
             path = case.span.file
@@ -142,7 +147,7 @@ class GeneratedTriggerCount(Rule):
     name = "generated-trigger-count"
     formats = ("terum",)
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         ts = evalset.triggers
         if ts is None or ts.span is None or not _generated(ctx, ts.span.file):
             return
@@ -190,7 +195,7 @@ class BadEvalShape(Rule):
     name = "bad-eval-shape"
     scope = "skill"
 
-    def check_skill(self, skill, ctx):
+    def check_skill(self, skill: SkillFolder, ctx: Context) -> None:
         if not skill.whole:
             return
         md = skill.md

@@ -14,7 +14,7 @@ import os
 import re
 
 from ...errors import Pos
-from ..context import SkillFolder, offset_to_pos
+from ..context import Context, SkillFolder, offset_to_pos
 from ..registry import Rule
 
 ALLOWED_KEYS = ("name", "description", "license", "metadata", "allowed-tools")
@@ -209,7 +209,7 @@ class Frontmatter(Rule):
     scope = "skill"
     options = {"managed-fields": "optional"}
 
-    def check_skill(self, skill: SkillFolder, ctx):
+    def check_skill(self, skill: SkillFolder, ctx: Context) -> None:
         if not skill.whole:
             return
         md = skill.md
@@ -371,7 +371,7 @@ class InvisibleCharacters(Rule):
     severity = "error"
     scope = "skill"
 
-    def check_skill(self, skill: SkillFolder, ctx):
+    def check_skill(self, skill: SkillFolder, ctx: Context) -> None:
         for f in skill.files:
             text = f.text
             if text is None:
@@ -462,7 +462,7 @@ class Credentials(Rule):
     severity = "error"
     scope = "skill"
 
-    def check_skill(self, skill: SkillFolder, ctx):
+    def check_skill(self, skill: SkillFolder, ctx: Context) -> None:
         author = None
         author_read = False
         for f in skill.files:
@@ -519,7 +519,7 @@ class FileTypes(Rule):
     scope = "skill"
     options = {"allow-executable": False}
 
-    def check_skill(self, skill: SkillFolder, ctx):
+    def check_skill(self, skill: SkillFolder, ctx: Context) -> None:
         allow = bool(ctx.options(self)["allow-executable"])
         for f in skill.files:
             name = f.rel.rsplit("/", 1)[-1]
@@ -602,7 +602,7 @@ class LicenseAgreement(Rule):
     scope = "skill"
     options = {"policy-license": None}
 
-    def check_skill(self, skill: SkillFolder, ctx):
+    def check_skill(self, skill: SkillFolder, ctx: Context) -> None:
         if not skill.whole or not schema_ok(skill.md, _managed(ctx, skill)):
             return
         md = skill.md
@@ -666,7 +666,7 @@ class DescriptionAndSize(Rule):
     severity = "error"
     scope = "skill"
 
-    def check_skill(self, skill: SkillFolder, ctx):
+    def check_skill(self, skill: SkillFolder, ctx: Context) -> None:
         if not skill.whole:
             return
         md = skill.md
@@ -731,7 +731,7 @@ class Category(Rule):
     scope = "skill"
     options = {"categories": []}
 
-    def check_skill(self, skill: SkillFolder, ctx):
+    def check_skill(self, skill: SkillFolder, ctx: Context) -> None:
         cats = [str(c) for c in ctx.options(self).get("categories") or []]
         if not skill.whole or not cats or not schema_ok(skill.md, _managed(ctx, skill)):
             return
@@ -800,7 +800,7 @@ class OutsideReferences(Rule):
     severity = "warning"
     scope = "skill"
 
-    def check_skill(self, skill: SkillFolder, ctx):
+    def check_skill(self, skill: SkillFolder, ctx: Context) -> None:
         if not skill.whole:
             return
         md = skill.md

@@ -9,41 +9,45 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
+from ... import ir
 from ...errors import Pos
 from ..context import shown
 from ..registry import Rule
 from ..shell import commands
 from ..words import COMMON_WORDS
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import Context
+
 POSITIVE = ("transcript_mentions", "command_matching")
 #: Checks that fail a skill doing too much (the guide names the first two; an absent file is one too).
 NEGATIVE = ("transcript_omits", "no_command_matching", "file_absent")
 
 
-def terum_cases(evalset: Any) -> list[Any]:
+def terum_cases(evalset: ir.EvalSet) -> list[ir.Case]:
     return list(evalset.cases)
 
 
-def with_suite(evalset: Any) -> list[Any]:
-    out: list[Any] = list(evalset.cases)
+def with_suite(evalset: ir.EvalSet) -> list[ir.Case]:
+    out: list[ir.Case] = list(evalset.cases)
     if evalset.suite is not None:
         out.append(evalset.suite)
     return out
 
 
-def whole_set(evalset: Any) -> bool:
+def whole_set(evalset: ir.EvalSet) -> bool:
     """True when the set was read from a whole skill folder (not one file of it, as pre-commit gives)."""
     return evalset.source is None or os.path.isdir(evalset.source)
 
 
-def file_of(node) -> str | None:
-    span = getattr(node, "span", None)
+def file_of(node: ir.Node) -> str | None:
+    span = node.span
     return span.file if span is not None else None
 
 
-def task_pos(ctx, case: Any) -> Pos:
+def task_pos(ctx: Context, case: ir.Case) -> Pos:
     for key in ("task", "input", "prompt"):
         found = ctx.locate(case.span)
         if found is not None and found[0].has(*found[1], key):
@@ -51,14 +55,14 @@ def task_pos(ctx, case: Any) -> Pos:
     return ctx.value_pos(case)
 
 
-def key_pos(ctx, node, key: str) -> Pos | None:
-    found = ctx.locate(getattr(node, "span", None))
+def key_pos(ctx: Context, node: ir.Node, key: str) -> Pos | None:
+    found = ctx.locate(node.span)
     if found is not None and found[0].has(*found[1], key):
         return found[0].key_pos(*found[1], key)
     return None
 
 
-def check_lists(evalset: Any) -> Iterable[tuple[Any, object, list]]:
+def check_lists(evalset: ir.EvalSet) -> Iterable[tuple[ir.Case, ir.Case | ir.SuiteEntry, list[ir.Check]]]:
     """(case, owner, checks): each case's checks and each suite entry's checks (scored alone)."""
     for case in evalset.cases:
         yield case, case, case.checks
@@ -97,7 +101,7 @@ class SlashTask(Rule):
     code = "EV201"
     name = "slash-task"
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         for case in with_suite(evalset):
             task = case.task
             if isinstance(task, str) and task.lstrip().startswith("/"):
@@ -150,7 +154,7 @@ class InjectionTask(Rule):
     code = "EV202"
     name = "injection-task"
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         for case in with_suite(evalset):
             task = case.task
             if not isinstance(task, str):
@@ -199,7 +203,7 @@ class NoPrecisionCheck(Rule):
     name = "no-precision-check"
     formats = ("terum",)
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         for case in terum_cases(evalset):
             kinds = [c.kind for c in case.checks]
             positive = next((c for c in case.checks if c.kind in POSITIVE), None)
@@ -243,7 +247,7 @@ class ShortAnchor(Rule):
     name = "short-anchor"
     options = {"min-length": 4, "extra-words": []}
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         opts = ctx.options(self)
         extra = {str(w).lower() for w in opts["extra-words"]}
         for _case, _owner, checks in check_lists(evalset):
@@ -302,7 +306,7 @@ class ProseAnchor(Rule):
     name = "prose-anchor"
     options = {"min-words": 4}
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         min_words = int(ctx.options(self)["min-words"])
         for _case, _owner, checks in check_lists(evalset):
             for c in checks:
@@ -352,7 +356,7 @@ class UnpassableChecks(Rule):
     name = "unpassable-checks"
     severity = "error"
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         for _case, _owner, checks in check_lists(evalset):
             for j, b in enumerate(checks):
                 for a in checks[:j]:
@@ -404,7 +408,7 @@ class VacuousCase(Rule):
     name = "vacuous-case"
     formats = ("terum",)
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         for case in evalset.cases:
             if case.checks or (case.judge and case.judge.strip()) or "checks" in case.extra:
                 continue
@@ -451,7 +455,7 @@ class AnchorInTask(Rule):
     code = "EV208"
     name = "anchor-in-task"
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         for case, _owner, checks in check_lists(evalset):
             task = case.task
             if not isinstance(task, str) or not task.strip():
@@ -473,7 +477,7 @@ TOOLS = ("git", "node", "npm", "npx", "pnpm", "yarn", "bun", "deno", "tsc", "pyt
          "fd")
 
 
-def _declared(case: Any, suite: Any | None = None) -> set[str]:
+def _declared(case: ir.Case, suite: ir.Suite | None = None) -> set[str]:
     out: set[str] = set()
     for owner in (case, suite):
         if owner is None:
@@ -522,7 +526,7 @@ class UndeclaredTool(Rule):
     options = {"tools": list(TOOLS), "extra-tools": []}
     formats = ("terum",)
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         opts = ctx.options(self)
         tools = set(opts["tools"]) | set(opts["extra-tools"])
         words = _tool_words(tools)
@@ -616,7 +620,7 @@ class ProseSetup(Rule):
     severity = "warning"
     formats = ("terum",)
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         for case in with_suite(evalset):
             if not case.setup or not _PROSE_HINT.search(case.setup):
                 continue
@@ -672,7 +676,7 @@ class NoAdversarialCase(Rule):
     severity = "info"
     formats = ("terum",)
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         cases = [c for c in evalset.cases if file_of(c)]
         if not whole_set(evalset) or not cases or any(c.bucket == "adversarial" for c in cases):
             return
@@ -715,7 +719,7 @@ class NoDistractor(Rule):
     name = "no-distractor"
     formats = ("terum",)
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         suite = evalset.suite
         if suite is None or not suite.entries:
             return
@@ -757,7 +761,7 @@ class JudgeWithoutChecks(Rule):
     severity = "info"
     formats = ("terum",)
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         for case in evalset.cases:
             if case.judge and case.judge.strip() and not case.checks and "checks" not in case.extra:
                 pos = key_pos(ctx, case, "judge") or Pos(1, 1)

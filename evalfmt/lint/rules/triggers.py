@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import difflib
 
+from ... import ir
 from ...errors import Pos
-from ..context import shown
+from ..context import Context, shown
 from ..registry import Rule
 
 
@@ -14,17 +15,17 @@ def norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def _file(ts, prompt=None) -> str | None:
-    span = getattr(prompt, "span", None) or getattr(ts, "span", None)
+def _file(ts: ir.TriggerSet, prompt: ir.TriggerPrompt | None = None) -> str | None:
+    span = (prompt.span if prompt is not None else None) or ts.span
     return span.file if span is not None else None
 
 
-def _pos(prompt) -> Pos:
-    span = getattr(prompt, "span", None)
+def _pos(prompt: ir.TriggerPrompt) -> Pos:
+    span = prompt.span
     return Pos(span.line, span.column) if span is not None else Pos(1, 1)
 
 
-def _side(prompt) -> str:
+def _side(prompt: ir.TriggerPrompt) -> str:
     return "should_trigger" if prompt.should_trigger else "should_not_trigger"
 
 
@@ -68,7 +69,7 @@ class ContradictoryTrigger(Rule):
     name = "contradictory-trigger"
     severity = "error"
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         ts = evalset.triggers
         if ts is None:
             return
@@ -115,7 +116,7 @@ class DuplicateTrigger(Rule):
     code = "EV302"
     name = "duplicate-trigger"
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         ts = evalset.triggers
         if ts is None:
             return
@@ -161,7 +162,7 @@ class EmptyTrigger(Rule):
     code = "EV303"
     name = "empty-trigger"
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         ts = evalset.triggers
         if ts is None:
             return
@@ -216,7 +217,7 @@ class OneSidedTriggers(Rule):
     code = "EV304"
     name = "one-sided-triggers"
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         ts = evalset.triggers
         if ts is None or not ts.prompts:
             return
@@ -271,7 +272,7 @@ class MonotoneTriggers(Rule):
     name = "monotone-triggers"
     options = {"threshold": 0.9}
 
-    def check_set(self, evalset, ctx):
+    def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         ts = evalset.triggers
         if ts is None:
             return

@@ -1,7 +1,7 @@
 """The ``agentv`` format: an AgentV EVAL.yaml, as agentv 4.42.4 reads it.
 
-Reading: :mod:`evalfmt.formats.agentv_read`; writing: :mod:`evalfmt.formats.agentv_write`; the YAML
-details agentv's parser adds (merge keys, duplicate keys): :mod:`evalfmt.formats.agentv_yaml`.
+Reading: :mod:`.reader`; writing: :mod:`.writer`; the YAML
+details agentv's parser adds (merge keys, duplicate keys): :mod:`.loader`.
 The whole mapping to and from the IR is in docs/agentv.md.
 
 Detection is by structure, never by trial parsing: a YAML file named like agentv's eval files
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import os
 
-from ..load import is_virtual
-from . import Format, ReadResult, basename, peek_keys
+from ...load import is_virtual
+from .. import Format, ReadResult, basename, peek_keys
 
 YAML_EXTS = (".yaml", ".yml")
 TEST_KEYS = {"tests", "eval_cases", "evalcases"}
@@ -47,13 +47,13 @@ def detect(path: str) -> bool:
 
 
 def read(path: str) -> ReadResult:
-    from .agentv_read import read_file
+    from .reader import read_file
 
     return read_file(path)
 
 
 def write(evalset, existing=None):
-    from .agentv_write import write as _write
+    from .writer import write as _write
 
     return _write(evalset, existing)
 

@@ -2,7 +2,7 @@
 
 What agentv does, and so what this reader does (see docs/agentv.md for the whole mapping):
 
-- YAML as agentv's parser reads it (:func:`.agentv_yaml.load_file`: what it refuses is EV100 at its
+- YAML as agentv's parser reads it (:func:`.loader.load_file`: what it refuses is EV100 at its
   position, merge keys ``<<`` are applied, a duplicate key is EV114: agentv refuses the file);
 - ``tests`` is a list of test mappings, ``file://`` references to more of them (globs allowed), or a
   path: a ``.yaml``/``.yml`` file holding a list, a ``.jsonl`` file, or a folder in which every
@@ -21,20 +21,21 @@ What agentv does, and so what this reader does (see docs/agentv.md for the whole
 
 Nothing is dropped: values of the wrong type and unknown keys stay in ``extra`` (in source order), a
 key order that differs from the writer's is kept in ``hints["keys"]``, and terum's fields written by
-:mod:`agentv_write` under ``metadata.terum`` are lifted back into the case.
+:mod:`.writer` under ``metadata.terum`` are lifted back into the case.
 """
 
 from __future__ import annotations
 
-import difflib
 import glob
 import os
 from typing import Any
 
-from ..errors import Diagnostic, LoadError, Pos
-from ..load import Loaded, load_text, type_name
-from . import ReadResult
-from .agentv_yaml import load_file, plain
+from ...errors import Diagnostic, LoadError, Pos
+from ...load import Loaded, load_text, type_name
+from ...suggest import key as suggest_key, near
+from ...ir.build import evalset as build_evalset
+from .. import ReadResult
+from .loader import load_file, plain
 
 # ------------------------------------------------------------------------------ the vocabulary
 
@@ -131,12 +132,7 @@ def canonical_order(fixed: tuple[str, ...], present: list[str], extras_before: s
     return known + extras
 
 
-def suggest(key: str, known: tuple[str, ...]) -> str | None:
-    lowered = key.lower().replace("-", "_")
-    if lowered in known and lowered != key:
-        return lowered
-    match = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    return match[0] if match else None
+suggest = suggest_key
 
 
 # ---------------------------------------------------------------------------------- positions
@@ -220,7 +216,7 @@ def read_file(path: str) -> ReadResult:
         loaded = load_file(path)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
-        result.add_raw(_evalset(path))
+        result.sets.append(build_evalset(_evalset(path)))
         return result
     result.documents[path] = loaded
     ctx = Ctx(loaded, result.diagnostics)
@@ -234,7 +230,7 @@ def read_file(path: str) -> ReadResult:
             evalset["extra"]["document"] = plain(data)
     else:
         Reader(ctx, result, path).top(evalset, data)
-    result.add_raw(evalset)
+    result.sets.append(build_evalset(evalset))
     return result
 
 
@@ -303,18 +299,7 @@ class Reader:
                 else:
                     es["extra"][k] = plain(value)
             else:
-                if key in ("name", "description"):
-                    ctx.at_value((key,), "EV102", f"'{key}' must be a string, not a {type_name(value)}")
-                elif key == "tags":
-                    ctx.at_value((key,), "EV102", "'tags' must be a list of strings")
-                elif key in ("tests", "eval_cases", "evalcases", "assert", "assertions"):
-                    ctx.at_key((key,), "EV501" if key in TOP_DEPRECATED else "EV101",
-                               f"'{key}' is ignored: '{tests_key if key in ('tests', 'eval_cases', 'evalcases') else assertions_key}' is used instead; remove it",
-                               "warning")
-                elif key in TOP_DEPRECATED:
-                    ctx.at_key((key,), "EV501", f"'{key}' is deprecated: use '{TOP_DEPRECATED[key]}'", "warning")
-                elif key not in TOP_KEYS:
-                    self._unknown(ctx, key, (key,), TOP_KEYS)
+                self._top_ignored(key, value, tests_key, assertions_key)
                 es["extra"][key] = plain(value)
             order.append(k)
         if tests_key is None:
@@ -322,6 +307,22 @@ class Reader:
                                         "that holds them")
         if order != canonical_order(TOP_ORDER, order, extras_before="input"):
             es["hints"]["keys"] = order
+
+    def _top_ignored(self, key: str, value: Any, tests_key: str | None, assertions_key: str | None) -> None:
+        """The diagnostic for a top-level key evalfmt keeps in ``extra``."""
+        ctx = self.ctx
+        if key in ("name", "description"):
+            ctx.at_value((key,), "EV102", f"'{key}' must be a string, not a {type_name(value)}")
+        elif key == "tags":
+            ctx.at_value((key,), "EV102", "'tags' must be a list of strings")
+        elif key in ("tests", "eval_cases", "evalcases", "assert", "assertions"):
+            used = tests_key if key in ("tests", "eval_cases", "evalcases") else assertions_key
+            ctx.at_key((key,), "EV501" if key in TOP_DEPRECATED else "EV101",
+                       f"'{key}' is ignored: '{used}' is used instead; remove it", "warning")
+        elif key in TOP_DEPRECATED:
+            ctx.at_key((key,), "EV501", f"'{key}' is deprecated: use '{TOP_DEPRECATED[key]}'", "warning")
+        elif key not in TOP_KEYS:
+            self._unknown(ctx, key, (key,), TOP_KEYS)
 
     @staticmethod
     def _unknown(ctx: Ctx, key: str, where: tuple, known: tuple[str, ...]) -> None:
@@ -431,7 +432,7 @@ class Reader:
 
     def _tests_jsonl(self, es: dict, full: str, ids: dict) -> None:
         try:
-            from ..load import read_text
+            from ...load import read_text
 
             text = read_text(full)
         except LoadError as exc:
@@ -512,44 +513,13 @@ class Reader:
             k = key
             at = where + (key,)
             if key == "id":
-                if isinstance(value, str) and value.strip():
-                    case["name"] = value
-                    first = ids.get(value)
-                    if first is not None:
-                        ctx.at_value(at, "EV115", f"duplicate test id '{value}' (first at line {first.line}); "
-                                                  "ids must be unique: rename one")
-                    else:
-                        ids[value] = ctx.pos(*at)
-                elif isinstance(value, str):
-                    ctx.at_value(at, "EV103", "test 'id' is blank; give the test a name")
-                    extra["id"] = value
-                else:
-                    ctx.at_value(at, "EV102", f"test 'id' must be a string, not a {type_name(value)} "
-                                              "(agentv skips the test)")
-                    extra["id"] = plain(value)
-                    case["name"] = "" if value is None else str(value)
+                self._case_id(ctx, case, value, at, ids)
             elif key == judge_key:
                 k = "criteria"
-                if key == "expected_outcome":
-                    ctx.at_key(at, "EV501", "'expected_outcome' is deprecated: use 'criteria'", "warning",
-                               fix={"rename": "criteria"})
-                if isinstance(value, str):
-                    case["judge"] = value
-                else:
-                    ctx.at_value(at, "EV102", f"'{key}' must be a string, not a {type_name(value)}")
-                    extra[k] = plain(value)
+                self._case_judge(ctx, case, key, value, at)
             elif key == checks_key:
                 k = "assertions"
-                if key == "assert":
-                    ctx.at_key(at, "EV501", "'assert' is deprecated: use 'assertions'", "warning",
-                               fix={"rename": "assertions"})
-                if isinstance(value, list):
-                    case["checks"] = self.checks(value, at, ctx=ctx)
-                    if not value:
-                        hints["assertions"] = "empty"  # agentv runs a test with `assertions: []`
-                else:
-                    ctx.at_value(at, "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
-                    extra[k] = plain(value)
+                self._case_checks(ctx, case, key, value, at)
             elif key == "input":
                 inp = self.input(value, at, hints, ctx=ctx)
                 if inp is not None:
@@ -558,46 +528,15 @@ class Reader:
                     extra["input"] = plain(value)
             elif key == "input_files" and isinstance(value, list) and all(isinstance(f, str) for f in value):
                 case["input_files"] = list(value)
-            elif key == "expected_output" and value is None:
-                extra[key] = None  # agentv reads null as absent; kept so that the key writes back
             elif key == "expected_output":
-                if not isinstance(value, (str, list, dict)):
-                    ctx.at_value(at, "EV102", "'expected_output' must be a string, a mapping or a list of messages, "
-                                              f"not a {type_name(value)}")
-                    extra[k] = plain(value)
-                else:
-                    case["expected_output"] = plain(value)
+                self._case_expected(ctx, case, value, at)
             elif key == "metadata" and isinstance(value, dict):
                 markers = self._metadata(case, ctx, value, at)
             else:
-                if key == "input_files":
-                    ctx.at_value(at, "EV102", "'input_files' must be a list of paths")
-                elif key == "metadata":
-                    ctx.at_value(at, "EV102", f"'metadata' must be a mapping, not a {type_name(value)}")
-                elif key in ("criteria", "expected_outcome", "assertions", "assert"):
-                    used = judge_key if key in ("criteria", "expected_outcome") else checks_key
-                    ctx.at_key(at, "EV501" if key in TEST_DEPRECATED else "EV101",
-                               f"'{key}' is ignored: '{used}' is used instead; remove it", "warning")
-                elif key in TEST_DEPRECATED:
-                    ctx.at_key(at, "EV501", f"'{key}' is deprecated: use '{TEST_DEPRECATED[key]}'", "warning")
-                elif key not in TEST_KEYS:
-                    self._unknown(ctx, key, at, TEST_KEYS)
+                self._case_ignored(ctx, key, value, at, judge_key, checks_key)
                 extra[key] = plain(value)
             order.append(k)
-        name = case["name"]
-        if "id" not in data:
-            if default_id is not None:
-                case["name"] = name = default_id
-                hints["id_from_folder"] = True
-            else:
-                ctx.add(case_pos(ctx, where), "EV103", "test is missing 'id'; give it a unique name")
-                hints["no_id"] = True
-        if "input" not in data and "input_files" not in data:
-            ctx.add(case_pos(ctx, where), "EV103",
-                    f"test '{name}' is missing 'input'; give the prompt as a string or a list of messages")
-        elif "input" not in data:
-            ctx.add(case_pos(ctx, where), "EV103",
-                    f"test '{name}' has 'input_files' but no 'input'; give the prompt as 'input'")
+        name = self._case_required(ctx, case, data, where, default_id)
         self._skipped(ctx, name, data, where)
         self._trigger_conflicts(ctx, case["checks"], name)
         if order != canonical_order(TEST_ORDER, order):
@@ -609,6 +548,95 @@ class Reader:
         if markers.get("suite"):
             return ("suite", self._as_suite(ctx, case, data, where), case)
         return ("case", case)
+
+    @staticmethod
+    def _case_judge(ctx: Ctx, case: dict, key: str, value: Any, at: tuple) -> None:
+        if key == "expected_outcome":
+            ctx.at_key(at, "EV501", "'expected_outcome' is deprecated: use 'criteria'", "warning",
+                       fix={"rename": "criteria"})
+        if isinstance(value, str):
+            case["judge"] = value
+        else:
+            ctx.at_value(at, "EV102", f"'{key}' must be a string, not a {type_name(value)}")
+            case["extra"]["criteria"] = plain(value)
+
+    def _case_checks(self, ctx: Ctx, case: dict, key: str, value: Any, at: tuple) -> None:
+        if key == "assert":
+            ctx.at_key(at, "EV501", "'assert' is deprecated: use 'assertions'", "warning",
+                       fix={"rename": "assertions"})
+        if isinstance(value, list):
+            case["checks"] = self.checks(value, at, ctx=ctx)
+            if not value:
+                case["hints"]["assertions"] = "empty"  # agentv runs a test with `assertions: []`
+        else:
+            ctx.at_value(at, "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
+            case["extra"]["assertions"] = plain(value)
+
+    @staticmethod
+    def _case_expected(ctx: Ctx, case: dict, value: Any, at: tuple) -> None:
+        if value is None:
+            case["extra"]["expected_output"] = None  # agentv reads null as absent; kept so that the key writes back
+        elif not isinstance(value, (str, list, dict)):
+            ctx.at_value(at, "EV102", "'expected_output' must be a string, a mapping or a list of messages, "
+                                      f"not a {type_name(value)}")
+            case["extra"]["expected_output"] = plain(value)
+        else:
+            case["expected_output"] = plain(value)
+
+    @staticmethod
+    def _case_id(ctx: Ctx, case: dict, value: Any, at: tuple, ids: dict) -> None:
+        if isinstance(value, str) and value.strip():
+            case["name"] = value
+            first = ids.get(value)
+            if first is not None:
+                ctx.at_value(at, "EV115", f"duplicate test id '{value}' (first at line {first.line}); "
+                                          "ids must be unique: rename one")
+            else:
+                ids[value] = ctx.pos(*at)
+        elif isinstance(value, str):
+            ctx.at_value(at, "EV103", "test 'id' is blank; give the test a name")
+            case["extra"]["id"] = value
+        else:
+            ctx.at_value(at, "EV102", f"test 'id' must be a string, not a {type_name(value)} "
+                                      "(agentv skips the test)")
+            case["extra"]["id"] = plain(value)
+            case["name"] = "" if value is None else str(value)
+
+    def _case_ignored(self, ctx: Ctx, key: str, value: Any, at: tuple, judge_key: str | None,
+                      checks_key: str | None) -> None:
+        """The diagnostic for a test key evalfmt keeps in ``extra`` (a value of the wrong type, a key
+        shadowed by its other spelling, a deprecated or unknown key)."""
+        if key == "input_files":
+            ctx.at_value(at, "EV102", "'input_files' must be a list of paths")
+        elif key == "metadata":
+            ctx.at_value(at, "EV102", f"'metadata' must be a mapping, not a {type_name(value)}")
+        elif key in ("criteria", "expected_outcome", "assertions", "assert"):
+            used = judge_key if key in ("criteria", "expected_outcome") else checks_key
+            ctx.at_key(at, "EV501" if key in TEST_DEPRECATED else "EV101",
+                       f"'{key}' is ignored: '{used}' is used instead; remove it", "warning")
+        elif key in TEST_DEPRECATED:
+            ctx.at_key(at, "EV501", f"'{key}' is deprecated: use '{TEST_DEPRECATED[key]}'", "warning")
+        elif key not in TEST_KEYS:
+            self._unknown(ctx, key, at, TEST_KEYS)
+
+    @staticmethod
+    def _case_required(ctx: Ctx, case: dict, data: dict, where: tuple, default_id: str | None) -> str:
+        """EV103 for a test without an id or an input; the test's name."""
+        name = case["name"]
+        if "id" not in data:
+            if default_id is not None:
+                case["name"] = name = default_id
+                case["hints"]["id_from_folder"] = True
+            else:
+                ctx.add(case_pos(ctx, where), "EV103", "test is missing 'id'; give it a unique name")
+                case["hints"]["no_id"] = True
+        if "input" not in data and "input_files" not in data:
+            ctx.add(case_pos(ctx, where), "EV103",
+                    f"test '{name}' is missing 'input'; give the prompt as a string or a list of messages")
+        elif "input" not in data:
+            ctx.add(case_pos(ctx, where), "EV103",
+                    f"test '{name}' has 'input_files' but no 'input'; give the prompt as 'input'")
+        return name
 
     def _as_trigger(self, case: dict, data: dict) -> dict | None:
         keys = set(data) - {"id", "input", "assertions", "metadata"}
@@ -672,7 +700,7 @@ class Reader:
     def _trigger_conflicts(self, ctx: Ctx, checks: list, test: str | None) -> None:
         """EV103 for a skill-trigger without a skill (the router's line too), EV503 for a test that asks
         one skill both to trigger and not to."""
-        from ..skill_triggers import conflict_message, missing_skill_message
+        from ...skill_triggers import conflict_message, missing_skill_message
 
         seen: dict[str, bool] = {}
         for check in checks:
@@ -726,6 +754,14 @@ class Reader:
             return None
         if role not in ROLES:
             ctx.at_value(at + ("role",), "EV102", f"invalid role '{role}': use system, user, assistant or tool")
+        content = self._content(ctx, item, at)
+        extra = {k: plain(v) for k, v in item.items() if k not in ("role", "content")}
+        return {"role": role, "content": content, "extra": extra, "span": ctx.span(*at)}
+
+    @staticmethod
+    def _content(ctx: Ctx, item: dict, at: tuple) -> Any:
+        """A message's content: a list of ``{type, value}`` parts, or the value as it is (reported when it
+        is not a string, a list of parts or a mapping)."""
         content: Any = item.get("content")
         if isinstance(content, list) and all(isinstance(p, dict) and isinstance(p.get("type"), str) for p in content):
             parts = []
@@ -751,8 +787,7 @@ class Reader:
             content = plain(content)
         else:
             content = plain(content)
-        extra = {k: plain(v) for k, v in item.items() if k not in ("role", "content")}
-        return {"role": role, "content": content, "extra": extra, "span": ctx.span(*at)}
+        return content
 
     # ----------------------------------------------------------------------------------- checks
 
@@ -788,8 +823,8 @@ class Reader:
                                                   "(agentv 4.42.4 skips the assertion)", "warning", fix={"replace": new})
             kind = new
         if kind not in KNOWN_TYPES and kind not in self.custom_types():
-            close = difflib.get_close_matches(kind, KNOWN_TYPES, n=1, cutoff=0.75)
-            more = f" (did you mean '{close[0]}'?)" if close else ""
+            close = near(kind, KNOWN_TYPES, 0.75)
+            more = f" (did you mean '{close}'?)" if close else ""
             ctx.at_value(at + ("type",), "EV104",
                          f"unknown assertion type '{raw_type}'{more}; agentv runs it as a custom assertion, and none "
                          f"named '{kind}' was found in .agentv/assertions/", "error" if close else "warning")
@@ -1042,7 +1077,7 @@ def regex_problem(pattern: str, flags: str | None) -> tuple[str, str, str] | Non
         bad = [ch for ch in flags if ch not in JS_REGEX_FLAGS]
         if bad or len(set(flags)) != len(flags):
             return "flags", "error", f"invalid regex flags '{flags}': use a subset of d, g, i, m, s, u, v, y, each once"
-    from ..ecmaregex import problems
+    from ...ecmaregex import problems
 
     for p in problems(pattern, flags or ""):
         if p.kind == "invalid":

@@ -20,10 +20,10 @@ import math
 import re
 from typing import Any
 
-from .. import ir
-from ..formats import Loss, WriteResult
-from .losses import Rule, Table, check_feature
-from .agentv_read import (
+from ... import ir
+from .. import Loss, WriteResult
+from ..losses import Rule, Table, check_feature
+from .reader import (
     KIND_FIELDS,
     TERUM_FIELDS,
     TERUM_META,
@@ -76,7 +76,7 @@ TERUM_LOSS = {
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
-    from .. import yamlrt
+    from ... import yamlrt
 
     data, losses = to_data(evalset)
     old = None
@@ -332,33 +332,45 @@ class _Writer:
         out = [self.check(c, f"{where}[{i}]") for i, c in enumerate(checks)]
         return [x for x in out if x is not _DROPPED]  # (an agentv entry may itself be null)
 
-    def check(self, c: ir.Check, where: str) -> Any:
-        if isinstance(c, ir.Opaque):
-            if c.origin == "agentv" or c.origin is None and isinstance(c.raw, dict) and "type" in c.raw:
-                return c.raw
-            self.lose("check.opaque", c, where, f"agentv cannot run this {c.origin or 'unknown'} check "
-                                                f"({c.label()})")
-            return _DROPPED
-        if isinstance(c, ir.Rubrics) and c.hints.get("shorthand") == "string" and len(c.criteria) == 1 \
-                and isinstance(c.criteria[0], str) and not c.extra and all(getattr(c, f) is None for f in COMMON):
+    def check(self, c: ir.CheckBase, where: str) -> Any:
+        """One assertion entry, through :data:`CHECK_WRITERS` (by IR check class); a class not there is
+        an agentv assertion type of the same name (:meth:`_assertion`)."""
+        return getattr(self, CHECK_WRITERS.get(type(c), "_assertion"))(c, where)
+
+    def _opaque(self, c: ir.Opaque, where: str) -> Any:
+        if c.origin == "agentv" or c.origin is None and isinstance(c.raw, dict) and "type" in c.raw:
+            return c.raw
+        self.lose("check.opaque", c, where, f"agentv cannot run this {c.origin or 'unknown'} check "
+                                            f"({c.label()})")
+        return _DROPPED
+
+    def _rubrics(self, c: ir.Rubrics, where: str) -> Any:
+        if c.hints.get("shorthand") == "string" and len(c.criteria) == 1 and isinstance(c.criteria[0], str) \
+                and not c.extra and all(getattr(c, f) is None for f in COMMON):
             return c.criteria[0]
+        return self._assertion(c, where)
+
+    def _terum_kind(self, c: ir.CheckBase, where: str) -> Any:
         kind = c.kind
-        values: dict[str, Any] = {}
-        if c.name is not None:
-            values["name"] = c.name
-        if kind in TERUM_TYPES:
-            agentv_type, fld = TERUM_TYPES[kind]
-            values["type"] = agentv_type
-            values["value"] = getattr(c, fld)
-            self.lose(check_feature(kind), c, where, f"agentv has no built-in '{kind}' check: written as the custom assertion type "
-                                f"'{agentv_type}', which agentv runs only with a grader in "
-                                f".agentv/assertions/{agentv_type}.ts")
-        else:
-            values["type"] = kind
-            for fld, key, typ, _req in KIND_FIELDS.get(kind, ()):
-                value = getattr(c, fld)
-                if value is not None:
-                    values[key] = _num(value) if typ == "number" else value
+        agentv_type, fld = TERUM_TYPES[kind]
+        self.lose(check_feature(kind), c, where, f"agentv has no built-in '{kind}' check: written as the custom assertion type "
+                            f"'{agentv_type}', which agentv runs only with a grader in "
+                            f".agentv/assertions/{agentv_type}.ts")
+        return self._entry(c, where, {"type": agentv_type, "value": getattr(c, fld)})
+
+    def _assertion(self, c: ir.CheckBase, where: str) -> Any:
+        values: dict[str, Any] = {"type": c.kind}
+        for fld, key, typ, _req in KIND_FIELDS.get(c.kind, ()):
+            value = getattr(c, fld)
+            if value is not None:
+                values[key] = _num(value) if typ == "number" else value
+        return self._entry(c, where, values)
+
+    def _entry(self, c: ir.CheckBase, where: str, typed: dict[str, Any]) -> Any:
+        """The shared part of every assertion entry: its name, the common fields, its own extra keys, in
+        the key order it was read in (or agentv's canonical one)."""
+        values: dict[str, Any] = {"name": c.name} if c.name is not None else {}
+        values.update(typed)
         for fld in COMMON[1:]:
             value = getattr(c, fld)
             if value is not None:
@@ -368,5 +380,12 @@ class _Writer:
                 values[k] = v
             else:
                 self.lose("check.fields", c, where, f"'{k}' of check '{c.label()}' (agentv has no such key)")
-        present = list(values)
-        return _ordered(values, c.hints.get("keys"), canonical_check_order(kind, present))
+        return _ordered(values, c.hints.get("keys"), canonical_check_order(c.kind, list(values)))
+
+
+#: The method of :class:`_Writer` that writes each IR check class (the rest: :meth:`_Writer._assertion`).
+CHECK_WRITERS: dict[type[ir.CheckBase], str] = {
+    ir.Opaque: "_opaque",
+    ir.Rubrics: "_rubrics",
+    **{ir.CHECK_MODELS[k]: "_terum_kind" for k in TERUM_TYPES},
+}

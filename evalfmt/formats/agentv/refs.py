@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import head
+from .. import head
 
 _MAY_REFER = re.compile(r"file://|^(?:tests|eval_cases|evalcases)[ \t]*:[ \t]*[^\s#]", re.M)
 TEST_KEYS = ("tests", "eval_cases", "evalcases")
@@ -28,9 +28,9 @@ def references(path: str) -> set[str]:
     """Absolute paths of the files the eval file at ``path`` reads its tests from (existing files only)."""
     if not _MAY_REFER.search(head(path)):
         return set()
-    from ..errors import LoadError
-    from ..load import load_file
-    from .agentv_yaml import resolve_merges
+    from ...errors import LoadError
+    from ...load import load_file
+    from .loader import resolve_merges
 
     try:
         data = resolve_merges(load_file(path, kind="yaml").data)
@@ -84,7 +84,7 @@ def owner(path: str, not_owner=None) -> str | None:
     above that references it (the nearest first, then by name), or None. In a case folder
     (:data:`CASE_FOLDERS`) only files named like agentv's eval files count, so the case files beside
     it are not opened; files for which ``not_owner`` is true are never owners."""
-    from .agentv import detect, named_like_eval
+    from . import detect, named_like_eval
 
     target = os.path.abspath(path)
     folder = os.path.dirname(path) or "."  # kept in the caller's spelling (relative stays relative)

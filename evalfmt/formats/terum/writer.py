@@ -14,13 +14,13 @@ Output paths are relative to the skill folder: ``evals/cases/<name>.yaml``, ``ev
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
-from .. import ir, yamlrt
-from ..errors import CONTROL
-from ..kinds import TERUM_ARG_FIELD as ARG_FIELD
-from . import Loss, WriteResult, loss_at
-from .losses import Rule, Table, check_feature
+from ... import ir, yamlrt
+from ...errors import CONTROL
+from ...kinds import TERUM_ARG_FIELD as ARG_FIELD
+from .. import Loss, WriteResult, loss_at
+from ..losses import Rule, Table, check_feature
 
 NEGATED = {
     "transcript_mentions": "transcript_omits", "transcript_omits": "transcript_mentions",
@@ -62,6 +62,21 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     skill = _target_skill(evalset)
     prompts: list[ir.TriggerPrompt] = list(evalset.triggers.prompts) if evalset.triggers else []
     _set_level_losses(evalset, out.losses)
+    _write_cases(evalset, skill, prompts, existing, out)
+    if evalset.suite is not None:
+        _write_suite(evalset.suite, _carried(evalset.format), existing, out)
+    if prompts or evalset.triggers is not None:
+        rel = "evals/triggers.yaml"
+        ts = evalset.triggers or ir.TriggerSet(skill=skill)
+        out.files[rel] = _dump(_triggers_data(ts, prompts, out.losses), existing.get(rel), ts.hints.get("generated"))
+    if not out.files:
+        out.nothing = "no cases, suite or trigger prompts to write (a terum skill's evals/ would be empty)"
+    return out
+
+
+def _write_cases(evalset: ir.EvalSet, skill: str | None, prompts: list[ir.TriggerPrompt], existing: dict[str, str],
+                 out: WriteResult) -> None:
+    """One case file per case; a case's skill-trigger checks become prompts (``prompts``, for triggers.yaml)."""
     used: set[str] = set()
     for i, case in enumerate(evalset.cases):
         where = f"cases[{i}]"
@@ -84,30 +99,24 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
         data = _case_data(case, where, out.losses, extra_checks=evalset.checks, carry=_carried(evalset.format))
         rel = f"evals/cases/{stem}.{_ext(case, where, out.losses)}"
         out.files[rel] = _dump(data, existing.get(rel), case.hints.get("generated"))
-    if evalset.suite is not None:
-        suite = evalset.suite
-        data = _case_data(suite, "suite", out.losses, carry=_carried(evalset.format))
-        entries = []
-        for j, entry in enumerate(suite.entries):
-            if "_raw" in entry.extra:
-                entries.append(entry.extra["_raw"])
-                continue
-            e: dict[str, Any] = {"name": entry.name} if entry.name else {}
-            e["checks"] = _checks(entry.checks, f"suite.entries[{j}]", out.losses)
-            for k, v in entry.extra.items():
-                e[k] = v
-            entries.append(e)
-        if entries or "cases" not in suite.extra:
-            data["cases"] = entries
-        rel = "evals/suite.yaml"
-        out.files[rel] = _dump(data, existing.get(rel), suite.hints.get("generated"))
-    if prompts or evalset.triggers is not None:
-        rel = "evals/triggers.yaml"
-        ts = evalset.triggers or ir.TriggerSet(skill=skill)
-        out.files[rel] = _dump(_triggers_data(ts, prompts, out.losses), existing.get(rel), ts.hints.get("generated"))
-    if not out.files:
-        out.nothing = "no cases, suite or trigger prompts to write (a terum skill's evals/ would be empty)"
-    return out
+
+
+def _write_suite(suite: ir.Suite, carry: Callable[[str], bool], existing: dict[str, str], out: WriteResult) -> None:
+    data = _case_data(suite, "suite", out.losses, carry=carry)
+    entries = []
+    for j, entry in enumerate(suite.entries):
+        if "_raw" in entry.extra:
+            entries.append(entry.extra["_raw"])
+            continue
+        e: dict[str, Any] = {"name": entry.name} if entry.name else {}
+        e["checks"] = _checks(entry.checks, f"suite.entries[{j}]", out.losses)
+        for k, v in entry.extra.items():
+            e[k] = v
+        entries.append(e)
+    if entries or "cases" not in suite.extra:
+        data["cases"] = entries
+    rel = "evals/suite.yaml"
+    out.files[rel] = _dump(data, existing.get(rel), suite.hints.get("generated"))
 
 
 def _only_prompt(case: ir.Case) -> bool:
@@ -173,7 +182,7 @@ def _carried(fmt: str):
     if fmt == "terum":
         return lambda key: True
     if fmt == "agentv":
-        from .agentv_read import TEST_KEYS
+        from ..agentv.reader import TEST_KEYS
 
         return lambda key: key not in TEST_KEYS
     return lambda key: False
@@ -188,32 +197,11 @@ def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list
     elif case.input is not None:
         d["task"] = case.task or ""
         losses.append(TABLE.loss("case.messages", case.span, f"{where}.input", "message input flattened to the text of its user messages"))
-    if case.bucket is not None:
-        d["bucket"] = case.bucket
-    if case.requires is not None:
-        d["requires"] = list(case.requires)
-    if case.fixture is not None:
-        d["fixture"] = case.fixture
-    if case.files is not None:
-        d["files"] = dict(case.files)
-    if case.setup is not None:
-        d["setup"] = case.setup
-    if case.timeout_minutes is not None:
-        d["timeout_minutes"] = case.timeout_minutes
-    if case.max_turns is not None:
-        d["max_turns"] = case.max_turns
-    checks = list(case.checks) + list(extra_checks or [])
-    judge = case.judge
-    if judge is None:  # prose expectations (an evals.json, agentv rubrics) become the judge rubric
-        rubrics = [c for c in checks if isinstance(c, ir.Rubrics) and c.criteria
-                   and all(isinstance(x, str) for x in c.criteria)]
-        if rubrics:
-            judge = "\n".join(x for c in rubrics for x in c.criteria)
-            checks = [c for c in checks if not any(c is r for r in rubrics)]
-            for c in rubrics:
-                losses.append(TABLE.loss("check.rubric", c.span or case.span, f"{where}.checks",
-                                         f"rubric '{c.arg}' of '{case.name}' written as its judge (terum grades "
-                                         "the judge only when the checks tie)"))
+    for field in _CASE_FIELDS:
+        value = getattr(case, field)
+        if value is not None:
+            d[field] = list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
+    checks, judge = _judge(case, list(case.checks) + list(extra_checks or []), where, losses)
     rendered = _checks(checks, f"{where}.checks", losses)
     if rendered and "checks" not in case.extra:
         d["checks"] = rendered
@@ -225,13 +213,38 @@ def _case_data(case: ir.Case, where: str, losses: list[Loss], extra_checks: list
         else:
             losses.append(TABLE.loss("case.extra", case.span, f"{where}.{key}", f"'{key}' of '{case.name}' (terum has "
                                                                                 "no such key)"))
+    _foreign_fields(case, where, losses)
+    order = {k: i for i, k in enumerate(CASE_ORDER)}
+    return dict(sorted(d.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+
+#: the case fields terum holds as they are (in CASE_ORDER)
+_CASE_FIELDS = ("bucket", "requires", "fixture", "files", "setup", "timeout_minutes", "max_turns")
+
+
+def _judge(case: ir.Case, checks: list[ir.Check], where: str, losses: list[Loss]) -> tuple[list[ir.Check], str | None]:
+    """The case's judge and the checks left to write: without a judge of its own, prose expectations
+    (an evals.json, agentv rubrics) become the judge rubric."""
+    judge = case.judge
+    if judge is None:
+        rubrics = [c for c in checks if isinstance(c, ir.Rubrics) and c.criteria
+                   and all(isinstance(x, str) for x in c.criteria)]
+        if rubrics:
+            judge = "\n".join(x for c in rubrics for x in c.criteria)  # type: ignore[misc]
+            checks = [c for c in checks if not any(c is r for r in rubrics)]
+            for c in rubrics:
+                losses.append(TABLE.loss("check.rubric", c.span or case.span, f"{where}.checks",
+                                         f"rubric '{c.arg}' of '{case.name}' written as its judge (terum grades "
+                                         "the judge only when the checks tie)"))
+    return checks, judge
+
+
+def _foreign_fields(case: ir.Case, where: str, losses: list[Loss]) -> None:
     for field, what in (("expected_output", "expected output"), ("input_files", "input files"),
                         ("metadata", "metadata"), ("tags", "tags"), ("timeout_ms", "timeoutMs"),
                         ("expected_fail", "expectedFail")):
         if getattr(case, field) is not None:
             losses.append(TABLE.loss(f"case.{field}", case.span, f"{where}.{field}", f"{what} of '{case.name}'"))
-    order = {k: i for i, k in enumerate(CASE_ORDER)}
-    return dict(sorted(d.items(), key=lambda kv: order.get(kv[0], len(order))))
 
 
 def _checks(checks: list, where: str, losses: list[Loss]) -> list:
@@ -243,20 +256,8 @@ def _checks(checks: list, where: str, losses: list[Loss]) -> list:
     return out
 
 
-def _check(check: Any, where: str, losses: list[Loss]) -> Any:
-    if isinstance(check, ir.Opaque):
-        if check.origin == "terum":
-            return check.raw
-        losses.append(TABLE.loss("check.opaque", check.span, where, f"{check.origin or 'opaque'} check '{check.label()}' "
-                                                 "(terum has no such check kind)"))
-        return None
-    if isinstance(check, ir.SkillTrigger):
-        return None  # routed to triggers.yaml by write()
+def _terum_kind(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
     kind = check.kind
-    if kind not in ARG_FIELD:
-        losses.append(TABLE.loss("check.rubric/lost" if kind in ("rubrics", "llm-grader") else check_feature(kind), check.span, where, f"'{kind}' check '{check.arg}' (terum checks the transcript, "
-                                                 "commands and files, not the final answer)"))
-        return None
     arg = getattr(check, ARG_FIELD[kind])
     if check.negate:
         if kind in NEGATED:
@@ -269,6 +270,38 @@ def _check(check: Any, where: str, losses: list[Loss]) -> Any:
     if check.extra:
         losses.append(TABLE.loss("check.fields", check.span, where, f"fields {sorted(check.extra)} of check '{check.label()}'"))
     return {kind: arg}
+
+
+def _opaque(check: ir.Opaque, where: str, losses: list[Loss]) -> Any:
+    if check.origin == "terum":
+        return check.raw
+    losses.append(TABLE.loss("check.opaque", check.span, where, f"{check.origin or 'opaque'} check '{check.label()}' "
+                                                                "(terum has no such check kind)"))
+    return None
+
+
+def _routed(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
+    return None  # a skill-trigger: routed to triggers.yaml by write()
+
+
+def _unsupported(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
+    kind = check.kind
+    losses.append(TABLE.loss("check.rubric/lost" if kind in ("rubrics", "llm-grader") else check_feature(kind),
+                             check.span, where, f"'{kind}' check '{check.arg}' (terum checks the transcript, "
+                                                "commands and files, not the final answer)"))
+    return None
+
+
+#: How each IR check class is written (a terum check, or None); a class not here is :func:`_unsupported`.
+WRITERS: dict[type[ir.CheckBase], Callable[[Any, str, list[Loss]], Any]] = {
+    **{ir.CHECK_MODELS[k]: _terum_kind for k in ARG_FIELD},
+    ir.Opaque: _opaque,
+    ir.SkillTrigger: _routed,
+}
+
+
+def _check(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
+    return WRITERS.get(type(check), _unsupported)(check, where, losses)
 
 
 def _triggers_data(ts: ir.TriggerSet, prompts: list[ir.TriggerPrompt], losses: list[Loss]) -> Any:

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import LoadError, Pos
-from ..load import Duplicate, Loaded, YMap, YSeq, check_expanded_size, max_bytes_default, plain, read_text
-from ..load import load_text as _libyaml_load_text
+from ...errors import LoadError, Pos
+from ...load import Duplicate, Loaded, YMap, YSeq, check_expanded_size, max_bytes_default, plain, read_text
+from ...load import load_text as _libyaml_load_text
 
 MERGE_KEY = "<<"
 
@@ -98,7 +98,7 @@ def load_file(path: str) -> Loaded:
 
 
 def load_text(text: str, path: str = "<string>") -> Loaded:
-    from ..npmyaml.simple import is_simple
+    from ...npmyaml.simple import is_simple
 
     if is_simple(text):
         try:
@@ -114,7 +114,7 @@ def load_text(text: str, path: str = "<string>") -> Loaded:
 
 
 def _load_npm(text: str, path: str) -> Loaded:
-    from ..npmyaml import YamlError, load
+    from ...npmyaml import YamlError, load
 
     try:
         data, dups = load(text)
@@ -127,7 +127,7 @@ def _load_npm(text: str, path: str) -> Loaded:
 
 
 def _key_text(key: Any) -> str:
-    from ..npmyaml.tojs import _js_key
+    from ...npmyaml.tojs import _js_key
 
     return _js_key(key, None)
 
@@ -162,7 +162,7 @@ _HINT_PREFIXES = (
 
 def _message(err) -> str:
     """evalfmt's one-line message: the package's words, then what to do when that is not obvious."""
-    from ..npmyaml.tojs import CIRCULAR
+    from ...npmyaml.tojs import CIRCULAR
 
     msg = err.message
     if err.code == "DEPTH":

@@ -1,0 +1,327 @@
+"""Writing IR as an ``evals.json``: rubric sentences as expectations, other checks as sentences (each a
+loss), a skill-trigger as ``should_trigger``; the seed layout back in its own shape."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from ... import ir
+from .. import Loss, WriteResult
+from ..losses import Rule, Table, check_feature
+from . import EVAL_KEYS, NAME, TOP_KEYS, _default_order
+
+_PROSE = "written as an expectation sentence: a model grades it, nothing checks it mechanically"
+TABLE = Table(NAME, {
+    "triggers": Rule("lost: an evals.json holds cases (write trigger prompts with --to skill-creator-triggers)"),
+    "triggers.extra": Rule("lost with the trigger prompts", covered_by="triggers"),
+    "set.input": Rule("lost"), "set.checks": Rule("lost"), "set.description": Rule("lost"), "set.tags": Rule("lost"),
+    "set.extra": Rule("lost"),
+    "set.name": Rule("lost", when="it differs from the skill name"),
+    "case.messages": Rule("flattened to one prompt text"),
+    "case.expected_output": Rule("written as JSON text", when="it is not a string"),
+    "case.judge": Rule("kept as the last expectation", kept="the last expectation"),
+    **{f"case.{f}": Rule("lost") for f in ("files", "fixture", "setup", "bucket", "requires", "timeout_minutes",
+                                           "max_turns", "metadata", "tags", "timeout_ms", "expected_fail",
+                                           "extra")},
+    **{f"check.{k}": Rule(_PROSE) for k in ("transcript", "command", "workspace", "output", "code_grader",
+                                            "trajectory", "budget", "opaque")},
+    "check.skill_trigger": Rule(_PROSE, when="it names another skill than skill_name, or a second trigger"),
+    "check.rubric": Rule(_PROSE, when="an llm-grader, or criteria that are not text"),
+    "check.rubric/objects": Rule("only the text of a criterion object is kept", when="a criterion is an object"),
+    "check.fields": Rule("lost", when="the check is a rubric or the trigger (any other check becomes prose)"),
+    "suite": Rule("merged into one eval: its rows are not scored apart"),
+})
+
+
+def _lose(losses: list, key: str, where: str, what: str) -> None:
+    losses.append(TABLE.loss(key, None, where, what))
+
+
+
+
+def _any_all(check: ir.CheckBase) -> str:
+    k = check.kind
+    which = "any" if k.endswith("any") else "all"
+    case = " (case-insensitive)" if k.startswith("i") else ""
+    return f"Output contains {which} of{case}: " + ", ".join(f"'{v}'" for v in check.values)  # type: ignore[attr-defined]
+
+
+#: One expectation sentence per IR check class (what the writer puts in ``expectations``).
+SENTENCES: dict[type[ir.CheckBase], Callable[[Any], str]] = {
+    ir.Rubrics: lambda c: "; ".join(x if isinstance(x, str) else str(x.get("outcome") or x.get("description") or x)
+                                    for x in c.criteria),
+    ir.TranscriptMentions: lambda c: f"The transcript mentions '{c.text}'",
+    ir.TranscriptOmits: lambda c: f"The transcript does not mention '{c.text}'",
+    ir.CommandMatching: lambda c: f"A command matching /{c.pattern}/ is run",
+    ir.NoCommandMatching: lambda c: f"No command matching /{c.pattern}/ is run",
+    ir.FileExists: lambda c: f"The file '{c.path}' exists after the session",
+    ir.FileAbsent: lambda c: f"The file '{c.path}' does not exist after the session",
+    ir.CommandSucceeds: lambda c: f"The command '{c.command}' succeeds after the session",
+    ir.SkillTrigger: lambda c: f"The agent {'uses' if c.expects_trigger else 'does not use'} the skill '{c.skill or ''}'",
+    ir.Contains: lambda c: f"Output contains '{c.value}'",
+    ir.Icontains: lambda c: f"Output contains (case-insensitive) '{c.value}'",
+    ir.ContainsAny: _any_all,
+    ir.ContainsAll: _any_all,
+    ir.IcontainsAny: _any_all,
+    ir.IcontainsAll: _any_all,
+    ir.StartsWith: lambda c: f"Output starts with '{c.value}'",
+    ir.EndsWith: lambda c: f"Output ends with '{c.value}'",
+    ir.Regex: lambda c: f"Output matches /{c.value}/{c.flags or ''}",
+    ir.Equals: lambda c: f"Output equals '{c.arg}'",
+    ir.IsJson: lambda c: "Output is valid JSON",
+    ir.LlmGrader: lambda c: c.prompt or "An LLM grader accepts the output",
+    ir.Opaque: lambda c: f"Passes the {c.origin + ' ' if c.origin else ''}check '{c.label()}'",
+}
+
+
+def sentence(check: ir.CheckBase) -> str:
+    """A check as one natural-language expectation a grader can judge."""
+    write = SENTENCES.get(type(check))
+    return write(check) if write is not None else f"Passes the check '{check.label()}'"
+
+
+def _where(node: Any, fallback: str) -> str:
+    span = getattr(node, "span", None)
+    return f"{span.file}:{span.line}" if span is not None else fallback
+
+
+def skill_name_of(evalset: ir.EvalSet) -> str:
+    if evalset.skill is not None:
+        return evalset.skill.name
+    names = []
+    for case in evalset.cases:
+        for c in case.checks:
+            if c.kind == "skill-trigger" and c.skill and c.skill not in names:
+                names.append(c.skill)
+    if len(names) == 1:
+        return names[0]
+    return evalset.name or ""
+
+
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
+    own = evalset.format == NAME
+    if own and evalset.hints.get("shape") == "seed":
+        return _write_seed(evalset)
+    losses: list[Loss] = []
+    skill = skill_name_of(evalset)
+    out: dict[str, Any] = {}
+    if own and "skill_name" in evalset.extra:
+        out["skill_name"] = evalset.extra["skill_name"]
+    elif own and evalset.skill is None:
+        pass  # the source had no skill_name: keep it that way
+    else:
+        out["skill_name"] = skill
+    if own and "evals" in evalset.extra:
+        out["evals"] = evalset.extra["evals"]
+    else:
+        out["evals"] = _write_evals(evalset, skill, own, losses)
+    for key, value in (evalset.extra.items() if own else ()):
+        if key not in TOP_KEYS and key != "$root":
+            out[key] = value
+    if own and "$root" in evalset.extra:
+        out = evalset.extra["$root"]
+    if own and isinstance(out, dict) and evalset.hints.get("key_order"):
+        out = _reorder(out, evalset.hints["key_order"])
+    _set_losses(evalset, own, losses)
+    text = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    return WriteResult(files={"evals.json": text}, losses=losses)
+
+
+def _write_evals(evalset: ir.EvalSet, skill: str, own: bool, losses: list[Loss]) -> list[Any]:
+    """The ``evals`` list: each case (its id kept when it has one, else the next free integer), then the suite."""
+    evals: list[Any] = []
+    used_ids: set[int] = {c.hints["id"] for c in evalset.cases if own and isinstance(c.hints.get("id"), int)}
+    next_id = 1
+    for i, case in enumerate(evalset.cases):
+        if own and "$value" in case.extra:
+            evals.append(case.extra["$value"])
+            continue
+        ident = case.hints.get("id") if own else None
+        if ident is None and not (own and ("id" in case.extra or "id" in case.hints)):
+            while next_id in used_ids:
+                next_id += 1
+            ident = next_id
+            used_ids.add(ident)
+        evals.append(_write_case(case, ident, skill, own, losses, f"cases[{i}]", i))
+    if evalset.suite is not None:
+        while next_id in used_ids:
+            next_id += 1
+        evals.append(_write_suite(evalset.suite, next_id, skill, losses))
+    return evals
+
+
+def _write_seed(evalset: ir.EvalSet) -> WriteResult:
+    """The seed shape back as ``evalfmt transpile`` writes it (see :mod:`evalfmt.route`)."""
+    from ..js import stringify
+    from ..route import canonical_input
+
+    tests: list[Any] = []
+    skill = evalset.skill.name if evalset.skill else None
+    for case in evalset.cases:
+        if "$value" in case.extra:
+            tests.append(case.extra["$value"])
+            continue
+        item: dict[str, Any] = {"id": case.extra.get("id", case.name)}
+        if case.input is not None or "input" in case.extra:
+            item["input"] = case.extra.get("input", canonical_input(case.input))
+        trig = next((c for c in case.checks if c.kind == "skill-trigger" and c.skill in (skill, None)), None)
+        if "should_trigger" in case.extra:
+            item["should_trigger"] = case.extra["should_trigger"]
+        elif trig is not None:
+            item["should_trigger"] = trig.expects_trigger
+        item.update({k: v for k, v in case.extra.items() if k not in SEED_KEYS and k != "$value"})
+        tests.append(item)
+    out: dict[str, Any] = {"tests": evalset.extra.get("tests", tests)}
+    out.update({k: v for k, v in evalset.extra.items() if k != "tests"})
+    return WriteResult(files={"evals.json": stringify(out, 2) + "\n"})
+
+
+def _reorder(d: dict, order: list[str]) -> dict:
+    out = {k: d[k] for k in order if k in d}
+    out.update({k: v for k, v in d.items() if k not in out})
+    return out
+
+
+def _set_losses(evalset: ir.EvalSet, own: bool, losses: list[Loss]) -> None:
+    where = _where(evalset, "set")
+    if evalset.triggers is not None and evalset.triggers.prompts:
+        _lose(losses, "triggers", _where(evalset.triggers, where),
+                           f"{len(evalset.triggers.prompts)} trigger prompts (write them with --to skill-creator-triggers)")
+    if evalset.input is not None:
+        _lose(losses, "set.input", where, "suite-level input prepended to every test")
+    for c in evalset.checks:
+        _lose(losses, "set.checks", _where(c, where), f"suite-level check '{c.label()}' applied to every test")
+    if evalset.description:
+        _lose(losses, "set.description", where, "description")
+    if evalset.tags:
+        _lose(losses, "set.tags", where, "tags")
+    if not own:
+        for key in evalset.extra:
+            _lose(losses, "set.extra", where, f"{evalset.format} key '{key}'")
+        if evalset.name and evalset.skill is not None and evalset.name != evalset.skill.name:
+            _lose(losses, "set.name", where, f"name '{evalset.name}'")
+
+
+CASE_FIELDS_LOST = ("judge", "files", "fixture", "setup", "bucket", "requires", "timeout_minutes", "max_turns",
+                    "metadata", "tags", "timeout_ms", "expected_fail")
+
+
+def _write_case(case: ir.Case, ident: Any, skill: str, own: bool, losses: list[Loss], path: str,
+                index: int = 0) -> dict:
+    where = _where(case, path)
+    item: dict[str, Any] = {}
+    _write_head(item, case, ident, own, index, losses, where)
+    trigger_checks = [c for c in case.checks if c.kind == "skill-trigger" and (c.skill in (skill, None))]
+    trigger = trigger_checks[0] if len(trigger_checks) >= 1 else None
+    if own and "should_trigger" in case.extra:
+        item["should_trigger"] = case.extra["should_trigger"]
+    elif trigger is not None:
+        item["should_trigger"] = trigger.expects_trigger  # type: ignore[union-attr]
+    _write_expectations(item, case, _sentences(case, trigger, own, losses, where), own, losses, where)
+    for field in CASE_FIELDS_LOST:
+        if field == "judge":
+            continue
+        if getattr(case, field) is not None:
+            _lose(losses, f"case.{field}", where, field if field != "files" else "inline files (contents)")
+    if own:
+        for k, v in case.extra.items():
+            if k not in EVAL_KEYS and k != "$value":
+                item[k] = v
+    else:
+        for k in case.extra:
+            _lose(losses, "case.extra", where, f"key '{k}'")
+    order = case.hints.get("key_order") if own else None
+    return _reorder(item, order or _default_order(item))
+
+
+def _write_head(item: dict[str, Any], case: ir.Case, ident: Any, own: bool, index: int, losses: list[Loss],
+                where: str) -> None:
+    """id, name, prompt, expected_output and files of an eval."""
+    if own and "id" in case.extra:
+        item["id"] = case.extra["id"]
+    elif ident is not None:
+        item["id"] = ident
+    implied = str(item["id"]) if "id" in item and not isinstance(item["id"], str) else str(index + 1)
+    if own and "name" in case.extra:
+        item["name"] = case.extra["name"]
+    elif case.name != (item["id"] if isinstance(item.get("id"), str) else implied) or case.hints.get("name_key"):
+        item["name"] = case.name
+    if own and "prompt" in case.extra:
+        item["prompt"] = case.extra["prompt"]
+    elif case.input is not None:
+        item["prompt"] = ir.input_text(case.input) or ""
+        if not isinstance(case.input, str):
+            _lose(losses, "case.messages", where, "input messages flattened to one prompt text")
+    else:
+        item["prompt"] = ""
+    if own and "expected_output" in case.extra:
+        item["expected_output"] = case.extra["expected_output"]
+    elif case.expected_output is not None:
+        if isinstance(case.expected_output, str):
+            item["expected_output"] = case.expected_output
+        else:
+            item["expected_output"] = json.dumps(case.expected_output, ensure_ascii=False)
+            _lose(losses, "case.expected_output", where, "structured expected_output written as JSON text")
+    if own and "files" in case.extra:
+        item["files"] = case.extra["files"]
+    elif case.input_files is not None:
+        item["files"] = list(case.input_files)
+
+
+def _sentences(case: ir.Case, trigger: ir.CheckBase | None, own: bool, losses: list[Loss], where: str) -> list[str]:
+    """The expectation sentences of an eval's checks (the skill-trigger it writes as should_trigger aside)."""
+    sentences: list[str] = []
+    for check in case.checks:
+        if check is trigger:
+            for f in ("name", "weight", "required", "min_score", "negate"):
+                if getattr(check, f) is not None:
+                    _lose(losses, "check.fields", _where(check, where), f"'{f}' of the skill-trigger check")
+            continue
+        if isinstance(check, ir.Rubrics) and (own or all(isinstance(c, str) for c in check.criteria)):
+            for crit in check.criteria:
+                if isinstance(crit, str):
+                    sentences.append(crit)
+                else:
+                    sentences.append(sentence(ir.Rubrics(criteria=[crit])))
+                    _lose(losses, "check.rubric/objects", _where(check, where), "rubric criterion fields other than its text")
+            if not own:
+                for f in ("name", "weight", "required", "min_score", "negate"):
+                    if getattr(check, f) is not None:
+                        _lose(losses, "check.fields", _where(check, where), f"'{f}' of the rubrics check")
+            continue
+        sentences.append(sentence(check))
+        _lose(losses, check_feature(check.kind), _where(check, where),
+              f"check '{check.label()}' became the expectation sentence {sentences[-1]!r} (a model grades it; "
+              "nothing checks it mechanically)")
+    return sentences
+
+
+def _write_expectations(item: dict[str, Any], case: ir.Case, sentences: list[str], own: bool, losses: list[Loss],
+                        where: str) -> None:
+    key = case.hints.get("expectations_key", "expectations") if own else "expectations"
+    if own and "expectations" in case.extra:
+        item["expectations"] = case.extra["expectations"]
+    if own and "assertions" in case.extra:
+        item["assertions"] = case.extra["assertions"]
+    if sentences or (own and case.hints.get("empty_expectations")):
+        item[key] = sentences
+    elif not own:
+        item[key] = []
+    if case.judge:
+        if not own:
+            _lose(losses, "case.judge", where, "judge rubric (kept as the last expectation)")
+        item.setdefault(key, [])
+        if isinstance(item[key], list):
+            item[key].append(case.judge)
+
+
+def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict:
+
+    where = _where(suite, "suite")
+    _lose(losses, "suite", where, f"suite entries ({len(suite.entries)}) merged into one eval: their rows are not scored apart")
+    merged = ir.Case(name=suite.name, input=suite.input, span=suite.span,
+                     checks=list(suite.checks) + [c for e in suite.entries for c in e.checks])
+    for field in ("judge", "files", "fixture", "setup", "bucket", "requires", "timeout_minutes", "max_turns"):
+        setattr(merged, field, getattr(suite, field))
+    return _write_case(merged, ident, skill, False, losses, "suite")

@@ -1,0 +1,64 @@
+"""The ``terum`` format: a skill folder's ``evals/`` (cases, suite, triggers).
+
+A unit is a skill folder (or its ``evals/`` folder) or one file inside ``evals/``. Reading a single
+file reads just that asset (with the folder around it for context: fixture paths, case stems).
+See :mod:`.paths` (where the files are), :mod:`.reader` and :mod:`.writer`. This module stays light:
+discovery imports :mod:`.paths` through it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from .. import Format, ReadResult, parts
+from .paths import CASE_DIR_VARIANTS, MISPLACED_TOP, skill_root
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ... import ir
+    from .. import WriteResult
+
+TERUM_FILES = ("suite.yaml", "triggers.yaml")
+
+
+def at_terum_path(path: str) -> bool:
+    """A file where a terum skill keeps (or wrongly names) its eval files: ``evals/suite.yaml``,
+    ``evals/triggers.yaml``, ``evals/cases/*.yaml`` and the misspellings EV111 reports."""
+    segs = parts(path)
+    name = segs[-1]
+    if len(segs) >= 2 and segs[-2] == "evals" and (name in TERUM_FILES or name in MISPLACED_TOP):
+        return True
+    if len(segs) >= 3 and segs[-3] == "evals" and segs[-2] in ("cases",) + CASE_DIR_VARIANTS:
+        return name.lower().endswith((".yaml", ".yml")) or (segs[-2] == "cases" and name.lower().endswith(".json"))
+    return False
+
+
+def detect(path: str) -> bool:
+    if os.path.isdir(path):
+        root = skill_root(path)
+        return root is not None and os.path.isdir(os.path.join(root, "evals"))
+    return at_terum_path(path)
+
+
+def read(path: str, forced: bool = False, exclude: frozenset = frozenset()) -> ReadResult:
+    """Read a skill folder (or its ``evals/``) or one file of it (:func:`.reader.read_unit`)."""
+    from .reader import read_unit
+
+    return read_unit(path, forced, exclude)
+
+
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
+    from .writer import write as _write  # the writer needs ruamel: load it only here
+
+    return _write(evalset, existing)
+
+
+FORMAT = Format(
+    name="terum",
+    module=__name__,
+    description="terum skill evals: evals/cases/*.yaml, evals/suite.yaml, evals/triggers.yaml",
+    detect=detect,
+    read=read,
+    write=write,
+    single_file=False,
+)
