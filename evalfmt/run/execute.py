@@ -41,6 +41,7 @@ import orjson
 
 from .. import ir
 from ..errors import EvalfmtError, one_line
+from . import agent_hints
 from . import runners as runners_mod
 from .compare import ArmRun, run_arm
 from .layout import ARMS, BASELINE, CANDIDATE, DEAD_MARKER, RUN_JSON, SANDBOX, SETUP_LOG, session_folder
@@ -222,6 +223,11 @@ def _session(job: SessionJob, res: SessionResult) -> None:
     res.run = run_arm(job.arm, os.path.join(job.out, job.arm), unit.name, target, job.repetition, folder,
                       detection=job.detection, timeout=job.check_timeout, keep_tail=job.keep_tail,
                       extra_checks=job.extra_checks)
+    if res.dead is None and res.run.error is not None and _unreadable(res.run.error):
+        # the agent ended cleanly but printed no transcript evalfmt reads: name the fix
+        hint = agent_hints.transcript_hint(getattr(job.runner, "words", None))
+        res.dead = res.run.error = f"{res.run.error}; {hint}"
+        _write_text(os.path.join(folder, DEAD_MARKER), res.dead + "\n")
     res.seconds["score"] = time.monotonic() - t1
     res.seconds["total"] = time.monotonic() - t_start
     _write_json(os.path.join(folder, RUN_JSON), {
@@ -230,6 +236,12 @@ def _session(job: SessionJob, res: SessionResult) -> None:
         "exit_code": outcome.exit_code if outcome else None, "timed_out": outcome.timed_out if outcome else False,
         "interrupted": res.interrupted, "seconds": {k: round(v, 4) for k, v in res.seconds.items()}, "info": info,
     })
+
+
+def _unreadable(error: str) -> bool:
+    """A session error that means stdout was not a transcript (rather than a missing file)."""
+    return any(what in error for what in ("not a transcript evalfmt recognises", "empty transcript",
+                                           "no JSON records in transcript"))
 
 
 def _place_sandbox(src: str, dest: str) -> None:
