@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ._arms import exit_code, text_lines
-from ._common import detection_option, echo_json, echo_line, err, tag_option
+from ._common import detection_option, echo_json, echo_line, err, from_option, one_format, tag_option
 
 
 def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
@@ -56,16 +56,19 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option("--force", is_flag=True, help="Replace the sessions and receipt of an earlier run in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @tag_option
+@from_option
 def command(skill_dir: str, out: str | None, runner_name: str, agent_command: str | None, replay_from: str | None,
             runner_opts: tuple[str, ...], k: int, jobs: int, case_names: tuple[str, ...], model: str | None,
             timeout_minutes: float, env_pairs: tuple[str, ...], dry_run: bool, fmt: str, detection: str,
             judge_name: str, judge_command: str | None, selections: str | None, run_id: str | None,
-            require_pass: bool, timeout: float, force: bool, quiet: bool, tags: tuple[str, ...] = ()) -> int:
+            require_pass: bool, timeout: float, force: bool, quiet: bool, tags: tuple[str, ...] = (),
+            from_: str | None = None) -> int:
     """Run an agent on SKILL_DIR's cases and suite: for each case, arm (candidate: the skill staged in
     .claude/skills/; baseline: no skill) and repetition, stage a sandbox (fixture, files, setup, skill),
     run the agent through a runner, score the checks, compare the arms and write DIR/receipt.json and
     the sessions in the layout `evalfmt compare` reads.
 
+    A skill folder holding eval sets of several formats (terum evals and an EVAL.yaml) needs --from FORMAT.
     A case whose `requires` are missing is an environment skip; one whose files, fixture or setup
     fail is dropped; both are named in the receipt. An agent that exits non-zero or runs past
     timeout_minutes is a dead arm. Ctrl-C kills the running agents, keeps what finished and writes
@@ -83,9 +86,13 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
 
     env = _pairs(env_pairs, "--env")
     root = skill_root(skill_dir) if os.path.isdir(skill_dir) else None
-    if root is None or not os.path.isdir(os.path.join(root, "evals")):
+    if root is None:
         raise EvalfmtError(f"{skill_dir}: not a skill folder with evals/ (cases or a suite)")
-    result = read(root, "terum")
+    result = read(root, from_)
+    one_format(skill_dir, result.sets, from_)
+    if not any(s.format == "terum" for s in result.sets):
+        held = ", ".join(dict.fromkeys(s.format for s in result.sets)) or "no eval set"
+        raise EvalfmtError(f"{skill_dir}: not a skill folder with evals/ (cases or a suite); it holds {held}")
     outcome = run_skill(RunRequest(
         skill_dir=root, sets=result.sets, documents=result.documents, out=out, runner=runner_name,
         agent_command=agent_command, replay_from=replay_from, runner_options=_pairs(runner_opts, "--runner-opt"),

@@ -168,7 +168,8 @@ def contamination(run: ex.RunResult, skill: str) -> list[dict[str, Any]]:
 def _receipt(request: RunRequest, cmp: Comparison, trig: TriggerScore | None, run: ex.RunResult,
              runner: object) -> Receipt:
     provenance: dict[str, Any] = {"runner": request.runner, "jobs": request.jobs,
-                                  "default_timeout_minutes": request.timeout_minutes}
+                                  "default_timeout_minutes": request.timeout_minutes,
+                                  "eval_format": request.sets[0].format if request.sets else None}
     if request.runner == "command":
         provenance["agent_command"] = request.agent_command
     if request.runner == "replay":
