@@ -1,8 +1,9 @@
 """Benchmark: this working tree's evalfmt against another revision's, side by side, on the commands
 whose speed has a goal: lint of the corpus folder, one-file lint and validate (the pre-commit case),
-and one-file transpile in both layouts.
+and one-file transpile in both layouts; with ``--formats``, reading and writing skillgym and promptfoo
+files too (validate of the fixtures and of a generated 400-case suite, convert of that suite to itself).
 
-    .venv/bin/python benchmarks/ab_bench.py --baseline main [--runs 9] [--skills 200]
+    .venv/bin/python benchmarks/ab_bench.py --baseline main [--runs 9] [--skills 200] [--formats]
 
 The baseline is `git archive REV evalfmt` unpacked into a temporary folder; both trees are byte-compiled
 and run as `python -c 'from evalfmt.cli import main; main()' ARGS` with their own folder first on
@@ -57,11 +58,33 @@ def run_once(src: str, args: list[str]) -> tuple[float, float]:
     return elapsed, used
 
 
+def format_commands(tmp: str) -> dict[str, list[str]]:
+    """One-file validate of the skillgym and promptfoo fixtures, and of a large skillgym suite (the
+    fixture's cases repeated under new ids), read and written back by convert."""
+    fixture = os.path.join(ROOT, "fixtures", "skillgym", "array-suite.ts")
+    with open(fixture, encoding="utf-8") as fh:
+        text = fh.read()
+    start, end = text.index("= [") + 3, text.rindex("];")
+    cases = text[start:end]
+    big = os.path.join(tmp, "big-suite.ts")
+    with open(big, "w", encoding="utf-8") as fh:
+        fh.write(text[:start] + "".join(cases.replace('id: "', f'id: "n{i}-') for i in range(130)) + text[end:])
+    promptfoo = os.path.join(ROOT, "tests", "convert", "samples", "promptfoo", "promptfooconfig.yaml")
+    return {
+        "validate (skillgym fixture)": ["validate", fixture],
+        "validate (skillgym, 390 cases)": ["validate", "--from", "skillgym", big],
+        "convert skillgym -> skillgym (390 cases)": ["convert", "--from", "skillgym", "--to", "skillgym", big],
+        "validate (promptfoo sample)": ["validate", promptfoo],
+        "convert promptfoo -> promptfoo": ["convert", "--to", "promptfoo", promptfoo, "-o", os.path.join(tmp, "pf-out")],
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--baseline", default="main", help="git revision to compare with (default: main)")
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--skills", type=int, default=200)
+    ap.add_argument("--formats", action="store_true", help="also skillgym and promptfoo reading and writing")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = tree(args.baseline, os.path.join(tmp, "baseline"))
@@ -81,6 +104,8 @@ def main() -> None:
             "transpile --check, seed (one EVAL.yaml)": ["transpile", "--check", eval_yaml],
             "transpile --check, agentv (one EVAL.yaml)": ["transpile", "--check", "--layout", "agentv", eval_yaml],
         }
+        if args.formats:
+            commands.update(format_commands(tmp))
         times: dict[tuple[str, str], list[tuple[float, float]]] = {(c, t): [] for c in commands for t in trees}
         for _ in range(args.runs):
             for label, cmd in commands.items():

@@ -20,7 +20,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from evalfmt import frontmatter  # noqa: E402
-from evalfmt.formats import peek_keys, skillgym, skillgym_write  # noqa: E402
+from evalfmt.formats import peek_keys, skillgym  # noqa: E402
+from evalfmt.formats.skillgym import writer as skillgym_write  # noqa: E402
 from evalfmt.lint import suppress  # noqa: E402
 from evalfmt.lint.rules import hygiene  # noqa: E402
 

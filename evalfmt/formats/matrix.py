@@ -18,7 +18,7 @@ from .losses import FEATURES, Rule, Table
 #: writer module of each target format (its ``TABLE``)
 WRITERS = {
     "terum": "terum.writer", "agentv": "agentv.writer", "agent-skills": "agent_skills.writer",
-    "skill-creator-triggers": "skill_creator_triggers", "skillgym": "skillgym_write", "promptfoo": "promptfoo",
+    "skill-creator-triggers": "skill_creator_triggers", "skillgym": "skillgym.writer", "promptfoo": "promptfoo.writer",
 }
 
 #: the features each source format's reader can produce (checked against real files by the tests)

@@ -1,8 +1,7 @@
 """No function of the formats already split into rooms, the IR or the router is more complex than 25
 (cyclomatic complexity as radon counts it: one per decision point and per boolean operator; ``radon cc
 -s PATH`` shows the figures). A reader or writer that grows past it gets a table or small functions, not
-another branch (issue 14). wt-fmt2's tests/formats/test_format_complexity.py holds skillgym and promptfoo
-to the same bar with the same measure."""
+another branch (issue 14)."""
 
 from __future__ import annotations
 
@@ -18,6 +17,7 @@ LIMIT = 25
 MODULES = sorted(
     [*(ROOT / "evalfmt/formats/terum").glob("*.py"), *(ROOT / "evalfmt/formats/agentv").glob("*.py"),
      *(ROOT / "evalfmt/formats/agent_skills").glob("*.py"),
+     *(ROOT / "evalfmt/formats/skillgym").glob("*.py"), *(ROOT / "evalfmt/formats/promptfoo").glob("*.py"),
      *(ROOT / "evalfmt/ir").glob("*.py")]
     + [ROOT / "evalfmt/formats" / n for n in ("__init__.py", "skill_creator_triggers.py",
                                               "ir_json.py", "ir_doc.py", "names.py", "losses.py", "matrix.py")]

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from evalfmt import api
-from evalfmt.formats import promptfoo as pf
-from evalfmt.formats.promptfoo import render_template
+from evalfmt.formats.promptfoo import reader as pf
+from evalfmt.formats.promptfoo.template import render_template
 
 
 def _write(root, files):

@@ -12,7 +12,10 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, ROOT, check_golden
 from evalfmt import ir
-from evalfmt.formats import detect, ir_json, skillgym, skillgym_checks, skillgym_read, skillgym_write
+from evalfmt.formats import detect, ir_json, skillgym
+from evalfmt.formats.skillgym import reader as skillgym_read
+from evalfmt.formats.skillgym import tslit
+from evalfmt.formats.skillgym import writer as skillgym_write
 
 SG = FIXTURES / "skillgym"
 GOLDEN = ROOT / "tests" / "golden" / "skillgym"
@@ -77,7 +80,7 @@ def test_detect(tmp_path):
         copy = tmp_path / name.split("/")[-1].removesuffix(".txt")
         copy.write_text((SG / name).read_text(encoding="utf-8"), encoding="utf-8")
         assert detect(str(copy)).name == "skillgym", name
-    assert not skillgym.detect(str(ROOT / "evalfmt" / "formats" / "skillgym.py"))
+    assert not skillgym.detect(str(ROOT / "evalfmt" / "formats" / "skillgym" / "__init__.py"))
 
 
 def test_array_suite_reads_literals_consts_and_helpers():
@@ -176,6 +179,9 @@ def test_syntax_error_is_ev100_with_position():
      "1:37: EV100 invalid escape '\\x4': write \\xHH, \\uHHHH or \\u{H...} with hex digits"),
     ("export default [{ id: 'a', prompt: \"\\u{110000}\", assert() {} }];\n",
      "1:37: EV100 invalid escape '\\u{110000}': write \\xHH, \\uHHHH or \\u{H...} with hex digits"),
+    # a digit outside ASCII starts no number in JavaScript (it used to end the read with an internal error)
+    ("export default [{ id: 'a', prompt: 'p', timeoutMs: \u00b2, assert() {} }];\n",
+     "1:52: EV100 unexpected character '\u00b2'"),
 ])
 def test_outside_the_subset(tmp_path, source, message):
     path = tmp_path / "suite.ts"
@@ -221,15 +227,15 @@ def test_canonical_writer_golden():
 
 
 def test_regex_and_string_rendering():
-    assert skillgym_checks.regex_literal("a/b") == r"/a\/b/"
-    assert skillgym_checks.regex_literal("[/]x", "i") == "/[/]x/i"
-    assert skillgym_checks.regex_literal("") == 'new RegExp("")'
-    assert skillgym_checks.regex_literal("*x") == 'new RegExp("*x")'
-    assert skillgym_checks.regex_literal("a\nb") == 'new RegExp("a\\nb")'
-    assert skillgym_checks.js_str('a"b\\c\n\u2028') == '"a\\"b\\\\c\\n\\u2028"'
-    assert skillgym_checks.literal_of(r"npx skills find") == "npx skills find"
-    assert skillgym_checks.literal_of(r"a\.b") == "a.b"
-    assert skillgym_checks.literal_of(r"a.b") is None
+    assert tslit.regex_literal("a/b") == r"/a\/b/"
+    assert tslit.regex_literal("[/]x", "i") == "/[/]x/i"
+    assert tslit.regex_literal("") == 'new RegExp("")'
+    assert tslit.regex_literal("*x") == 'new RegExp("*x")'
+    assert tslit.regex_literal("a\nb") == 'new RegExp("a\\nb")'
+    assert tslit.js_str('a"b\\c\n\u2028') == '"a\\"b\\\\c\\n\\u2028"'
+    assert tslit.literal_of(r"npx skills find") == "npx skills find"
+    assert tslit.literal_of(r"a\.b") == "a.b"
+    assert tslit.literal_of(r"a.b") is None
 
 
 # ------------------------------------------------------------------------------ property tests

@@ -7,7 +7,9 @@ import pytest
 
 from conftest import CONFORMANCE, ROOT, check_golden, conformance_files, conformance_id
 from evalfmt import api, ir
-from evalfmt.formats import get, skillgym_read, skillgym_write
+from evalfmt.formats import get
+from evalfmt.formats.skillgym import reader as skillgym_read
+from evalfmt.formats.skillgym import writer as skillgym_write
 
 GOLDEN = ROOT / "tests" / "golden" / "skillgym"
 CHECK_LOSS = "check '"

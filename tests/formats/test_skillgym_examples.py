@@ -13,7 +13,8 @@ import re
 import pytest
 
 from conftest import ROOT
-from evalfmt.formats import skillgym_read, skillgym_write
+from evalfmt.formats.skillgym import reader as skillgym_read
+from evalfmt.formats.skillgym import writer as skillgym_write
 
 PACKAGE = ROOT / ".cache" / "node" / "skillgym" / "node_modules" / "skillgym"
 

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from conftest import CONFORMANCE, ROOT, check_golden
-from evalfmt.formats import skillgym_read
+from evalfmt.formats.skillgym import reader as skillgym_read
 from evalfmt.run import detect, skillgym_report, tags, transcripts
 from evalfmt.run.checks import score_case
 

@@ -16,7 +16,8 @@ import uuid
 import pytest
 
 from conftest import FIXTURES, ROOT
-from evalfmt.formats import skillgym_read, skillgym_write
+from evalfmt.formats.skillgym import reader as skillgym_read
+from evalfmt.formats.skillgym import writer as skillgym_write
 
 PREFIX = ROOT / ".cache" / "node" / "skillgym"
 TSC = PREFIX / "node_modules" / ".bin" / "tsc"

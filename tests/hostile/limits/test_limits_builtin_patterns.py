@@ -22,7 +22,7 @@ from limitkit import HERE
 from regex_audit import audit, inline_patterns, module_patterns
 
 from evalfmt import frontmatter
-from evalfmt.formats import skillgym_write
+from evalfmt.formats.skillgym import writer as skillgym_write
 from evalfmt.lint import suppress
 from evalfmt.lint.rules import hygiene
 
@@ -36,7 +36,7 @@ ALLOWED = {
         "fullmatch on one line (no line break): the final (?P<val>.*) takes whatever is left, so the "
         "match succeeds on the first way it tries; the optional key group backtracks only over its word "
         "boundaries, one way each"),
-    "evalfmt.formats.skillgym_write:_IMPORT_LINE": (
+    "evalfmt.formats.skillgym.writer:_IMPORT_LINE": (
         "attempts start at line starts beginning 'import'; the repeated continuation lines begin "
         "with a line break not followed by a letter, so no attempt starts inside a match, and a "
         "failed attempt scans only its own line"),
@@ -133,9 +133,9 @@ def test_emails_dep_tokens_and_trim_match_the_regexes(text):
 @FAST
 @given(tokens("{{", "}}", "{", "}", "-", " ", "\n", "x", "a.b", "\t", "\u2028", "{{-", "-}}", size=12))
 def test_promptfoo_template_outputs_match_the_regex(template):
-    from evalfmt.formats import promptfoo
+    from evalfmt.formats.promptfoo import template as promptfoo_template
 
-    assert list(promptfoo._outputs(template)) == [(m.start(), m.end(), m.group(1)) for m in OLD_OUTPUT.finditer(template)]
+    assert list(promptfoo_template._outputs(template)) == [(m.start(), m.end(), m.group(1)) for m in OLD_OUTPUT.finditer(template)]
 
 
 @FAST

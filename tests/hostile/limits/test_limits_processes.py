@@ -22,8 +22,11 @@ AGENT = HERE / "agents" / "daemon_agent.py"
 
 
 def _alive(piddir: pathlib.Path) -> list[int]:
-    """The processes the hostile agent left that are still running (zombies count as gone)."""
+    """The processes the hostile agent left that are still running (zombies count as gone). A recorded pid
+    counts only while it is still one of this test's daemons (its environment names this test's pid
+    folder): after a kill the kernel reuses pids, e.g. for another test run's daemons on a busy machine."""
     out = []
+    mine = f"DAEMON_PIDDIR={piddir}".encode()
     for f in piddir.iterdir():
         if f.name.endswith(".tmp"):
             continue
@@ -31,9 +34,10 @@ def _alive(piddir: pathlib.Path) -> list[int]:
         try:
             stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
             cmd = pathlib.Path(f"/proc/{pid}/cmdline").read_bytes()
+            env = pathlib.Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"daemon_agent" in cmd and stat[stat.rfind(")") + 2] != "Z":
+        if b"daemon_agent" in cmd and mine in env and stat[stat.rfind(")") + 2] != "Z":
             out.append(pid)
     return out
 

@@ -138,41 +138,47 @@ class Tokenizer:
             start, line, col = self.i, self.line, self.col
             if stop_at_close and c == "}" and depth == 0:
                 return out
-            if c in "'\"":
-                j = self._scan_string(c)
-                kind = "STRING"
-            elif c == "`":
-                j = self._scan_template()
-                kind = "TEMPLATE"
-            elif c.isdigit() or (c == "." and self.i + 1 < len(text) and text[self.i + 1].isdigit()):
-                m = _NUMBER.match(text, self.i)
-                j = m.end()
-                if j < len(text) and (_IDENT.match(text, j) and not text[j].isdigit()):
-                    raise self.error(f"invalid number '{text[self.i:j + 1]}'")
-                kind = "NUMBER"
-            elif c == "/" and self._regex_allowed(out):
-                j = self._scan_regex()
-                kind = "REGEX"
-            elif _IDENT.match(text, self.i) or c == "\\":
-                m = _IDENT.match(text, self.i)
-                if m is None:
-                    raise self.error("unicode escapes in identifiers are not supported")
-                j = m.end()
-                kind = KEYWORDS.get(m.group(0), "NAME")
-            else:
-                for p, t in _PUNCT_BY_FIRST.get(c, ()):
-                    if text.startswith(p, self.i):
-                        j, kind = self.i + len(p), t
-                        break
-                else:
-                    raise self.error(f"unexpected character {c!r}")
-                if kind == "LBRACE":
-                    depth += 1
-                elif kind == "RBRACE":
-                    depth -= 1
+            j, kind = self._scan_token(c, out)
+            if kind == "LBRACE":
+                depth += 1
+            elif kind == "RBRACE":
+                depth -= 1
             value = text[start:j]
             self._advance_to(j)
             out.append(Tok(kind, value, start, j, line, col, nl))
+
+    def _scan_token(self, c: str, out: list[Tok]) -> tuple[int, str]:
+        """(end, type) of the token starting at ``self.i`` with the character ``c``."""
+        text = self.text
+        if c in "'\"":
+            return self._scan_string(c), "STRING"
+        if c == "`":
+            return self._scan_template(), "TEMPLATE"
+        if c.isdigit() and not c.isascii():  # ('²' is a digit to Python, no character JavaScript reads here)
+            raise self.error(f"unexpected character {c!r}")
+        if c.isdigit() or (c == "." and self.i + 1 < len(text) and text[self.i + 1].isascii()
+                           and text[self.i + 1].isdigit()):
+            return self._scan_number(), "NUMBER"
+        if c == "/" and self._regex_allowed(out):
+            return self._scan_regex(), "REGEX"
+        m = _IDENT.match(text, self.i)
+        if m is not None:
+            return m.end(), KEYWORDS.get(m.group(0), "NAME")
+        if c == "\\":
+            raise self.error("unicode escapes in identifiers are not supported")
+        for p, t in _PUNCT_BY_FIRST.get(c, ()):
+            if text.startswith(p, self.i):
+                return self.i + len(p), t
+        raise self.error(f"unexpected character {c!r}")
+
+    def _scan_number(self) -> int:
+        text = self.text
+        m = _NUMBER.match(text, self.i)
+        assert m is not None  # a digit, or a dot before one, always starts a number
+        j = m.end()
+        if j < len(text) and (_IDENT.match(text, j) and not text[j].isdigit()):
+            raise self.error(f"invalid number '{text[self.i:j + 1]}'")
+        return j
 
     def _regex_allowed(self, out: list[Tok]) -> bool:
         if not out:

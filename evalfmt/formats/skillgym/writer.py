@@ -20,27 +20,22 @@ const suite: Case[] = [
 export default suite;
 ```
 
-What skillgym cannot hold is a loss (see :func:`evalfmt.formats.skillgym_checks.render` and
+What skillgym cannot hold is a loss (see :func:`evalfmt.formats.skillgym.render.render` and
 ``docs/skillgym.md``).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
-from .. import ir
-from . import Loss, WriteResult, hinted_name
-from .losses import Rule, Table, check_feature
-from .skillgym_checks import (
-    TRANSCRIPT_COMMENT,
-    TRANSCRIPT_HELPER,
-    js_key,
-    js_str,
-    js_value,
-    render,
-    sig,
-)
+from ... import ir
+from .. import Loss, WriteResult, hinted_name
+from ..losses import Rule, Table, check_feature
+from .checks import TRANSCRIPT_COMMENT, TRANSCRIPT_HELPER, sig
+from .render import render
+from .tslit import js_key, js_str, js_value
 
 NAME = "skillgym"
 DEFAULT_NAME = "suite.ts"
@@ -81,6 +76,9 @@ TABLE = Table(NAME, {
 })
 
 
+_NO_HINTS: Mapping[str, Any] = MappingProxyType({})
+
+
 class _W:
     def __init__(self, evalset: ir.EvalSet):
         self.evalset = evalset
@@ -88,6 +86,17 @@ class _W:
         self.losses: list[Loss] = []
         self.needs_helper = False
         self.where = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
+
+    def hints(self, node: Any) -> Mapping[str, Any]:
+        """The presentation a node was read with, which the writer restores: its hints when the set was
+        read from skillgym, none otherwise (another format's hints mean nothing here). The one place
+        where the writer tells its own sets from the others' for presentation."""
+        return node.hints if self.own else _NO_HINTS
+
+    def kept_extra(self, node: Any) -> Mapping[str, Any]:
+        """The node's extra keys the output holds: skillgym's own (a workspace, classifyFailure, ...);
+        another format's extra keys are losses (:func:`_case_losses`, :func:`_set_losses`)."""
+        return node.extra if self.own else _NO_HINTS
 
     def lose(self, feature: str, node: Any, fallback: str, what: str) -> None:
         self.losses.append(TABLE.loss(feature, getattr(node, "span", None), fallback, what))
@@ -99,15 +108,15 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     _set_losses(w)
     if evalset.suite is not None:
         cases.extend(_suite_cases(w, evalset.suite))
-    shape = evalset.hints.get("shape", "array") if w.own else "array"
+    shape = w.hints(evalset).get("shape", "array")
     container = _container(w, cases, shape)
-    module = evalset.hints.get("module") if w.own else None
+    module = w.hints(evalset).get("module")
     if module:
         text = _own_module(w, module, container)
     else:
         text = _canonical_module(w, container)
     where = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
-    name = hinted_name(evalset.hints.get("file_name"), DEFAULT_NAME, where, w.losses) if w.own else DEFAULT_NAME
+    name = hinted_name(w.hints(evalset).get("file_name"), DEFAULT_NAME, where, w.losses)
     return WriteResult(files={name: text}, losses=w.losses)
 
 
@@ -118,7 +127,7 @@ def _canonical_module(w: _W, container: str) -> str:
     parts = ['import { assert, type Case } from "skillgym";\n']
     if w.needs_helper:
         parts.append("\n" + TRANSCRIPT_COMMENT + TRANSCRIPT_HELPER + "\n")
-    workspace = w.evalset.extra.get("workspace") if w.own else None
+    workspace = w.kept_extra(w.evalset).get("workspace")
     if workspace is not None and not (isinstance(workspace, dict) and "$code" in workspace):
         parts.append(f"\nexport const workspace = {js_value(workspace)};\n")
     elif isinstance(workspace, dict) and "$code" in workspace:
@@ -216,19 +225,19 @@ def _container(w: _W, cases: list[ir.Case], shape: str) -> str:
     open_, close = ("[", "]") if shape == "array" else ("{", "}")
     pieces: list[list[str]] = []
     for i, case in enumerate(cases):
-        own_case = w.own and "props" in case.hints or "verbatim" in case.hints and w.own
-        lead = case.hints.get("lead") if w.own and "lead" in case.hints else "\n  "
-        after = case.hints.get("after", ",") if w.own and "after" in case.hints else ","
-        text = case.hints["verbatim"] if w.own and "verbatim" in case.hints else \
-            _case_text(w, case, i, own_case, _indent_of(lead))
-        if shape == "record" and "verbatim" not in case.hints:
-            key = case.hints.get("key_src") if w.own and "key_src" in case.hints else f"{js_key(case.name)}: "
+        h = w.hints(case)
+        own_case = "props" in h or "verbatim" in h
+        lead = h.get("lead", "\n  ")
+        after = h.get("after", ",")
+        text = h["verbatim"] if "verbatim" in h else _case_text(w, case, i, own_case, _indent_of(lead))
+        if shape == "record" and "verbatim" not in h:
+            key = h["key_src"] if "key_src" in h else f"{js_key(case.name)}: "
             text = key + text
         pieces.append([lead, text, after])
     for i in range(len(pieces) - 1):
         if "," not in pieces[i][2]:
             pieces[i][2] = "," + pieces[i][2]
-    tail = w.evalset.hints.get("tail") if w.own and "tail" in w.evalset.hints else ("\n" if cases else "")
+    tail = w.hints(w.evalset).get("tail", "\n" if cases else "")
     return open_ + "".join("".join(p) for p in pieces) + tail + close
 
 
@@ -273,7 +282,8 @@ def _case_losses(w: _W, case: ir.Case, where: str) -> None:
         if getattr(case, field) not in (None, [], {}):
             w.lose(f"case.{field}", case, where, f"{what} of '{case.name}'")
     if case.input is not None and not isinstance(case.input, str) and _flatten_loses(case.input):
-        w.lose("case.messages", case, where, f"message input of '{case.name}' flattened to the text of its user messages")
+        w.lose("case.messages", case, where,
+               f"message input of '{case.name}' flattened to the text of its user messages")
     for key in case.extra:
         w.lose("case.extra", case, where, f"'{key}' of '{case.name}'")
 
@@ -321,12 +331,11 @@ def _case_text(w: _W, case: ir.Case, index: int, own_case: bool, indent: str) ->
         lines.append(f"{inner}timeoutMs: {timeout},")
     if case.expected_fail is not None:
         lines.append(f"{inner}expectedFail: {'true' if case.expected_fail else 'false'},")
-    if w.own:
-        for key, value in case.extra.items():
-            if key.startswith("$") or key in FIELD_ORDER:
-                continue
-            text = value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value)
-            lines.append(f"{inner}{text},")
+    for key, value in w.kept_extra(case).items():
+        if key.startswith("$") or key in FIELD_ORDER:
+            continue
+        text = value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value)
+        lines.append(f"{inner}{text},")
     checks = list(case.checks) + _set_checks(w)
     stmts = _statements(w, case, checks, "report", "ctx", inner + "  ", where)
     code = any(c.kind == "opaque" and c.origin == "skillgym" for c in checks)
@@ -424,30 +433,48 @@ def _statements(w: _W, case: ir.Case, checks: list, report: str, ctxvar: str | N
     i = 0
     while i < len(checks):
         c = checks[i]
-        own = w.own
-        lead = c.hints.get("lead") if own and "lead" in c.hints else "\n" + indent
-        if own and "src" in c.hints:
-            n = c.hints.get("group", 1)
-            group = checks[i:i + n]
-            sigs = [sig(x) for x in group]
-            expected = c.hints["sig"] if n > 1 else [c.hints["sig"]]
-            if len(group) == n and sigs == expected and all(x.hints.get("group_part") for x in group[1:]):
-                out.append(lead + c.hints["src"])
-                i += n
-                continue
-        text, lost, helper = render(c, report, ctxvar, own)
-        label = c.label() if hasattr(c, "label") else c.kind
-        for what in lost:
-            w.lose(check_feature(c.kind) if text is None else "check.fields", c, f"{where}.checks[{i}]", what)
-        if text is None:
-            if not lost:
-                w.lose(check_feature(c.kind), c, f"{where}.checks[{i}]", f"check '{label}' of '{case.name}' (skillgym has no equivalent"
-                       f"{': ' + _why(c) if _why(c) else ''})")
+        h = w.hints(c)
+        lead = h.get("lead", "\n" + indent)
+        n = _unchanged_group(checks, i, h)
+        if n:
+            out.append(lead + h["src"])
+            i += n
+            continue
+        at = f"{where}.checks[{i}]"
+        r = render(c, report, ctxvar, h)
+        if r is None or r.text is None:
+            _lose_check(w, case, c, at, r.lost if r is not None else [])
         else:
-            w.needs_helper = w.needs_helper or helper
-            out.append(lead + text)
+            for what in r.lost:
+                w.lose("check.fields", c, at, what)
+            w.needs_helper = w.needs_helper or r.helper
+            out.append(lead + r.text)
         i += 1
     return out
+
+
+def _unchanged_group(checks: list, i: int, h: Mapping[str, Any]) -> int:
+    """How many checks from ``i`` on are the statement they were read from, unchanged (its source is put
+    back as it was); 0 when they changed or were not read from a statement."""
+    if "src" not in h:
+        return 0
+    n = h.get("group", 1)
+    group = checks[i:i + n]
+    expected = h["sig"] if n > 1 else [h["sig"]]
+    if len(group) == n and [sig(x) for x in group] == expected and all(x.hints.get("group_part") for x in group[1:]):
+        return n
+    return 0
+
+
+def _lose_check(w: _W, case: ir.Case, check: Any, at: str, lost: list[str]) -> None:
+    """The one place a check skillgym cannot hold becomes a loss (its kind's row of the loss table)."""
+    feature = check_feature(check.kind)
+    for what in lost:
+        w.lose(feature, check, at, what)
+    if not lost:
+        why = _why(check)
+        w.lose(feature, check, at, f"check '{check.label()}' of '{case.name}' (skillgym has no equivalent"
+                                   f"{': ' + why if why else ''})")
 
 
 def _why(check: Any) -> str:
@@ -469,8 +496,8 @@ def _set_losses(w: _W) -> None:
     if w.own:
         return
     if e.triggers is not None and e.triggers.prompts:
-        w.lose("triggers", e.triggers, w.where, f"{len(e.triggers.prompts)} trigger prompts (a skillgym suite has no trigger "
-               "set; write them with --to skill-creator-triggers)")
+        w.lose("triggers", e.triggers, w.where, f"{len(e.triggers.prompts)} trigger prompts (a skillgym suite has "
+                                                "no trigger set; write them with --to skill-creator-triggers)")
     if e.input is not None:
         w.lose("set.input", e, w.where, "suite-level input prepended to every test")
     for key in ("name", "description", "tags"):

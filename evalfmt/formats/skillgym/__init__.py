@@ -1,8 +1,10 @@
 """Format ``skillgym``: skillgym suite modules (``suite.ts``), read statically and written back.
 
-See :mod:`evalfmt.formats.skillgym_read` (lark grammar ``skillgym.lark``, literal evaluation),
-:mod:`evalfmt.formats.skillgym_checks` (assert statements <-> IR checks) and
-:mod:`evalfmt.formats.skillgym_write`, and ``docs/skillgym.md`` for what maps and what is lost.
+The package, bottom-up: :mod:`.lex` (the tokenizer), :mod:`.parse` (lark grammar ``skillgym.lark``,
+statement splitting), :mod:`.tslit` (TypeScript literals and ECMAScript patterns), :mod:`.values`
+(static evaluation of a parsed module), :mod:`.checks` (assert statements -> IR checks),
+:mod:`.reader` (suite -> IR), :mod:`.render` (IR checks -> statements, one table by check kind) and
+:mod:`.writer` (IR -> ``suite.ts``). See ``docs/skillgym.md`` for what maps and what is lost.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import Format, head
+from .. import Format, head
 
 SUFFIXES = (".ts", ".mts", ".cts")
 _IMPORT = re.compile(r"""from\s+["']skillgym["']""")
@@ -34,13 +36,13 @@ def detect(path: str) -> bool:
 
 
 def read(path: str):
-    from .skillgym_read import read as _read
+    from .reader import read as _read
 
     return _read(path)
 
 
 def write(evalset, existing=None):
-    from .skillgym_write import write as _write
+    from .writer import write as _write
 
     return _write(evalset, existing)
 

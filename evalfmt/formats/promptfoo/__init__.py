@@ -1,0 +1,83 @@
+"""Format ``promptfoo``: ``promptfooconfig.yaml`` (and promptfoo test files), as a conversion target
+and, for what maps back, a source.
+
+Reading. A config's ``tests`` become cases: ``description`` is the name (``test-<n>`` without one),
+the prompt is the value of the variable the single prompt template names (``'{{prompt}}'`` ->
+``vars.prompt``; a literal prompt is the input of every test); other ``vars`` stay in ``extra``.
+``tests`` entries that are ``file://`` references are read from those files (a missing file is an
+EV107 warning). ``defaultTest.assert`` becomes the set's ``checks`` (applied to every test, as agentv's
+suite-level assertions). Assertions map onto IR checks:
+
+| promptfoo | IR |
+|---|---|
+| ``contains`` / ``icontains`` / ``regex`` / ``starts-with`` / ``equals`` / ``is-json`` / ``contains-any|all`` / ``icontains-any|all`` (and ``not-`` forms) | the same agentv kinds (``negate`` for ``not-``) |
+| ``skill-used`` / ``not-skill-used`` with a name or a list of names | one ``skill-trigger`` per name |
+| ``trajectory:step-count`` ``{type: command, pattern: "*text*", min: 1}`` / ``max: 0`` | ``command_matching`` / ``no_command_matching`` on the escaped text |
+| ``llm-rubric`` | ``rubrics`` with one criterion |
+| ``latency`` / ``cost`` with a threshold | ``latency`` / ``cost`` |
+| anything else (``javascript``, ``python``, counts, patterns, ...) | ``opaque`` (origin ``promptfoo``), written back unchanged |
+
+``weight`` is the check's weight; other assertion keys stay in ``extra``.
+
+Writing. ``prompts: ['{{prompt}}']``, one test per case with ``vars.prompt`` and its assertions; every
+field promptfoo cannot hold is a loss (see ``docs/promptfoo.md``). A config read from promptfoo is
+written back over its existing text with comments and key order kept (ruamel round trip).
+
+The package: :mod:`.kinds` (names both directions share), :mod:`.template` (the prompt template and
+the nunjucks subset evalfmt renders), :mod:`.reader` (config and tests files -> IR, one function per
+assertion type) and :mod:`.writer` (IR -> config, one function per IR check kind).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .. import Format, ReadResult, WriteResult, basename, head, peek_keys
+from .kinds import DEFAULT_NAME, NAME
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ... import ir
+
+
+def detect(path: str) -> bool:
+    name = basename(path).lower()
+    if re.fullmatch(r"promptfooconfig(\.[\w-]+)?\.(ya?ml|json)", name):
+        return True
+    if not name.endswith((".yaml", ".yml")):
+        return False
+    text = head(path)
+    if "promptfoo.dev/config-schema" in text:
+        return True
+    keys = peek_keys(path)
+    if ("prompts" in keys or "providers" in keys) and ("tests" in keys or "defaultTest" in keys):
+        return True
+    # a promptfoo test file: a YAML list of tests with vars / assert
+    # (line-start patterns take blanks only up to the line's end: \s there would rescan blank runs)
+    body = re.sub(r"(?m)^[^\S\n]*#.*\n", "", text).lstrip()
+    return body.startswith("-") and bool(re.search(r"(?m)^[^\S\n]+(vars|assert):", text)) and \
+        bool(re.search(r"(?m)^[^\S\n]*-\s+(description|vars|assert):", text)) and "should_trigger" not in keys
+
+
+def read(path: str) -> ReadResult:
+    from .reader import read as _read  # (imported when a file is read, not when one is detected)
+
+    return _read(path)
+
+
+def write(evalset: "ir.EvalSet", existing: dict[str, str] | None = None) -> WriteResult:
+    from .writer import write as _write  # (ruamel and the writer only when something is written)
+
+    return _write(evalset, existing)
+
+
+FORMAT = Format(
+    name=NAME,
+    module=__name__,
+    description="promptfoo promptfooconfig.yaml (tests with vars.prompt and assertions)",
+    detect=detect,
+    read=read,
+    write=write,
+    single_file=True,
+    default_name=DEFAULT_NAME,
+)

@@ -1,0 +1,511 @@
+"""Writing promptfoo configs: IR -> ``promptfooconfig.yaml`` (and the tests files it references).
+
+Pure and deterministic. Each IR check kind promptfoo can hold maps to a small function through
+:data:`ASSERTION_WRITERS`; a kind without one, or a check its function refuses, becomes a loss in one
+place (:func:`_assertion`). A set read from promptfoo is written back with its own presentation: the
+writer tells its own sets from the others' in one place (:meth:`_W.hints`, :meth:`_W.restore`, which
+puts a node's extra keys back and restores its key order, or reports another format's extra keys as
+lost), and YAML is written over the existing text with comments and key order kept (ruamel round trip).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from ... import ir, yamlrt
+from .. import Loss, WriteResult, hinted_name, plain_name, plain_relpath
+from ..losses import Rule, Table, check_feature
+from ..skillgym.tslit import literal_of
+from .kinds import DEFAULT_NAME, DEFAULT_PROVIDER, NAME, SAME
+
+TABLE = Table(NAME, {
+    "check.opaque": Rule("lost: another format's code means nothing to promptfoo"),
+    "check.output": Rule("lost", when="ends-with, or a check promptfoo has no type for"),
+    "check.output/flags": Rule("regex flags lost (promptfoo's regex takes none)", when="a regex has flags"),
+    "check.skill_trigger": Rule("lost", when="it names no skill"),
+    "check.command": Rule("lost", when="the regex has no faithful case-insensitive glob"),
+    "check.transcript": Rule("lost: promptfoo's contains checks only the final output"),
+    "check.workspace": Rule("lost: promptfoo does not inspect the workspace"),
+    "check.rubric": Rule("lost", when="an llm-grader"),
+    "check.rubric/objects": Rule("only the text of a criterion object is kept", when="a criterion is an object"),
+    **{f"check.{k}": Rule("lost", when=w) for k, w in (("code_grader", None), ("trajectory", None),
+                                                       ("budget", "token-usage, or no threshold"))},
+    "check.fields": Rule("lost (weight is kept)", when="the check itself is kept"),
+    "case.messages": Rule("flattened to the text"),
+    "case.judge": Rule("written as an llm-rubric assertion, graded on every run", kept="an llm-rubric assertion"),
+    **{f"case.{f}": Rule("lost") for f in ("files", "fixture", "setup", "bucket", "requires", "timeout_minutes",
+                                           "max_turns", "input_files", "tags", "timeout_ms", "expected_fail",
+                                           "expected_output", "extra")},
+    "triggers": Rule("lost", when="no skill name to check with skill-used"),
+    "triggers.extra": Rule("lost", covered_by="triggers"),
+    "set.input": Rule("lost"), "set.tags": Rule("lost"), "set.extra": Rule("lost"),
+    "set.name": Rule("lost", when="the set has a description too"),
+    "set.skill": Rule("lost unless a skill-used assertion names it", when="no skill-trigger names the skill"),
+    "suite": Rule("its rows become separate tests, each running its own session"),
+})
+
+_NONE: Mapping[str, Any] = MappingProxyType({})
+_ABSENT = object()
+
+LOST_CASE_FIELDS = (
+    ("files", "inline files"), ("fixture", "fixture"), ("setup", "setup command"), ("bucket", "bucket"),
+    ("requires", "requires"), ("timeout_minutes", "timeout_minutes"), ("max_turns", "max_turns"),
+    ("input_files", "input_files"), ("tags", "tags"), ("timeout_ms", "timeoutMs"), ("expected_fail", "expectedFail"),
+    ("expected_output", "expected_output"),
+)
+#: why a check kind promptfoo has no assertion for is lost
+_WHY = {
+    "transcript_mentions": "promptfoo's contains checks only the final output, not the transcript",
+    "transcript_omits": "promptfoo's contains checks only the final output, not the transcript",
+    "file_exists": "promptfoo does not inspect the workspace",
+    "file_absent": "promptfoo does not inspect the workspace",
+    "command_succeeds": "promptfoo does not run commands after the session",
+}
+
+
+class _W:
+    """One write: the set, whether it was read from promptfoo, the losses so far."""
+
+    def __init__(self, evalset: ir.EvalSet):
+        self.evalset = evalset
+        self.own = evalset.format == NAME
+        self.losses: list[Loss] = []
+
+    def lose(self, feature: str, span: ir.Span | None, where: str, what: str) -> None:
+        self.losses.append(TABLE.loss(feature, span, where, what))
+
+    def hints(self, node: Any) -> Mapping[str, Any]:
+        """The presentation a node was read with: its hints when the set was read from promptfoo, none
+        otherwise (another format's hints mean nothing here)."""
+        return node.hints if self.own else _NONE
+
+    def kept_extra(self, node: Any) -> Mapping[str, Any]:
+        """The node's extra keys the output holds: promptfoo's own; another format's are losses."""
+        return node.extra if self.own else _NONE
+
+    def restore(self, out: dict, node: Any, feature: str, where: str, what: Callable[[str], str],
+                placed: tuple[str, ...] = ()) -> dict:
+        """The one round-trip pass: for a set read from promptfoo, ``node``'s extra keys (but those the
+        writer ``placed`` already) go back into ``out`` and its keys take the order they were read in;
+        for another format's set, each extra key is a loss (``what(key)`` says which)."""
+        if not self.own:
+            for key in node.extra:
+                self.lose(feature, node.span, where, what(key))
+            return out
+        for key, value in node.extra.items():
+            if key not in placed:
+                out[key] = value
+        return _order(out, node.hints.get("key_order"))
+
+
+def _order(d: dict, order: list | None) -> dict:
+    if not order:
+        return d
+    return {**{k: d[k] for k in order if k in d}, **{k: v for k, v in d.items() if k not in order}}
+
+
+# ----------------------------------------------------------------------------------------- assertions
+
+
+@dataclass
+class _Lost:
+    """A check its writer function refuses: the loss says ``what`` (None: the kind's default reason)."""
+
+    what: str | None = None
+
+
+_Written = dict | list | _Lost
+
+
+def _assertion(w: _W, check: Any, where: str) -> list:
+    """promptfoo assertions for one IR check (empty when it is lost)."""
+    writer = ASSERTION_WRITERS.get(check.kind)
+    out = writer(w, check, where) if writer is not None else _Lost()
+    if isinstance(out, _Lost):
+        w.lose(check_feature(check.kind), check.span, where,
+               out.what or f"check '{check.label()}' ({_WHY.get(check.kind, 'no promptfoo equivalent')})")
+        return []
+    if isinstance(out, list):
+        return out
+    if check.weight is not None:
+        out["weight"] = check.weight
+    _common_losses(w, check, where)
+    label = check.label()
+    return [w.restore(out, check, "check.fields", where, lambda key: f"'{key}' of check '{label}'")]
+
+
+def _common_losses(w: _W, check: Any, where: str) -> None:
+    for f in ("name", "required", "min_score"):
+        if getattr(check, f, None) is not None:
+            w.lose("check.fields", check.span, where, f"'{f}' of check '{check.label()}'")
+
+
+def _opaque(w: _W, check: Any, where: str) -> _Written:
+    if check.origin == NAME:
+        return [check.raw]
+    return _Lost(f"{check.origin or 'opaque'} check '{check.label()}' (no promptfoo equivalent)")
+
+
+def _same(w: _W, check: Any, where: str) -> _Written:
+    """An output check promptfoo has the same type for (``not-`` for a negated one)."""
+    k = check.kind
+    out: dict[str, Any] = {"type": ("not-" if check.negate else "") + SAME[k]}
+    if k == "regex" and (check.flags or "").replace("g", ""):
+        w.lose("check.output/flags", check.span, where, f"flags '{check.flags}' of check '{check.label()}' "
+                                                        "(promptfoo's regex takes none)")
+    if k in ("contains-any", "contains-all", "icontains-any", "icontains-all"):
+        out["value"] = list(check.values)
+    elif k != "is-json":
+        out["value"] = check.value
+    return out
+
+
+def _skill_used(w: _W, check: Any, where: str) -> _Written:
+    if not check.skill:
+        return _Lost("skill-trigger check without a skill name")
+    fires = check.expects_trigger != bool(check.negate)
+    value: Any = {"name": check.skill} if w.hints(check).get("form") == "object" else check.skill
+    return {"type": ("" if fires else "not-") + "skill-used", "value": value}
+
+
+def _step_count(w: _W, check: Any, where: str) -> _Written:
+    glob = _glob_of(check.pattern)
+    if glob is None or check.extra:
+        return _Lost(f"check '{check.label()}' (promptfoo's trajectory:step-count takes a case-insensitive glob; "
+                     "this regex has no faithful glob)")
+    positive = (check.kind == "command_matching") != bool(check.negate)
+    return {"type": "trajectory:step-count",
+            "value": {"type": "command", "pattern": glob, **({"min": 1} if positive else {"max": 0})}}
+
+
+def _llm_rubric(w: _W, check: Any, where: str) -> _Written:
+    """One ``llm-rubric`` per criterion (an object criterion keeps only its text)."""
+    label = check.label()
+    crits = [c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or "") for c in check.criteria]
+    if any(not isinstance(c, str) for c in check.criteria):
+        w.lose("check.rubric/objects", check.span, where, f"criterion fields other than the text of check '{label}'")
+    res: list[dict] = []
+    for c in crits:
+        item: dict[str, Any] = {"type": "llm-rubric", "value": c}
+        if check.weight is not None:
+            item["weight"] = check.weight
+        res.append(item)
+    if len(res) == 1 or not w.own:  # (extra keys go back only beside a single criterion)
+        first = w.restore(res[0] if res else {}, check, "check.fields", where,
+                          lambda key: f"'{key}' of check '{label}'")
+        res[:1] = [first] if res else []
+    _common_losses(w, check, where)
+    return res
+
+
+def _latency(w: _W, check: Any, where: str) -> _Written:
+    return {"type": "latency", "threshold": check.threshold} if check.threshold is not None else _Lost()
+
+
+def _cost(w: _W, check: Any, where: str) -> _Written:
+    return {"type": "cost", "threshold": check.budget} if check.budget is not None else _Lost()
+
+
+#: IR check kind -> its promptfoo assertion (a kind missing here has none: a loss)
+ASSERTION_WRITERS: dict[str, Callable[[_W, Any, str], _Written]] = {
+    **{k: _same for k in SAME},
+    "skill-trigger": _skill_used,
+    "command_matching": _step_count, "no_command_matching": _step_count,
+    "rubrics": _llm_rubric,
+    "latency": _latency, "cost": _cost,
+    "opaque": _opaque,
+}
+
+
+def _glob_of(pattern: str) -> str | None:
+    """A glob equivalent to an ECMAScript search for literal text (``^``/``$`` anchors allowed)."""
+    start = pattern.startswith("^")
+    end = pattern.endswith("$") and not pattern.endswith("\\$")
+    core = pattern[1 if start else 0: len(pattern) - 1 if end else len(pattern)]
+    text = literal_of(core)
+    if not text or "*" in text or "?" in text or "\n" in text:
+        return None
+    return ("" if start else "*") + text + ("" if end else "*")
+
+
+def _group_checks(checks: list) -> list[list]:
+    """Checks read from one promptfoo assertion (a skill-used list) stay together."""
+    groups: list[list] = []
+    for c in checks:
+        if c.hints.get("group_part") and groups and groups[-1][0].kind == "skill-trigger":
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    return groups
+
+
+def _assertions(w: _W, checks: list, where: str) -> list:
+    out: list = []
+    for group in _group_checks(checks):
+        first = group[0]
+        n = w.hints(first).get("group")
+        if n and len(group) == n and all(c.kind == "skill-trigger" for c in group) \
+                and len({c.should_trigger for c in group}) == 1:
+            neg = first.should_trigger is False
+            out.append(_order({"type": ("not-" if neg else "") + "skill-used", "value": [c.skill for c in group]},
+                              first.hints.get("key_order")))
+            continue
+        for c in group:
+            out.extend(_assertion(w, c, where))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- tests
+
+
+def _test(w: _W, case: ir.Case, where: str, prompt_var: str) -> Any:
+    h, ex = w.hints(case), w.kept_extra(case)
+    if "$value" in ex:
+        return ex["$value"]
+    t: dict[str, Any] = {}
+    if "description" in ex:
+        t["description"] = ex["description"]
+    elif not h.get("no_description"):
+        t["description"] = case.name
+    vars_ = _vars(w, case, where, prompt_var)
+    if ex.get("vars") is not None and not isinstance(ex["vars"], dict):
+        t["vars"] = ex["vars"]
+    elif vars_ or "var_order" in h:
+        t["vars"] = vars_
+    asserts = _assertions(w, list(case.checks), where)
+    if case.judge:
+        asserts.append({"type": "llm-rubric", "value": case.judge})
+        w.lose("case.judge", case.span, where, f"judge of '{case.name}' written as an llm-rubric assertion (graded "
+                                               "on every run, not only when the checks tie)")
+    if "assert" in ex:
+        t["assert"] = ex["assert"]
+    elif asserts or "assert" in (h.get("key_order") or []):
+        t["assert"] = asserts
+    if case.metadata is not None:
+        t["metadata"] = case.metadata
+    _case_losses(w, case, where)
+    return w.restore(t, case, "case.extra", where, lambda key: f"'{key}' of '{case.name}'",
+                     placed=("description", "vars", "assert", "$value"))
+
+
+def _vars(w: _W, case: ir.Case, where: str, prompt_var: str) -> dict[str, Any]:
+    """A test's vars: the prompt in its variable, then the other vars read with it (in their order)."""
+    h, ex = w.hints(case), w.kept_extra(case)
+    vars_: dict[str, Any] = {}
+    var = h.get("prompt_var") if w.own else prompt_var
+    if case.input is not None and var is not None:
+        vars_[var] = ir.input_text(case.input)
+        if not w.own and not isinstance(case.input, str):
+            w.lose("case.messages", case.span, where, f"message input of '{case.name}' flattened to its text")
+    if isinstance(ex.get("vars"), dict):
+        vars_.update(ex["vars"])
+    if h.get("var_order"):
+        vars_ = _order(vars_, h["var_order"])
+    return vars_
+
+
+def _case_losses(w: _W, case: ir.Case, where: str) -> None:
+    """The fields of another format's case promptfoo has no place for."""
+    if w.own:
+        return
+    for field, what in LOST_CASE_FIELDS:
+        if getattr(case, field) not in (None, [], {}):
+            w.lose(f"case.{field}", case.span, where, f"{what} of '{case.name}'")
+
+
+# ------------------------------------------------------------------------------------------------ set
+
+
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
+    w = _W(evalset)
+    existing = existing or {}
+    h = w.hints(evalset)
+    setwhere = f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "set"
+    name = hinted_name(h.get("file_name"), DEFAULT_NAME, setwhere, w.losses)
+    prompt_var = "prompt"
+    if "$root" in w.kept_extra(evalset):
+        return WriteResult(files={name: yamlrt.dump(evalset.extra["$root"], existing=existing.get(name))})
+    cases = list(evalset.cases)
+    if evalset.suite is not None:
+        cases.extend(_suite_cases(evalset.suite, w.losses))
+    if not w.own and evalset.triggers is not None and evalset.triggers.prompts:
+        cases.extend(_trigger_cases(evalset, evalset.triggers, w.losses, setwhere))
+    if h.get("shape") == "tests":
+        data: Any = [_test(w, c, f"cases[{i}]", prompt_var) for i, c in enumerate(cases)]
+        return WriteResult(files={name: yamlrt.dump(data, existing=existing.get(name))}, losses=w.losses)
+    data = _config_head(w, setwhere)
+    default = _default_test(w)
+    if default is not _ABSENT:
+        data["defaultTest"] = default
+    files: dict[str, str] = {}
+    if "tests" in w.kept_extra(evalset):
+        data["tests"] = evalset.extra["tests"]
+    elif cases or "tests" in (h.get("key_order") or []):
+        data["tests"], files = _tests(w, cases, prompt_var, existing)
+    data = _order(data, h.get("key_order"))
+    return WriteResult(files={name: yamlrt.dump(data, existing=existing.get(name)), **files}, losses=w.losses)
+
+
+def _config_head(w: _W, setwhere: str) -> dict[str, Any]:
+    """The config's keys before defaultTest and tests: its own (description and the keys kept in extra),
+    or for another format's set a description, the prompt template and the provider."""
+    evalset = w.evalset
+    data: dict[str, Any] = {}
+    if w.own:
+        if evalset.description is not None:
+            data["description"] = evalset.description
+        for key, value in evalset.extra.items():
+            if key not in ("tests", "defaultTest"):
+                data[key] = value
+        return data
+    desc = evalset.description or evalset.name or (evalset.skill.name if evalset.skill else None)
+    if desc:
+        data["description"] = desc
+    data["prompts"] = ["{{prompt}}"]
+    data["providers"] = [DEFAULT_PROVIDER]
+    _set_losses(evalset, w.losses, setwhere)
+    return data
+
+
+def _default_test(w: _W) -> Any:
+    """``defaultTest``: the set's checks as its assertions, beside its own other keys; _ABSENT without either."""
+    evalset = w.evalset
+    kept = w.kept_extra(evalset).get("defaultTest")
+    default = dict(kept) if isinstance(kept, dict) else None
+    set_asserts = _assertions(w, list(evalset.checks), "checks")
+    if not set_asserts and default is None:  # a defaultTest that is no mapping stays as it was
+        return kept if "defaultTest" in w.kept_extra(evalset) else _ABSENT
+    d = default if default is not None else {}
+    if set_asserts:
+        d["assert"] = set_asserts
+    return _order(d, w.hints(evalset).get("default_keys"))
+
+
+def _tests(w: _W, cases: list, prompt_var: str, existing: dict[str, str]) -> tuple[Any, dict[str, str]]:
+    evalset = w.evalset
+    layout = w.hints(evalset).get("tests_layout")
+    out: list = []
+    extra_files: dict[str, str] = {}
+    if not layout:
+        return [_test(w, c, f"cases[{i}]", prompt_var) for i, c in enumerate(cases)], extra_files
+    i = 0
+    by_file: dict[str, list] = {}
+    names = _RefNames(cases, w.losses, f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "tests")
+    for entry in layout:
+        if "inline" in entry:
+            if i < len(cases) and "from_file" not in cases[i].hints:
+                out.append(_test(w, cases[i], f"cases[{i}]", prompt_var))
+                i += 1
+            continue
+        ref = entry["ref"]
+        rels: list[str] = []
+        while i < len(cases) and cases[i].hints.get("from_file") == ref:
+            rel = _file_of(cases[i])
+            if rel not in rels:
+                rels.append(rel)
+            by_file.setdefault(names.rel(rel), []).append(_test(w, cases[i], f"cases[{i}]", prompt_var))
+            i += 1
+        out.extend(names.refs(ref, rels))
+    while i < len(cases):
+        out.append(_test(w, cases[i], f"cases[{i}]", prompt_var))
+        i += 1
+    for rel, tests in by_file.items():
+        extra_files[rel] = yamlrt.dump(tests, existing=existing.get(rel))
+    if evalset.hints.get("tests_string") and len(out) == 1 and isinstance(out[0], str):
+        return out[0], extra_files  # ``tests: file://examples.yaml``, as written
+    return out, extra_files
+
+
+def _file_of(case: ir.Case) -> str:
+    """The tests file a case was read from, relative to the config's folder."""
+    ref = case.hints.get("from_file") or ""
+    return case.hints.get("file") or (ref[len("file://"):] if ref.startswith("file://") else ref)
+
+
+class _RefNames:
+    """Where the tests of a ``file://`` reference are written: each file at its own path when every
+    one is a plain relative path (they stay inside the output folder, and the reference, glob or not,
+    is kept); otherwise each under a plain name beside the config (its file name, or ``tests-N.yaml``),
+    the reference replaced by one ``file://`` per file, with a Loss saying so. An absolute or ``../``
+    tests file is never written where it is."""
+
+    def __init__(self, cases: list, losses: list[Loss], where: str):
+        self.losses = losses
+        self.where = where
+        self.taken = {r for r in (_file_of(c) for c in cases if "from_file" in c.hints) if plain_relpath(r)}
+        self.renamed: dict[str, str] = {}
+
+    def rel(self, rel: str) -> str:
+        """The output name of the tests file ``rel``."""
+        if plain_relpath(rel):
+            return rel
+        if rel not in self.renamed:
+            base = rel.replace("\\", "/").rsplit("/", 1)[-1]
+            new, n = (base if plain_name(base) else "tests-1.yaml"), 1
+            while new in self.taken:
+                n += 1
+                new = f"tests-{n}.yaml"
+            self.taken.add(new)
+            self.renamed[rel] = new
+        return self.renamed[rel]
+
+    def refs(self, ref: str, rels: list[str]) -> list[str]:
+        """What the config lists for ``ref`` whose tests are in ``rels``."""
+        if all(plain_relpath(r) for r in rels):
+            return [ref]
+        new = [f"file://{self.rel(r)}" for r in rels]
+        self.losses.append(Loss(self.where, f"tests file '{ref}' (outside the output folder; written as "
+                                            f"{', '.join(repr(x) for x in new)} beside the config)"))
+        return new
+
+
+def _trigger_cases(evalset: ir.EvalSet, trig: ir.TriggerSet, losses: list[Loss], where: str) -> list[ir.Case]:
+    """Trigger prompts as tests: ``skill-used`` for should-trigger prompts, ``not-skill-used`` for the rest."""
+    skill = trig.skill or (evalset.skill.name if evalset.skill else None)
+    if not skill:
+        losses.append(TABLE.loss("triggers", trig.span, where,
+                                 f"{len(trig.prompts)} trigger prompts (no skill name to check with skill-used)"))
+        return []
+    cases = []
+    counts = {True: 0, False: 0}
+    for p in trig.prompts:
+        counts[p.should_trigger] += 1
+        name = f"{'triggers' if p.should_trigger else 'does-not-trigger'}-{counts[p.should_trigger]}"
+        cases.append(ir.Case(name=name, input=p.text, span=p.span,
+                             checks=[ir.SkillTrigger(skill=skill, should_trigger=None if p.should_trigger else False)]))
+        for key in p.extra:
+            losses.append(TABLE.loss("triggers.extra", p.span, where, f"'{key}' of trigger prompt {p.text!r}"))
+    for key in trig.extra:
+        losses.append(TABLE.loss("triggers.extra", trig.span, where, f"trigger set key '{key}'"))
+    return cases
+
+
+def _set_losses(evalset: ir.EvalSet, losses: list[Loss], where: str) -> None:
+    if evalset.input is not None:
+        losses.append(TABLE.loss("set.input", None, where, "suite-level input prepended to every test"))
+    if evalset.tags:
+        losses.append(TABLE.loss("set.tags", None, where, "eval set tags"))
+    for key in evalset.extra:
+        losses.append(TABLE.loss("set.extra", None, where, f"{evalset.format} key '{key}'"))
+    if evalset.name and evalset.description and evalset.name != evalset.description:
+        losses.append(TABLE.loss("set.name", None, where, f"eval set name '{evalset.name}' (the description "
+                                                          "holds the set's description)"))
+    skill = evalset.skill
+    if skill is not None and skill.span is not None and not any(
+            c.kind == "skill-trigger" and c.skill == skill.name for case in evalset.cases for c in case.checks):
+        losses.append(TABLE.loss("set.skill", skill.span, where, f"skill name '{skill.name}' (promptfoo names skills "
+                                                                 "only in skill-used assertions)"))
+
+
+def _suite_cases(suite: ir.Suite, losses: list[Loss]) -> list[ir.Case]:
+    losses.append(TABLE.loss("suite", suite.span, "suite", f"suite: its {len(suite.entries)} entries become "
+                                                           "separate tests, each running its own session"))
+    out = []
+    for entry in suite.entries:
+        case = ir.Case(name=entry.name, input=suite.input, checks=list(entry.checks), span=entry.span or suite.span)
+        for field in ("files", "fixture", "setup", "requires", "timeout_minutes", "max_turns"):
+            setattr(case, field, getattr(suite, field))
+        out.append(case)
+    return out
