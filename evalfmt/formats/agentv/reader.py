@@ -33,7 +33,7 @@ from typing import Any
 from ...errors import Diagnostic, LoadError, Pos
 from ...load import Loaded, load_text, type_name
 from ...suggest import key as suggest_key, near
-from ...ir.build import evalset as build_evalset
+from ... import ir
 from .. import ReadResult
 from .loader import load_file, plain
 
@@ -156,9 +156,9 @@ class Ctx:
     def kpos(self, *path) -> Pos:
         return self._pos(self.loaded.key_pos(*path))
 
-    def span(self, *path) -> dict:
+    def span(self, *path) -> ir.Span:
         p = self.pos(*path)
-        return _span(self.path, p.line, p.column)
+        return ir.Span(self.path, p.line, p.column)
 
     def add(self, p: Pos, code: str, message: str, severity: str = "error", **data) -> None:
         self.diags.append(Diagnostic(self.path, p.line, p.column, code, message, severity,
@@ -178,25 +178,20 @@ class Ctx:
         self.add(self.kpos(*path), code, message, severity, **data)
 
 
-def _span(file: str, line: int = 1, column: int = 1) -> dict:
-    return {"file": file, "line": line, "column": column}
+def _evalset(path: str) -> ir.EvalSet:
+    return ir.EvalSet(format="agentv", source=path, span=ir.Span(path, 1, 1))
 
 
-def _evalset(path: str) -> dict:
-    return {"format": "agentv", "source": path, "span": _span(path), "checks": [], "cases": [], "extra": {},
-            "hints": {}}
+def _case(span: ir.Span) -> ir.Case:
+    return ir.Case(name="", span=span)
 
 
-def _case(span: dict) -> dict:
-    return {"name": "", "span": span, "checks": [], "extra": {}, "hints": {}}
+def _opaque(raw: Any, span: ir.Span, kind: str | None = None) -> ir.Opaque:
+    return ir.Opaque(type=kind, raw=raw, origin="agentv", span=span)
 
 
-def _opaque(raw: Any, span: dict, kind: str | None = None) -> dict:
-    return {"kind": "opaque", "type": kind, "raw": raw, "origin": "agentv", "span": span, "extra": {}, "hints": {}}
-
-
-def _pos_of(span: dict | None) -> Pos:
-    return Pos(span["line"], span["column"]) if span else Pos(1, 1)
+def _pos_of(span: ir.Span | None) -> Pos:
+    return Pos(span.line, span.column) if span else Pos(1, 1)
 
 
 def _q(value: Any) -> str:
@@ -216,7 +211,7 @@ def read_file(path: str) -> ReadResult:
         loaded = load_file(path)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
-        result.sets.append(build_evalset(_evalset(path)))
+        result.sets.append(_evalset(path))
         return result
     result.documents[path] = loaded
     ctx = Ctx(loaded, result.diagnostics)
@@ -227,10 +222,10 @@ def read_file(path: str) -> ReadResult:
         what = "empty" if data is None else f"a {type_name(data)}"
         ctx.add(Pos(1, 1), "EV102", f"an EVAL.yaml must be a mapping with 'tests', the file is {what}")
         if data is not None:
-            evalset["extra"]["document"] = plain(data)
+            evalset.extra["document"] = plain(data)
     else:
         Reader(ctx, result, path).top(evalset, data)
-    result.sets.append(build_evalset(evalset))
+    result.sets.append(evalset)
     return result
 
 
@@ -251,7 +246,7 @@ class Reader:
 
     # ------------------------------------------------------------------------------- top level
 
-    def top(self, es: dict, data: dict) -> None:
+    def top(self, es: ir.EvalSet, data: dict) -> None:
         ctx = self.ctx
         order: list[str] = []
         tests_key = None
@@ -279,34 +274,34 @@ class Reader:
                     ctx.at_key((key,), "EV501", "'assert' is deprecated: use 'assertions'", "warning",
                                fix={"rename": "assertions"})
                 if isinstance(value, list):
-                    es["checks"] = self.checks(value, (key,))
+                    es.checks = self.checks(value, (key,))
                     if not value:
-                        es["hints"]["assertions"] = "empty"
-                    self._trigger_conflicts(ctx, es["checks"], None)
+                        es.hints["assertions"] = "empty"
+                    self._trigger_conflicts(ctx, es.checks, None)
                 else:
                     ctx.at_value((key,), "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
-                    es["extra"][k] = plain(value)
+                    es.extra[k] = plain(value)
             elif key == "name" and isinstance(value, str):
-                es["name"] = value
+                es.name = value
             elif key == "description" and isinstance(value, str):
-                es["description"] = value
+                es.description = value
             elif key == "tags" and isinstance(value, list) and all(isinstance(t, str) for t in value):
-                es["tags"] = list(value)
+                es.tags = list(value)
             elif key == "input":
-                inp = self.input(value, ("input",), es["hints"])
+                inp = self.input(value, ("input",), es.hints)
                 if inp is not None:
-                    es["input"] = inp
+                    es.input = inp
                 else:
-                    es["extra"][k] = plain(value)
+                    es.extra[k] = plain(value)
             else:
                 self._top_ignored(key, value, tests_key, assertions_key)
-                es["extra"][key] = plain(value)
+                es.extra[key] = plain(value)
             order.append(k)
         if tests_key is None:
             ctx.add(Pos(1, 1), "EV103", "missing 'tests': list the tests, or give the path of a file or folder "
                                         "that holds them")
         if order != canonical_order(TOP_ORDER, order, extras_before="input"):
-            es["hints"]["keys"] = order
+            es.hints["keys"] = order
 
     def _top_ignored(self, key: str, value: Any, tests_key: str | None, assertions_key: str | None) -> None:
         """The diagnostic for a top-level key evalfmt keeps in ``extra``."""
@@ -334,7 +329,7 @@ class Reader:
 
     # ------------------------------------------------------------------------------------ tests
 
-    def _tests(self, es: dict, value: Any, where: tuple) -> None:
+    def _tests(self, es: ir.EvalSet, value: Any, where: tuple) -> None:
         ctx = self.ctx
         if isinstance(value, str):
             self._tests_path(es, value, where)
@@ -342,46 +337,46 @@ class Reader:
         if not isinstance(value, list):
             ctx.at_value(where, "EV102", f"'tests' must be a list of tests or the path of a file or folder, "
                                          f"not a {type_name(value)}")
-            es["extra"]["tests"] = plain(value)
+            es.extra["tests"] = plain(value)
             return
         ids: dict[str, Pos] = {}
         for i, item in enumerate(value):
             if isinstance(item, str) and item.startswith("file://"):
                 self._file_reference(es, item, where + (i,), ids)
-                es["hints"].setdefault("inlined", []).append(item)
+                es.hints.setdefault("inlined", []).append(item)
             elif isinstance(item, dict):
                 self._add(es, self.case(ctx, item, where + (i,), ids, i))
             else:
                 ctx.at_value(where + (i,), "EV102",
                              f"a test must be a mapping (or a 'file://' reference), not a {type_name(item)}")
                 raw_case = _case(ctx.span(*where, i))
-                raw_case["hints"]["raw"] = True
-                raw_case["extra"]["test"] = plain(item)
-                es["cases"].append(raw_case)
+                raw_case.hints["raw"] = True
+                raw_case.extra["test"] = plain(item)
+                es.cases.append(raw_case)
 
-    def _add(self, es: dict, item: tuple) -> None:
+    def _add(self, es: ir.EvalSet, item: tuple) -> None:
         """Add what :meth:`case` read: ("case", case), ("suite", suite, case) or ("trigger", prompt, skill, case)."""
         what = item[0]
-        if what == "suite" and es.get("suite") is None:
-            es["suite"] = item[1]
+        if what == "suite" and es.suite is None:
+            es.suite = item[1]
         elif what == "trigger":
             _, prompt, skill, case = item
-            if es.get("triggers") is None:
-                es["triggers"] = {"skill": skill, "prompts": [], "span": prompt["span"], "extra": {}, "hints": {}}
-            if es["triggers"]["skill"] == skill:
-                es["triggers"]["prompts"].append(prompt)
+            if es.triggers is None:
+                es.triggers = ir.TriggerSet(skill=skill, span=prompt.span)
+            if es.triggers.skill == skill:
+                es.triggers.prompts.append(prompt)
             else:  # evalfmt writes one skill per trigger set: anything else stays a test
-                es["cases"].append(case)
+                es.cases.append(case)
         else:
-            es["cases"].append(item[-1])
+            es.cases.append(item[-1])
 
     def _resolve(self, ref: str) -> str:
         """A path relative to the EVAL.yaml's folder, as a path relative to where the EVAL.yaml was given."""
         return os.path.normpath(os.path.join(os.path.dirname(self.path), ref))
 
-    def _tests_path(self, es: dict, ref: str, where: tuple) -> None:
+    def _tests_path(self, es: ir.EvalSet, ref: str, where: tuple) -> None:
         ctx = self.ctx
-        es["hints"]["inlined"] = [ref]
+        es.hints["inlined"] = [ref]
         full = self._resolve(ref)
         if os.path.isdir(full):
             self._tests_dir(es, full)
@@ -411,7 +406,7 @@ class Reader:
         _duplicates(sub)
         return sub, loaded.data
 
-    def _tests_file(self, es: dict, full: str, ids: dict) -> None:
+    def _tests_file(self, es: ir.EvalSet, full: str, ids: dict) -> None:
         if full.lower().endswith(".jsonl"):
             self._tests_jsonl(es, full, ids)
             return
@@ -430,7 +425,7 @@ class Reader:
             else:
                 sub.at_value((i,), "EV102", f"a test must be a mapping, not a {type_name(item)}")
 
-    def _tests_jsonl(self, es: dict, full: str, ids: dict) -> None:
+    def _tests_jsonl(self, es: ir.EvalSet, full: str, ids: dict) -> None:
         try:
             from ...load import read_text
 
@@ -454,7 +449,7 @@ class Reader:
                 continue
             self._add(es, self.case(sub, loaded.located, (), ids, n))
 
-    def _tests_dir(self, es: dict, full: str) -> None:
+    def _tests_dir(self, es: ir.EvalSet, full: str) -> None:
         """agentv's directory discovery: each sub-folder with case.yaml (or case.yml) is one test."""
         ids: dict[str, Pos] = {}
         try:
@@ -480,7 +475,7 @@ class Reader:
                 continue
             self._add(es, self.case(sub, data, (), ids, 0, default_id=name))
 
-    def _file_reference(self, es: dict, ref: str, where: tuple, ids: dict) -> None:
+    def _file_reference(self, es: ir.EvalSet, ref: str, where: tuple, ids: dict) -> None:
         raw = ref[len("file://"):]
         full = self._resolve(raw)
         if any(ch in raw for ch in "*?{"):
@@ -502,9 +497,9 @@ class Reader:
         """One test, as ("case", case). A test evalfmt wrote for a terum suite or trigger prompt
         (``metadata.terum.suite`` / ``trigger``) comes back as ("suite", suite, case) or
         ("trigger", prompt, skill, case)."""
-        case = _case(ctx.span(*where) if where else _span(ctx.path, 1 + ctx.line_offset))
-        extra = case["extra"]
-        hints = case["hints"]
+        case = _case(ctx.span(*where) if where else ir.Span(ctx.path, 1 + ctx.line_offset, 1))
+        extra = case.extra
+        hints = case.hints
         order: list[str] = []
         markers: dict = {}
         judge_key = "criteria" if "criteria" in data else ("expected_outcome" if "expected_outcome" in data else None)
@@ -523,11 +518,11 @@ class Reader:
             elif key == "input":
                 inp = self.input(value, at, hints, ctx=ctx)
                 if inp is not None:
-                    case["input"] = inp
+                    case.input = inp
                 else:
                     extra["input"] = plain(value)
             elif key == "input_files" and isinstance(value, list) and all(isinstance(f, str) for f in value):
-                case["input_files"] = list(value)
+                case.input_files = list(value)
             elif key == "expected_output":
                 self._case_expected(ctx, case, value, at)
             elif key == "metadata" and isinstance(value, dict):
@@ -538,55 +533,55 @@ class Reader:
             order.append(k)
         name = self._case_required(ctx, case, data, where, default_id)
         self._skipped(ctx, name, data, where)
-        self._trigger_conflicts(ctx, case["checks"], name)
+        self._trigger_conflicts(ctx, case.checks, name)
         if order != canonical_order(TEST_ORDER, order):
             hints["keys"] = order
         if markers.get("trigger"):
             prompt = self._as_trigger(case, data)
             if prompt is not None:
-                return ("trigger", prompt, case["checks"][0].get("skill"), case)
+                return ("trigger", prompt, case.checks[0].skill, case)  # type: ignore[union-attr]
         if markers.get("suite"):
             return ("suite", self._as_suite(ctx, case, data, where), case)
         return ("case", case)
 
     @staticmethod
-    def _case_judge(ctx: Ctx, case: dict, key: str, value: Any, at: tuple) -> None:
+    def _case_judge(ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple) -> None:
         if key == "expected_outcome":
             ctx.at_key(at, "EV501", "'expected_outcome' is deprecated: use 'criteria'", "warning",
                        fix={"rename": "criteria"})
         if isinstance(value, str):
-            case["judge"] = value
+            case.judge = value
         else:
             ctx.at_value(at, "EV102", f"'{key}' must be a string, not a {type_name(value)}")
-            case["extra"]["criteria"] = plain(value)
+            case.extra["criteria"] = plain(value)
 
-    def _case_checks(self, ctx: Ctx, case: dict, key: str, value: Any, at: tuple) -> None:
+    def _case_checks(self, ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple) -> None:
         if key == "assert":
             ctx.at_key(at, "EV501", "'assert' is deprecated: use 'assertions'", "warning",
                        fix={"rename": "assertions"})
         if isinstance(value, list):
-            case["checks"] = self.checks(value, at, ctx=ctx)
+            case.checks = self.checks(value, at, ctx=ctx)
             if not value:
-                case["hints"]["assertions"] = "empty"  # agentv runs a test with `assertions: []`
+                case.hints["assertions"] = "empty"  # agentv runs a test with `assertions: []`
         else:
             ctx.at_value(at, "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
-            case["extra"]["assertions"] = plain(value)
+            case.extra["assertions"] = plain(value)
 
     @staticmethod
-    def _case_expected(ctx: Ctx, case: dict, value: Any, at: tuple) -> None:
+    def _case_expected(ctx: Ctx, case: ir.Case, value: Any, at: tuple) -> None:
         if value is None:
-            case["extra"]["expected_output"] = None  # agentv reads null as absent; kept so that the key writes back
+            case.extra["expected_output"] = None  # agentv reads null as absent; kept so that the key writes back
         elif not isinstance(value, (str, list, dict)):
             ctx.at_value(at, "EV102", "'expected_output' must be a string, a mapping or a list of messages, "
                                       f"not a {type_name(value)}")
-            case["extra"]["expected_output"] = plain(value)
+            case.extra["expected_output"] = plain(value)
         else:
-            case["expected_output"] = plain(value)
+            case.expected_output = plain(value)
 
     @staticmethod
-    def _case_id(ctx: Ctx, case: dict, value: Any, at: tuple, ids: dict) -> None:
+    def _case_id(ctx: Ctx, case: ir.Case, value: Any, at: tuple, ids: dict) -> None:
         if isinstance(value, str) and value.strip():
-            case["name"] = value
+            case.name = value
             first = ids.get(value)
             if first is not None:
                 ctx.at_value(at, "EV115", f"duplicate test id '{value}' (first at line {first.line}); "
@@ -595,12 +590,12 @@ class Reader:
                 ids[value] = ctx.pos(*at)
         elif isinstance(value, str):
             ctx.at_value(at, "EV103", "test 'id' is blank; give the test a name")
-            case["extra"]["id"] = value
+            case.extra["id"] = value
         else:
             ctx.at_value(at, "EV102", f"test 'id' must be a string, not a {type_name(value)} "
                                       "(agentv skips the test)")
-            case["extra"]["id"] = plain(value)
-            case["name"] = "" if value is None else str(value)
+            case.extra["id"] = plain(value)
+            case.name = "" if value is None else str(value)
 
     def _case_ignored(self, ctx: Ctx, key: str, value: Any, at: tuple, judge_key: str | None,
                       checks_key: str | None) -> None:
@@ -620,16 +615,16 @@ class Reader:
             self._unknown(ctx, key, at, TEST_KEYS)
 
     @staticmethod
-    def _case_required(ctx: Ctx, case: dict, data: dict, where: tuple, default_id: str | None) -> str:
+    def _case_required(ctx: Ctx, case: ir.Case, data: dict, where: tuple, default_id: str | None) -> str:
         """EV103 for a test without an id or an input; the test's name."""
-        name = case["name"]
+        name = case.name
         if "id" not in data:
             if default_id is not None:
-                case["name"] = name = default_id
-                case["hints"]["id_from_folder"] = True
+                case.name = name = default_id
+                case.hints["id_from_folder"] = True
             else:
                 ctx.add(case_pos(ctx, where), "EV103", "test is missing 'id'; give it a unique name")
-                case["hints"]["no_id"] = True
+                case.hints["no_id"] = True
         if "input" not in data and "input_files" not in data:
             ctx.add(case_pos(ctx, where), "EV103",
                     f"test '{name}' is missing 'input'; give the prompt as a string or a list of messages")
@@ -638,34 +633,32 @@ class Reader:
                     f"test '{name}' has 'input_files' but no 'input'; give the prompt as 'input'")
         return name
 
-    def _as_trigger(self, case: dict, data: dict) -> dict | None:
+    def _as_trigger(self, case: ir.Case, data: dict) -> ir.TriggerPrompt | None:
         keys = set(data) - {"id", "input", "assertions", "metadata"}
-        if keys or not isinstance(case.get("input"), str) or case.get("metadata") or len(case["checks"]) != 1:
+        if keys or not isinstance(case.input, str) or case.metadata or len(case.checks) != 1:
             return None
-        check = case["checks"][0]
-        if check["kind"] != "skill-trigger" or not isinstance(check.get("should_trigger"), bool) or check["extra"] \
-                or any(check.get(f) is not None for f in ("name", "weight", "required", "min_score", "negate")):
+        check = case.checks[0]
+        if not isinstance(check, ir.SkillTrigger) or not isinstance(check.should_trigger, bool) or check.extra \
+                or any(getattr(check, f) is not None for f in ("name", "weight", "required", "min_score", "negate")):
             return None
-        return {"text": case["input"], "should_trigger": check["should_trigger"], "span": case["span"], "extra": {}}
+        return ir.TriggerPrompt(text=case.input, should_trigger=check.should_trigger, span=case.span)
 
-    def _as_suite(self, ctx: Ctx, case: dict, data: dict, where: tuple) -> dict:
-        suite = {k: v for k, v in case.items() if k != "checks"}
-        suite["checks"] = []
-        suite["entries"] = []
+    def _as_suite(self, ctx: Ctx, case: ir.Case, data: dict, where: tuple) -> ir.Suite:
+        suite = ir.Suite(**{f: getattr(case, f) for f in ir.field_names(ir.Case) if f != "checks"})
         key = "assertions" if "assertions" in data else "assert"
-        for i, check in enumerate(case["checks"]):
-            raw = check.get("raw") if check["kind"] == "opaque" else None
+        for i, check in enumerate(case.checks):
+            raw = check.raw if isinstance(check, ir.Opaque) else None
             if isinstance(raw, dict) and raw.get("type") == "composite" and isinstance(raw.get("name"), str) \
                     and isinstance(raw.get("assertions"), list):
                 at = where + (key, i, "assertions")
                 checks = [self.check(ctx, item, at + (j,)) for j, item in enumerate(data[key][i]["assertions"])]
                 extra = {k: v for k, v in raw.items() if k not in ("name", "type", "assertions")}
-                suite["entries"].append({"name": raw["name"], "checks": checks, "extra": extra, "span": check["span"]})
+                suite.entries.append(ir.SuiteEntry(name=raw["name"], checks=checks, extra=extra, span=check.span))
             else:
-                suite["checks"].append(check)
+                suite.checks.append(check)
         return suite
 
-    def _metadata(self, case: dict, ctx: Ctx, value: dict, at: tuple) -> dict:
+    def _metadata(self, case: ir.Case, ctx: Ctx, value: dict, at: tuple) -> dict:
         """Set the case's metadata, lifting terum's fields out of ``metadata.terum``; returns the markers
         (``suite``/``trigger``) found there."""
         meta = plain(value)
@@ -679,7 +672,7 @@ class Reader:
                 markers = marks
                 if not meta:
                     return markers  # only evalfmt's terum block: the writer makes it again
-        case["metadata"] = meta
+        case.metadata = meta
         return markers
 
     def _skipped(self, ctx: Ctx, name: str, data: dict, where: tuple) -> None:
@@ -704,21 +697,21 @@ class Reader:
 
         seen: dict[str, bool] = {}
         for check in checks:
-            if check["kind"] != "skill-trigger":
+            if not isinstance(check, ir.SkillTrigger):
                 continue
-            pos = _pos_of(check.get("span"))
-            skill = check.get("skill")
-            if "skill" not in check["extra"] and skill is None:
+            pos = _pos_of(check.span)
+            skill = check.skill
+            if "skill" not in check.extra and skill is None:
                 ctx.add(pos, "EV103", missing_skill_message(test))
             if isinstance(skill, str):
-                want = check.get("should_trigger") is not False
+                want = check.should_trigger is not False
                 if skill in seen and seen[skill] != want and test is not None:
                     ctx.add(pos, "EV503", conflict_message(test, skill, want, seen[skill]))
                 seen.setdefault(skill, want)
 
     # ------------------------------------------------------------------------------------ input
 
-    def input(self, value: Any, at: tuple, hints: dict, ctx: Ctx | None = None) -> str | list | None:
+    def input(self, value: Any, at: tuple, hints: dict, ctx: Ctx | None = None) -> ir.Input | None:
         """A string, or messages (a list, or agentv's object shorthand). None: wrong type (reported)."""
         ctx = ctx or self.ctx
         if isinstance(value, str):
@@ -739,11 +732,11 @@ class Reader:
                 hints["input"] = "message"
                 return [msg]
             hints["input"] = "content"
-            return [{"role": "user", "content": plain(value), "span": ctx.span(*at), "extra": {}}]
+            return [ir.Message(role="user", content=plain(value), span=ctx.span(*at))]
         ctx.at_value(at, "EV102", f"'input' must be a string or a list of messages, not a {type_name(value)}")
         return None
 
-    def message(self, ctx: Ctx, item: Any, at: tuple) -> dict | None:
+    def message(self, ctx: Ctx, item: Any, at: tuple) -> ir.Message | None:
         if not isinstance(item, dict):
             ctx.at_value(at, "EV102", f"a message must be a mapping with 'role' and 'content', not a {type_name(item)}")
             return None
@@ -756,7 +749,7 @@ class Reader:
             ctx.at_value(at + ("role",), "EV102", f"invalid role '{role}': use system, user, assistant or tool")
         content = self._content(ctx, item, at)
         extra = {k: plain(v) for k, v in item.items() if k not in ("role", "content")}
-        return {"role": role, "content": content, "extra": extra, "span": ctx.span(*at)}
+        return ir.Message(role=role, content=content, extra=extra, span=ctx.span(*at))
 
     @staticmethod
     def _content(ctx: Ctx, item: dict, at: tuple) -> Any:
@@ -767,8 +760,8 @@ class Reader:
             parts = []
             for j, p in enumerate(content):
                 extra = {k: plain(v) for k, v in p.items() if k not in ("type", "value")}
-                parts.append({"type": p["type"], "value": plain(p.get("value")), "extra": extra,
-                              "span": ctx.span(*at, "content", j)})
+                parts.append(ir.ContentPart(type=p["type"], value=plain(p.get("value")), extra=extra,
+                                            span=ctx.span(*at, "content", j)))
                 if p["type"] == "text" and not isinstance(p.get("value"), str):
                     ctx.at_value(at + ("content", j), "EV102", "a text part needs a string 'value'")
             content = parts
@@ -791,18 +784,18 @@ class Reader:
 
     # ----------------------------------------------------------------------------------- checks
 
-    def checks(self, items: list, at: tuple, ctx: Ctx | None = None) -> list[dict]:
+    def checks(self, items: list, at: tuple, ctx: Ctx | None = None) -> list[ir.Check]:
         ctx = ctx or self.ctx
         return [self.check(ctx, item, at + (i,)) for i, item in enumerate(items)]
 
-    def check(self, ctx: Ctx, item: Any, at: tuple) -> dict:
+    def check(self, ctx: Ctx, item: Any, at: tuple) -> ir.Check:
         span = ctx.span(*at)
         if isinstance(item, str):
             if not item.strip():
                 ctx.at_value(at, "EV103", "empty assertion string; agentv ignores it: remove it", "warning")
             ctx.at_value(at, "EV504", "agentv transpile drops plain-string assertions from evals.json; state it in "
                                       "the test's 'criteria' too, or give it a type", "warning")
-            return {"kind": "rubrics", "criteria": [item], "hints": {"shorthand": "string"}, "span": span, "extra": {}}
+            return ir.Rubrics(criteria=[item], hints={"shorthand": "string"}, span=span)
         if not isinstance(item, dict):
             ctx.at_value(at, "EV102", f"an assertion must be a mapping with 'type' (or a string), not a {type_name(item)}")
             return _opaque(plain(item), span)
@@ -836,7 +829,7 @@ class Reader:
             return _opaque(raw, span, kind)
         return self._typed(ctx, item, kind, ir_kind, at, span)
 
-    def _typed(self, ctx: Ctx, item: dict, kind: str, ir_kind: str, at: tuple, span: dict) -> dict:
+    def _typed(self, ctx: Ctx, item: dict, kind: str, ir_kind: str, at: tuple, span: ir.Span) -> ir.Check:
         fields: dict[str, Any] = {}
         extra: dict[str, Any] = {}
         spec = {key: (fld, typ, req) for fld, key, typ, req in KIND_FIELDS[ir_kind]}
@@ -894,11 +887,11 @@ class Reader:
             problem = regex_problem(fields.get("pattern", ""), None)
             if problem:
                 ctx.at_value(at + ("value",), "EV105", problem[2], problem[1])
-        check = {"kind": ir_kind, **fields, "extra": extra, "span": span, "hints": {}}
+        check = ir.CHECK_MODELS[ir_kind](**fields, extra=extra, span=span)
         present = list(item)
         if present != canonical_check_order(ir_kind, present):
-            check["hints"]["keys"] = present
-        return check
+            check.hints["keys"] = present
+        return check  # type: ignore[return-value]
 
     def _prompt_template(self, ctx: Ctx, value: dict, at: tuple) -> None:
         """An llm-grader's executable prompt template, ``prompt: {command: [argv...], config: {...}}``, as
@@ -1048,7 +1041,7 @@ def _convert(value: Any, typ: str) -> tuple[bool, Any]:
     return False, value  # pragma: no cover
 
 
-def _lift_terum(case: dict, terum: dict) -> bool:
+def _lift_terum(case: ir.Case, terum: dict) -> bool:
     """Put terum fields written under ``metadata.terum`` back into the case; False if they do not fit."""
     if any(k not in TERUM_FIELDS for k in terum):
         return False
@@ -1063,7 +1056,8 @@ def _lift_terum(case: dict, terum: dict) -> bool:
     }
     if not all(checks[k](v) for k, v in terum.items()):
         return False
-    case.update(terum)  # as written: an integer stays an integer (``timeout_minutes: 30``, not ``30.0``)
+    for key, value in terum.items():  # as written: an integer stays an integer (``timeout_minutes: 30``)
+        setattr(case, key, value)
     return True
 
 
