@@ -119,6 +119,10 @@ def _needles(checks: Iterable[ir.Check]) -> list[str]:
     return [c.text.lower() for c in checks if isinstance(c, (ir.TranscriptMentions, ir.TranscriptOmits))]
 
 
+#: agentv assertion types graded by a model: reported ``not scored: needs a judge`` (never passed)
+MODEL_GRADERS = ("llm-grader", "rubrics", "rubric")
+
+
 def score_check(check: ir.Check, ctx: Context) -> CheckResult:
     label = check.label()
     kind = check.kind
@@ -182,6 +186,8 @@ def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
     result = assertions.score(check, s)
     if result is not None:
         return result
+    if check.kind in MODEL_GRADERS:
+        return None, "not scored: needs a judge"
     return None, f"not scored: '{check.kind}' needs a grader evalfmt does not run"
 
 
