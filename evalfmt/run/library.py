@@ -263,6 +263,8 @@ def tests_of(sets: list[ir.EvalSet]) -> list[Test]:
                       if isinstance(c, ir.SkillTrigger) and c.skill and not c.negate}
             out.append(Test(case.name, case, task, system, extra, expect))
         ts = s.triggers
+        if ts is not None and ts.prompts and not ts.skill:
+            raise EvalfmtError(f"{s.source}: the trigger set names no skill: name the file <skill>_trigger-eval.json")
         if ts is not None and ts.skill:
             for i, p in enumerate(ts.prompts, 1):
                 check = ir.SkillTrigger(skill=ts.skill, should_trigger=p.should_trigger)
@@ -300,8 +302,8 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     run = LibraryRun(tests, {a: sorted(s) for a, s in libs.items()}, sessions, scores, request.k)
     if len(libs) == 2:
         run.rows, run.tally = decide_rows(tests, sessions, request.k)
-    run.receipt_path = os.path.join(out, layout.RECEIPT)
-    atomic_write(run.receipt_path, _dumps(receipt(run, request)))
+    run.receipt_path = os.path.join(request.out, layout.RECEIPT)
+    atomic_write(os.path.join(out, layout.RECEIPT), _dumps(receipt(run, request)))
     return run
 
 
@@ -467,7 +469,8 @@ def text_lines(run: LibraryRun) -> list[str]:
         fired = ", ".join(s.fired) or "no skill"
         status = "passed" if s.result is None or s.result.passed else "failed " + ", ".join(s.result.failed)
         unscored = [c for c in (s.result.checks if s.result else []) if c.passed is None]
-        more = f"; not scored: {', '.join(c.check for c in unscored)}" if unscored else ""
+        more = "; not scored: " + ", ".join(f"{c.check} ({c.detail.removeprefix('not scored: ')})"
+                                             for c in unscored) if unscored else ""
         out.append(f"{arm}{s.test}{rep}: fired {fired} — {status}{more}")
     for arm, score in run.scores.items():
         prefix = f"[{arm}] " if len(run.scores) > 1 else ""
