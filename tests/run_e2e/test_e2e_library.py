@@ -172,3 +172,25 @@ def test_usage_errors(run_cli, tmp_path):
     code, _, err = run_cli("run", "trigger-eval.json", "--skills", "skills", "--out", "o2", "--agent-command", PICKER,
                            cwd=str(tmp_path))
     assert code == 2 and err.endswith("the trigger set names no skill: name the file <skill>_trigger-eval.json\n")
+
+
+ECHO = """import json, sys
+task, note = sys.argv[1], sys.argv[2]
+print(json.dumps({"type": "result", "subtype": "success", "result": "TASK<" + task + "> NOTE<" + note + ">"}))
+"""
+
+
+def test_messages_become_the_task_and_system_messages_go_to_the_note(run_cli, tmp_path):
+    library(tmp_path / "skills", SKILLS)
+    (tmp_path / "echo.py").write_text(ECHO)
+    (tmp_path / "EVAL.yaml").write_text(
+        "input:\n  - role: user\n    content: Context first.\ntests:\n  - id: m\n    input:\n"
+        "      - role: system\n        content: Be terse.\n      - role: user\n        content:\n"
+        "          - {type: text, value: Summarise}\n          - {type: file, value: notes.md}\n"
+        "    assertions:\n      - type: contains\n        value: \"TASK<Context first.\\n\\nSummarise\\n\\n[file: notes.md]>\"\n"
+        "      - type: ends-with\n        value: \"\\n\\nBe terse.>\"\n")
+    cmd = f"{shlex.quote(sys.executable)} {shlex.quote(str(tmp_path / 'echo.py'))} {{task}} {{note}}"
+    code, out, err = run_cli("run", "EVAL.yaml", "--skills", "skills", "--out", "out", "--agent-command", cmd,
+                             cwd=str(tmp_path))
+    assert (code, err) == (0, ""), out
+    assert out.startswith("m: fired no skill — passed\n")
