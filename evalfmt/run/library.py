@@ -32,6 +32,7 @@ import re
 import shutil
 import tempfile
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -292,11 +293,18 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     _prepare(out, list(libs), request.force)
     taken: set[str] = set()
     folders = {t.id: folder_name(t.id, taken) for t in tests}
+    plan = [(arm, skills, test, rep) for test in tests for rep in range(1, request.k + 1) for arm, skills in libs.items()]
     sessions: list[Session] = []
-    for test in tests:
-        for rep in range(1, request.k + 1):
-            for arm, skills in libs.items():
-                sessions.append(run_one(request, runner, arm, skills, test, folders[test.id], rep, out))
+    # File system work off the agent's critical path: one helper thread stages the next session's
+    # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy)
+    with Sandboxes() as boxes:
+        boxes.prepare(plan[0][1] if plan else {})
+        for i, (arm, skills, test, rep) in enumerate(plan):
+            sandbox = boxes.take()
+            if i + 1 < len(plan):
+                boxes.prepare(plan[i + 1][1])
+            sessions.append(run_one(request, runner, arm, sorted(skills), test, folders[test.id], rep, out, sandbox))
+            boxes.remove(sandbox)
     scores = {arm: score_arm(arm, tests, [s for s in sessions if s.arm == arm], sorted(skills))
               for arm, skills in libs.items()}
     run = LibraryRun(tests, {a: sorted(s) for a, s in libs.items()}, sessions, scores, request.k)
@@ -317,44 +325,72 @@ def _prepare(out: str, arms: list[str], force: bool) -> None:
     os.makedirs(out, exist_ok=True)
 
 
-def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, skills: dict[str, str], test: Test,
-            folder_name_: str, rep: int, out: str) -> Session:
-    """Stage the library, run the agent on the test, score it, note which skills fired."""
+class Sandboxes:
+    """Sandboxes with the library staged, made one ahead on a helper thread, and removed there too."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalfmt-sandbox")
+        self.next: Future[str] | None = None
+
+    def __enter__(self) -> Sandboxes:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.next is not None:  # staged but never used (an interrupted run)
+            self.remove(self.next.result())
+        self.pool.shutdown(wait=True)
+
+    @staticmethod
+    def _make(skills: dict[str, str]) -> str:
+        sandbox = tempfile.mkdtemp(prefix="evalfmt-")
+        stage_library(skills, sandbox)
+        return sandbox
+
+    def prepare(self, skills: dict[str, str]) -> None:
+        self.next = self.pool.submit(self._make, skills)
+
+    def take(self) -> str:
+        assert self.next is not None
+        box, self.next = self.next, None
+        return box.result()
+
+    def remove(self, sandbox: str) -> None:
+        self.pool.submit(shutil.rmtree, sandbox, True)
+
+
+def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, skills: list[str], test: Test,
+            folder_name_: str, rep: int, out: str, sandbox: str) -> Session:
+    """Run the agent on the test in ``sandbox`` (the library staged), score it, note which skills fired."""
     t0 = time.perf_counter()
     sess = Session(arm, test.id, rep)
     folder = layout.session_folder(out, arm, folder_name_, rep, request.k)
     os.makedirs(folder, exist_ok=True)
-    sandbox = tempfile.mkdtemp(prefix="evalfmt-")
+    note = runners_mod.NOTE + (f"\n\n{test.system}" if test.system else "")
+    spec = runners_mod.SessionSpec(arm=arm, unit=folder_name_, repetition=rep, k=request.k, task=test.task,
+                                   note=note, max_turns=test.case.max_turns or runners_mod.DEFAULT_MAX_TURNS,
+                                   timeout=request.timeout_minutes * 60.0, model=request.model, sandbox=sandbox,
+                                   folder=folder, env=runners_mod.agent_env(sandbox, request.env), skill=None)
+    t1 = time.perf_counter()
     try:
-        stage_library(skills, sandbox)
-        note = runners_mod.NOTE + (f"\n\n{test.system}" if test.system else "")
-        spec = runners_mod.SessionSpec(arm=arm, unit=folder_name_, repetition=rep, k=request.k, task=test.task,
-                                       note=note, max_turns=test.case.max_turns or runners_mod.DEFAULT_MAX_TURNS,
-                                       timeout=request.timeout_minutes * 60.0, model=request.model, sandbox=sandbox,
-                                       folder=folder, env=runners_mod.agent_env(sandbox, request.env), skill=None)
-        t1 = time.perf_counter()
+        outcome = runner.run(spec)
+        dead = outcome.dead
+    except Exception as exc:  # noqa: BLE001 - a runner's bug kills this session, not the run
+        dead = f"runner '{getattr(runner, 'name', '?')}' failed: {type(exc).__name__}: {exc}"
+    t2 = time.perf_counter()
+    sess.seconds["agent"] = t2 - t1
+    if dead is None:
         try:
-            outcome = runner.run(spec)
-            dead = outcome.dead
-        except Exception as exc:  # noqa: BLE001 - a runner's bug kills this session, not the run
-            dead = f"runner '{getattr(runner, 'name', '?')}' failed: {type(exc).__name__}: {exc}"
-        t2 = time.perf_counter()
-        sess.seconds["agent"] = t2 - t1
-        if dead is None:
-            try:
-                session = read_session(spec.transcript)
-            except SessionError as exc:
-                dead = str(exc)
-        if dead is not None:
-            sess.error = dead
-            with open(os.path.join(folder, layout.DEAD_MARKER), "w", encoding="utf-8") as fh:
-                fh.write(dead + "\n")
-        else:
-            sess.result = score_case(test.case, session, sandbox, request.detection, test.extra_checks,
-                                     request.check_timeout)
-            sess.fired = [name for name in sorted(skills) if detect_mod.detect(session, name, request.detection).triggered]
-    finally:
-        shutil.rmtree(sandbox, ignore_errors=True)
+            session = read_session(spec.transcript)
+        except SessionError as exc:
+            dead = str(exc)
+    if dead is not None:
+        sess.error = dead
+        with open(os.path.join(folder, layout.DEAD_MARKER), "w", encoding="utf-8") as fh:
+            fh.write(dead + "\n")
+    else:
+        sess.result = score_case(test.case, session, sandbox, request.detection, test.extra_checks,
+                                 request.check_timeout)
+        sess.fired = [name for name in skills if detect_mod.detect(session, name, request.detection).triggered]
     sess.seconds["total"] = time.perf_counter() - t0
     return sess
 
