@@ -44,6 +44,7 @@ from . import layout, verdict
 from . import runners as runners_mod
 from .checks import CaseResult, score_case
 from .transcripts import SessionError, read_session
+from .triggers import TriggerScore
 
 NONE = "(none)"
 LIBRARY = "library"
@@ -105,24 +106,12 @@ class Session:
 
 
 @dataclass
-class SkillScore:
-    skill: str
-    tp: int = 0
-    fn: int = 0
-    fp: int = 0
-    tn: int = 0
+class SkillScore(TriggerScore):
+    """One skill's trigger counts in a library run (recall and precision as for a trigger set), with the
+    sessions behind its fire rate."""
+
     fired_sessions: int = 0
     positive_sessions: int = 0
-    misses: list[str] = field(default_factory=list)
-    false_fires: list[str] = field(default_factory=list)
-
-    @property
-    def recall(self) -> float | None:
-        return _ratio(self.tp, self.tp + self.fn)
-
-    @property
-    def precision(self) -> float | None:
-        return _ratio(self.tp, self.tp + self.fp)
 
     @property
     def f1(self) -> float | None:
