@@ -140,12 +140,16 @@ def execution_metrics(check: ir.Opaque, session: Session) -> Result:
 
 # ------------------------------------------------------------------------------------ fields
 
-_FENCE = re.compile(r"```(?:json)?\s*\n(.*?)\n```", re.S)
-
-
 def _parse_output(text: str) -> Any:
-    m = _FENCE.search(text)
-    return js.loads(m.group(1) if m else text.strip())
+    """The output as JSON; a fenced block (```json or ```) is unwrapped first (found by plain search:
+    no regex runs over agent output here)."""
+    start = text.find("```")
+    if start != -1:
+        nl = text.find("\n", start)
+        end = text.find("\n```", nl) if nl != -1 else -1
+        if end != -1 and text[start + 3:nl].strip() in ("", "json"):
+            return js.loads(text[nl + 1:end])
+    return js.loads(text.strip())
 
 
 def _expected_object(expected: Any) -> Any:
