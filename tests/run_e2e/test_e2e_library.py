@@ -194,3 +194,21 @@ def test_messages_become_the_task_and_system_messages_go_to_the_note(run_cli, tm
                              cwd=str(tmp_path))
     assert (code, err) == (0, ""), out
     assert out.startswith("m: fired no skill — passed\n")
+
+
+def test_report_shows_scores_misses_and_the_confusion_table(run_cli, tmp_path):
+    library(tmp_path / "skills", SKILLS)
+    (tmp_path / "EVAL.yaml").write_text(EVAL_YAML.replace("id: wrong", "id: \"<script>x</script>\""))
+    code, _, err = run_cli("run", "EVAL.yaml", "--skills", "skills", "--out", "out", "--agent-command", PICKER,
+                           "--run-id", "20260101T000000Z", cwd=str(tmp_path))
+    assert (code, err) == (1, "")
+    code, md, err = run_cli("report", "out/receipt.json", "--format", "markdown", cwd=str(tmp_path))
+    assert (code, err) == (0, "")
+    check_golden(GOLDEN / "report.md", md)
+    assert "| deploy | 0.50 | 1.00 | 0.67 | 0.50 | 1 | 1 | 0 | 1 |" in md and "- MISS: deploy silent" in md
+    code, page, err = run_cli("report", "out/receipt.json", cwd=str(tmp_path))
+    assert (code, err) == (0, "")
+    check_golden(GOLDEN / "report.html", page)
+    assert "<script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
+    code, _, err = run_cli("report", "out/receipt.json", str(GOLDEN.parent / "receipt.json"), cwd=str(tmp_path))
+    assert code == 2 and "cannot be rendered with arm receipts" in err
