@@ -29,6 +29,9 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from corpus import generate  # noqa: E402
 
+# cold runs, as they were measured before the result cache (lint and validate keep one by default)
+os.environ["EVALFMT_NO_CACHE"] = "1"
+
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 RUN = ("import sys\nsys.path.insert(0, sys.argv.pop(1))\nimport evalfmt\n"
        "assert evalfmt.__file__.startswith(sys.path[0]), evalfmt.__file__\n"

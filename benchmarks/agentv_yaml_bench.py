@@ -31,6 +31,9 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, ROOT)
 from transpile_bench import big_eval_yaml  # noqa: E402
 
+# cold runs, as they were measured before the result cache (lint and validate keep one by default)
+os.environ["EVALFMT_NO_CACHE"] = "1"
+
 BIN = os.path.dirname(sys.executable)
 FIXTURE = os.path.join(ROOT, "fixtures", "agentv", "EVAL.yaml")
 SCHEMA = os.path.join(ROOT, "schemas", "agentv-eval.schema.json")

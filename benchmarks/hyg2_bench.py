@@ -19,6 +19,9 @@ import sys
 import time
 import types
 
+# cold runs, as they were measured before the result cache (lint and validate keep one by default)
+os.environ["EVALFMT_NO_CACHE"] = "1"
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "lint"))
 

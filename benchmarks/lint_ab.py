@@ -24,6 +24,9 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from corpus import generate  # noqa: E402
 
+# cold runs, as they were measured before the result cache (lint and validate keep one by default)
+os.environ["EVALFMT_NO_CACHE"] = "1"
+
 INNER = (
     "import sys, time\n"
     "from evalfmt.lint import lint\n"

@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("compare", "Compare recorded sessions of two or more arms and give the verdict."),
     "run": ("run", "Run an agent on a skill's cases in sandboxes, score and compare the arms."),
     "report": ("report", "Render receipts as a self-contained HTML page or a Markdown summary."),
+    "lsp": ("lsp", "Run the language server (stdio) for editors: lint as you type, hover, quick fixes."),
 }
 
 

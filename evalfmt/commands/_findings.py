@@ -34,6 +34,34 @@ def options(f):
     return f
 
 
+def cache_options(f):
+    """``--no-cache`` and ``--cache-dir`` (lint and validate)."""
+    f = click.option("--cache-dir", metavar="DIR", default=None,
+                     help="Keep the result cache in DIR (default: $EVALFMT_CACHE_DIR, else .evalfmt_cache in the "
+                          "project folder).")(f)
+    return click.option("--no-cache", is_flag=True,
+                        help="Neither read nor write the result cache (also EVALFMT_NO_CACHE=1; docs/lint.md).")(f)
+
+
+def open_cache(no_cache: bool, cache_dir: str | None):
+    """The result cache to use, or None (``--no-cache`` or ``EVALFMT_NO_CACHE=1``, or no usable folder)."""
+    if no_cache or os.environ.get("EVALFMT_NO_CACHE", "") not in ("", "0"):
+        return None
+    from ..cache import Cache, folder_for
+
+    folder = folder_for(cache_dir)
+    return Cache(folder) if folder is not None else None
+
+
+def cached_validation(cache, key: tuple, compute):
+    """``compute()`` (an :class:`evalfmt.api.Validation`) through the result cache."""
+    if cache is None:
+        return compute()
+    from .. import cache as cache_mod
+
+    return cache_mod.cached(cache, key, compute, cache_mod.validation_to_json, cache_mod.validation_from_json)
+
+
 def patterns(values: Iterable[str]) -> list[str]:
     return [p for v in values for p in (s.strip() for s in v.split(",")) if p]
 

@@ -46,10 +46,11 @@ def _codes(values: tuple[str, ...]) -> list[str] | None:
 @click.option("--quiet", "-q", is_flag=True, help="Text output: findings only, no summary line.")
 @from_option
 @_findings.options
+@_findings.cache_options
 def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ignore: tuple[str, ...], fix: bool,
             show_diff: bool, strict: bool, config_file: str | None, isolated: bool, skip_unrecognized: bool,
             jobs: int, quiet: bool, from_: str | None, exit_zero: bool, statistics: bool, exclude: tuple[str, ...],
-            stdin_filename: str | None) -> int:
+            stdin_filename: str | None, no_cache: bool, cache_dir: str | None) -> int:
     """Lint eval assets and skill folders: structure (EV1xx), eval quality (EV2xx), triggers (EV3xx),
     generated assets (EV4xx), AgentV specifics (EV5xx) and terum hygiene (HYG1-HYG8).
 
@@ -61,8 +62,7 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     Exit 0 when no error remains (warnings alone exit 0 unless --strict), 1 when one does, 2 on
     unusable paths or configuration. A folder holding nothing to lint is named on stderr (exit 0).
     """
-    from ..lint import reporters
-    from ..lint.engine import lint
+    from ..lint import lint, reporters
     from ..lint.registry import registry
 
     if fmt is None:
@@ -74,7 +74,8 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
                    exclude=_findings.patterns(exclude))
     refuse = "--fix" if fix else "--diff" if show_diff else None
     with _findings.stdin_paths(paths, stdin_filename, from_, refuse) as targets:
-        result = lint(targets, **options)
+        cache = None if (fix or show_diff) else _findings.open_cache(no_cache, cache_dir)
+        result = lint(targets, cache=cache, **options)
     for note in sorted(result.notes):
         err(f"note: {note}")
     if not quiet:
@@ -99,5 +100,6 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     if statistics:
         sys.stdout.write(_findings.statistics(result.diagnostics, fmt))
     else:
-        sys.stdout.write(reporters.render(fmt, result, registry(), fixed, quiet))
+        # (the rule registry only where the output names the rules: a cached run need not load them)
+        sys.stdout.write(reporters.render(fmt, result, registry() if fmt == "sarif" else None, fixed, quiet))
     return _findings.exit_code(bool(result.errors or (strict and result.warnings)), exit_zero)

@@ -16,8 +16,10 @@ from ._common import echo_json, err, from_option, summary_line
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
 @click.option("--isolated", is_flag=True, help="Ignore every configuration file (validate reads only its exclude).")
 @_findings.options
+@_findings.cache_options
 def command(paths: tuple[str, ...], fmt: str, from_: str | None, quiet: bool, isolated: bool, exit_zero: bool,
-            statistics: bool, exclude: tuple[str, ...], stdin_filename: str | None) -> int:
+            statistics: bool, exclude: tuple[str, ...], stdin_filename: str | None, no_cache: bool,
+            cache_dir: str | None) -> int:
     """Check eval files for structural errors: invalid YAML/JSON, unknown keys, wrong types, missing
     required fields, unknown check kinds, bad regexes, unsafe paths, misplaced files, duplicates
     (the EV1xx rules of `evalfmt rules`), and the other errors the readers find (an AgentV test
@@ -31,7 +33,10 @@ def command(paths: tuple[str, ...], fmt: str, from_: str | None, quiet: bool, is
     from ..api import validate_paths
 
     with _findings.stdin_paths(paths, stdin_filename, from_) as targets:
-        result = validate_paths(targets, from_, exclude=_excluder(isolated, _findings.patterns(exclude)))
+        patterns = _findings.patterns(exclude)
+        result = _findings.cached_validation(
+            _findings.open_cache(no_cache, cache_dir), ("validate", targets, from_, isolated, patterns),
+            lambda: validate_paths(targets, from_, exclude=_excluder(isolated, patterns)))
     for note in sorted(result.notes):
         err(f"note: {note}")
     diags = [d for d in result.diagnostics if d.code.startswith("EV1") or d.severity == "error"]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import frontmatter
 from ..errors import Diagnostic, LoadError, Pos, one_line
-from ..load import Loaded, YMap, YSeq
+from ..load import Loaded, YMap, YSeq, virtual_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir import Node, Span
@@ -88,6 +88,14 @@ class SkillFile:
         return self._text
 
     def _decode(self) -> str | None:
+        raw = virtual_bytes(self.path)  # an editor's unsaved text (evalfmt lsp), or stdin
+        if raw is not None:
+            if b"\x00" in raw[:TEXT_PROBE]:
+                return None
+            try:
+                return raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
         if self.loaded_text is not None:
             text = self.loaded_text
             # The loader drops a leading BOM; the byte count says whether there was one.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import Diagnostic, EvalfmtError, one_line
 from ..globs import Exclude
@@ -43,6 +44,8 @@ class LintResult:
     notes: list[str] = field(default_factory=list)
     #: the folders given in which nothing was found to lint
     empty: list[str] = field(default_factory=list)
+    #: the files counted in ``files`` (kept where parts are merged: the cache's)
+    paths: set[str] = field(default_factory=set)
 
     @property
     def errors(self) -> int:
@@ -171,7 +174,7 @@ def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintRe
         if t is not None and p not in texts:
             texts[p] = t
     files = set(read.documents) | set(hygiene_files) | {d.path for d in diags}
-    return LintResult(diags, len(files), texts, list(read.notes))
+    return LintResult(diags, len(files), texts, list(read.notes), paths=files)
 
 
 def _skill_folder(w: Work, documents) -> SkillFolder:
@@ -254,10 +257,12 @@ def _read_text(path: str) -> str | None:
 
 def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str] | None = None,
          config_file: str | None = None, isolated: bool = False, fmt: str | None = None,
-         skip_unrecognized: bool = False, jobs: int = 1, exclude: list[str] | None = None) -> LintResult:
+         skip_unrecognized: bool = False, jobs: int = 1, exclude: list[str] | None = None,
+         cache: Any = None) -> LintResult:
     """Lint the eval assets and skill folders under ``paths``. ``exclude``: glob patterns relative to
-    the working folder, added to the configuration's ``exclude``. Raises EvalfmtError for unusable
-    paths or configuration (exit 2)."""
+    the working folder, added to the configuration's ``exclude``. ``cache`` (an
+    :class:`evalfmt.cache.Cache`): each skill folder's findings are read back from it when nothing
+    they depend on changed. Raises EvalfmtError for unusable paths or configuration (exit 2)."""
     reg = registry()
     for problem in reg.problems:
         import sys
@@ -297,7 +302,9 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
         config_mod.check_rule_options(cfg, reg.rules)
     total = LintResult(empty=empty)
     for cfg, works, excl in groups.values():
-        if jobs > 1 and len(works) > 1:
+        if cache is not None and jobs == 1:
+            part = _run_cached(works, cfg, reg, cache)
+        elif jobs > 1 and len(works) > 1:
             part = _run_parallel(works, cfg, jobs)
         else:
             part = finalize(run_work(works, cfg, reg), cfg, reg)
@@ -311,6 +318,58 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
 
     total.diagnostics = sort_diagnostics(total.diagnostics)
     return total
+
+
+def _run_cached(works: list[Work], cfg: config_mod.Config, reg: Registry, cache: Any) -> LintResult:
+    """Lint each skill folder's work on its own, through the cache; the rest together, as always
+    (rules may compare the eval files of one folder)."""
+    from ..cache import cached_part
+
+    rules = sorted((r.code, r.origin) for r in reg)
+    parts: list[LintResult] = []
+    rest = [w for w in works if w.skill is None]
+    for w in works:
+        if w.skill is None:
+            continue
+        sig = [[u.format, u.path, u.note] for u in w.units] + [w.skill, w.whole, w.files]
+
+        def compute(w: Work = w) -> LintResult:
+            return finalize(run_work([w], cfg, reg), cfg, reg)
+
+        parts.append(cached_part(cache, ("lint-skill", repr(cfg), rules, sig), compute, result_to_json,
+                                 result_from_json))
+    if rest:
+        parts.append(finalize(run_work(rest, cfg, reg), cfg, reg))
+    out = LintResult()
+    for part in parts:
+        out.diagnostics.extend(part.diagnostics)
+        out.paths |= part.paths  # two works may share files (a SKILL.md and a case of its skill)
+        out.texts.update(part.texts)
+        out.notes.extend(n for n in part.notes if n not in out.notes)
+    out.files = len(out.paths)
+    return out
+
+
+def result_to_json(result: LintResult) -> dict | None:
+    """A result as the cache stores it (its texts are left out: ``--fix`` never uses the cache)."""
+    from ..cache import diagnostics_to_json
+
+    if registry().problems:
+        return None  # a plugin that failed to load is reported on every run
+    return {"diagnostics": diagnostics_to_json(result.diagnostics), "files": result.files,
+            "paths": sorted(result.paths), "notes": result.notes, "empty": result.empty}
+
+
+def result_from_json(data: Any) -> LintResult | None:
+    """The result :func:`result_to_json` stored, or None when ``data`` is not exactly that shape."""
+    from ..cache import diagnostics_from_json, strings
+
+    if not isinstance(data, dict):
+        return None
+    files, notes, empty, paths = data.get("files"), data.get("notes"), data.get("empty"), data.get("paths")
+    if not (type(files) is int and strings(notes) and strings(empty) and strings(paths)):
+        return None
+    return LintResult(diagnostics_from_json(data.get("diagnostics")), files, {}, list(notes), list(empty), set(paths))
 
 
 def exclusions(cfg: config_mod.Config, cli: list[str] | None) -> Exclude:

@@ -143,7 +143,8 @@ def sarif(result: "LintResult", reg: "Registry", fixed: int = 0) -> str:
     return orjson.dumps(log, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
 
 
-def render(fmt: str, result: "LintResult", reg: "Registry", fixed: int = 0, quiet: bool = False) -> str:
+def render(fmt: str, result: "LintResult", reg: "Registry | None", fixed: int = 0, quiet: bool = False) -> str:
+    """The findings in ``fmt``; ``reg`` (the rule registry) is needed by ``sarif`` only."""
     if fmt == "json":
         return json(result, fixed)
     if fmt == "sarif":

@@ -170,7 +170,7 @@ class Scratch:
             for name in dirs + files:
                 path = os.path.join(base, name)
                 rel = os.path.normpath(os.path.join(rel_base, name))
-                if rel == "out":
+                if rel == "out" or rel.split(os.sep)[0] == ".evalfmt_cache":  # lint's and validate's cache
                     continue
                 if os.path.islink(path):
                     found[rel] = "link:" + os.readlink(path)
