@@ -124,8 +124,13 @@ class Comparison:
         return verdict.status(self.expected_rows, self.scored_rows)
 
     def sign_p(self, opponent: str) -> float:
-        """The receipt's sign_p: forced to 1.0 when a suite session ran (its rows are not independent)."""
+        """The receipt's sign_p: forced to 1.0 when a suite session ran (its rows are not independent).
+        The printed line (:meth:`summary_line`) recomputes p from W and L all the same, as terum's printer does."""
         return 1.0 if self.suite_ran else self.comparisons[opponent].sign_p
+
+    def summary_line(self, opponent: str) -> str:
+        """terum's printed net-lift line: p from this comparison's W and L, whatever the receipt's sign_p."""
+        return self.comparisons[opponent].line()
 
     def attribution(self) -> str:
         return attribution(self.rows, self.expected_rows)
@@ -176,7 +181,7 @@ class Comparison:
         lines = [f"verdict: {self.verdict}{verdict.status_suffix(self.expected_rows, self.scored_rows)}",
                  f"why: {self.attribution()}"]
         for opp in self.opponents:
-            lines.append(f"candidate-vs-{opp}: {self.comparisons[opp].line(self.sign_p(opp))}")
+            lines.append(f"candidate-vs-{opp}: {self.summary_line(opp)}")
         order = _arm_order(self.arms)
         scores = self.arm_scores()
         lines.append("arm scores: "
@@ -351,6 +356,7 @@ def decide(name: str, unit: str, rep: int, opp: str, cand: ArmRun, other: ArmRun
               candidate_error=cand.error, opponent_error=other.error)
     if cand.dead and other.dead:
         row.reason = "both-arms-failed"
+        row.detail = cand.error if cand.error == other.error else f"candidate: {cand.error}; {opp}: {other.error}"
     elif cand.dead:
         row.reason, row.detail = "candidate-run-failed", cand.error or ""
     elif other.dead:

@@ -41,6 +41,7 @@ import orjson
 
 from .. import ir
 from ..errors import EvalfmtError, one_line
+from . import agent_hints
 from . import runners as runners_mod
 from . import scores
 from .compare import ArmRun, run_arm
@@ -223,6 +224,11 @@ def _session(job: SessionJob, res: SessionResult) -> None:
     res.run = run_arm(job.arm, os.path.join(job.out, job.arm), unit.name, target, job.repetition, folder,
                       detection=job.detection, timeout=job.check_timeout, keep_tail=job.keep_tail,
                       extra_checks=job.extra_checks)
+    if res.dead is None and res.run.error is not None and _unreadable(res.run.error):
+        # the agent ended cleanly but printed no transcript evalfmt reads: name the fix
+        hint = agent_hints.transcript_hint(getattr(job.runner, "words", None))
+        res.dead = res.run.error = f"{res.run.error}; {hint}"
+        _write_text(os.path.join(folder, DEAD_MARKER), res.dead + "\n")
     res.seconds["score"] = time.monotonic() - t1
     res.seconds["total"] = time.monotonic() - t_start
     _write_json(os.path.join(folder, RUN_JSON), {
@@ -233,6 +239,12 @@ def _session(job: SessionJob, res: SessionResult) -> None:
     })
     if not res.interrupted:
         scores.write(folder, res.run)  # last: the session has finished (``--resume`` keeps it)
+
+
+def _unreadable(error: str) -> bool:
+    """A session error that means stdout was not a transcript (rather than a missing file)."""
+    return any(what in error for what in ("not a transcript evalfmt recognises", "empty transcript",
+                                           "no JSON records in transcript"))
 
 
 def _place_sandbox(src: str, dest: str) -> None:

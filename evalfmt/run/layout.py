@@ -59,6 +59,26 @@ def arm_dirs(out: str) -> dict[str, str]:
     return {CANDIDATE: os.path.join(out, CANDIDATE), BASELINE: os.path.join(out, BASELINE)}
 
 
+def run_arms(out: str) -> tuple[dict[str, str], str | None]:
+    """The arms of a run's output folder (``compare --runs``) and the eval format the run read (its
+    receipt's ``provenance.eval_format``, None when it does not say)."""
+    import json
+
+    if not os.path.isdir(out):
+        raise EvalfmtError(f"--runs {out}: no such folder")
+    arms = {a: d for a, d in arm_dirs(out).items() if os.path.isdir(d)}
+    if CANDIDATE not in arms:
+        raise EvalfmtError(f"--runs {out}: not the output folder of evalfmt run (no {CANDIDATE}/ folder)")
+    fmt = None
+    try:
+        with open(os.path.join(out, RECEIPT), encoding="utf-8") as fh:
+            prov = json.load(fh).get("provenance")
+        fmt = prov.get("eval_format") if isinstance(prov, dict) and isinstance(prov.get("eval_format"), str) else None
+    except (OSError, ValueError, AttributeError):
+        pass
+    return arms, fmt
+
+
 def owned_paths(out: str) -> tuple[str, ...]:
     """``out`` and what a run writes in it: left out when a skill's files are staged from inside it."""
     return (out, *(os.path.join(out, n) for n in OWNED))

@@ -36,7 +36,7 @@ SETTINGS = ("runner", "agent_command", "replay_from", "model", "detection", "jud
 _LABELS = {"agent_command": "agent command", "replay_from": "replay source", "detection": "trigger detection",
            "judge_command": "judge command", "check_timeout": "check timeout (s)",
            "default_timeout_minutes": "session timeout (minutes)", "cases": "--case selection",
-           "tags": "--tag selection"}
+           "tags": "--tag selection", "eval_format": "eval format"}
 _SHARD = re.compile(r"([1-9][0-9]*)/([1-9][0-9]*)")
 
 T = TypeVar("T")
@@ -117,7 +117,8 @@ def provenance(plan: dict[str, Any]) -> dict[str, Any]:
     """What ``evalfmt run`` adds to the receipt's provenance, in its order."""
     settings = plan["settings"]
     out: dict[str, Any] = {"runner": settings["runner"], "jobs": plan["jobs"],
-                           "default_timeout_minutes": settings["default_timeout_minutes"]}
+                           "default_timeout_minutes": settings["default_timeout_minutes"],
+                           "eval_format": settings.get("eval_format")}
     if settings["runner"] == "command" or (settings["runner"] != "replay" and settings["agent_command"] is not None):
         out["agent_command"] = settings["agent_command"]  # the command runner's, or another runner's (ray)
     if settings["runner"] == "replay":

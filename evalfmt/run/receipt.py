@@ -113,7 +113,7 @@ def build(cmp: Comparison, *, skill_dir: str | None = None, triggers: TriggerSco
         "triggers": triggers.receipt() if triggers is not None else None,
         "efficiency": cmp.efficiency(),
         "provenance": provenance,
-        "summary_lines": {f"candidate-vs-{opp}": cmp.comparisons[opp].line(cmp.sign_p(opp)) for opp in cmp.opponents},
+        "summary_lines": {f"candidate-vs-{opp}": cmp.summary_line(opp) for opp in cmp.opponents},
         "rows": [row_json(r) for r in cmp.rows],
     }
 

@@ -92,6 +92,9 @@ class Session:
     num_turns: int | None = None
     duration_ms: float | None = None
     cost_usd: float | None = None
+    #: tokens the agent reported (Claude Code's result record ``usage``; cache reads count as input)
+    input_tokens: int | None = None
+    output_tokens: int | None = None
     model: str | None = None
     session_id: str | None = None
     #: the skills the agent could load (from the init record), when recorded

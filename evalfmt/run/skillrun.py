@@ -193,7 +193,7 @@ def _plan(request: RunRequest, runner: object, all_units: list[str], shard_units
                 "model": request.model, "detection": request.detection, "judge": request.judge,
                 "judge_command": request.judge_command, "check_timeout": request.check_timeout,
                 "default_timeout_minutes": request.timeout_minutes, "cases": list(request.cases),
-                "tags": list(request.tags)}
+                "tags": list(request.tags), "eval_format": request.sets[0].format if request.sets else None}
     return manifest.build(
         skill_dir=request.skill_dir, skill_name=os.path.basename(skill_abs),
         content_digest=receipt_mod.content_digest(skill_abs),
