@@ -33,7 +33,8 @@ from ._common import detection_option, echo_json, echo_line, from_option, read_s
               help="Seconds a command_succeeds check may run.")
 @tag_option
 @from_option
-def command(skill_dir: str, arms: tuple[str, ...], runs_dir: str | None, fmt: str, k: int | None, detection: str, judge_name: str,
+def command(skill_dir: str, arms: tuple[str, ...], runs_dir: str | None, fmt: str, k: int | None, detection: str,
+            judge_name: str,
             judge_command: str | None, receipt: str | None, selections: str | None, run_id: str | None,
             require_pass: bool, timeout: float, from_: str | None, tags: tuple[str, ...] = ()) -> int:
     """Score each arm's recorded sessions over SKILL_DIR's cases and suite, decide every row, and print

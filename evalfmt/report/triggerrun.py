@@ -69,7 +69,8 @@ def render_markdown(receipts: list[dict[str, Any]]) -> str:
         if line:
             out += [f"**{_md(line)}**", ""]
         for arm, score in _libraries(data):
-            out += [f"#### library {_md(arm)}", "", "| skill | recall | precision | F1 | fire rate | tp | fn | fp | tn |",
+            out += [f"#### library {_md(arm)}", "",
+                    "| skill | recall | precision | F1 | fire rate | tp | fn | fp | tn |",
                     "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
             for s in _skills(score):
                 out.append(f"| {_md(s.get('skill'))} | {_f(s.get('recall'))} | {_f(s.get('precision'))} | "
@@ -85,7 +86,8 @@ def render_markdown(receipts: list[dict[str, Any]]) -> str:
                 out += ["", "Confusion (sessions; rows: expected skill, columns: fired skill):", "",
                         "| expected \\\\ fired | " + " | ".join(_md(c) for c in cols) + " |",
                         "|---|" + "---:|" * len(cols)]
-                out += [f"| {_md(r)} | " + " | ".join(str(row.get(c, 0)) for c in cols) + " |" for r, row in conf.items()]
+                out += [f"| {_md(r)} | " + " | ".join(str(row.get(c, 0)) for c in cols) + " |"
+                        for r, row in conf.items()]
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 

@@ -68,7 +68,8 @@ def tool_trajectory(check: ir.ToolTrajectory, session: Session) -> Result:
         minimums = check.extra.get("minimums")
         mins: dict[str, int] = {}
         if isinstance(minimums, dict):
-            mins = {str(k): int(v) for k, v in minimums.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+            mins = {str(k): int(v) for k, v in minimums.items()
+                    if isinstance(v, (int, float)) and not isinstance(v, bool)}
         for e in expected:
             mins[_tool(e)] = mins.get(_tool(e), 0) + 1
         if not mins:
@@ -233,7 +234,8 @@ def field_accuracy(check: ir.Opaque, session: Session, expected: Any) -> Result:
     score = earned / total if total else 0.0
     if raw.get("aggregation") == "all_or_nothing" or required_missed:
         score = 1.0 if not missed else 0.0
-    return _verdict(_common(check, raw), score, f"fields missed: {', '.join(missed)}" if missed else "every field matches")
+    detail = f"fields missed: {', '.join(missed)}" if missed else "every field matches"
+    return _verdict(_common(check, raw), score, detail)
 
 
 def _common(check: ir.Opaque, raw: dict[str, Any]) -> ir.CheckBase:

@@ -235,7 +235,8 @@ def system_text(value: ir.Input | None) -> str:
     parts = []
     for m in value:
         if isinstance(m, ir.Message) and m.role == "system":
-            parts.append(m.content if isinstance(m.content, str) else (ir.input_text([ir.Message(role="user", content=m.content)]) or ""))
+            parts.append(m.content if isinstance(m.content, str)
+                         else (ir.input_text([ir.Message(role="user", content=m.content)]) or ""))
     return "\n\n".join(p for p in parts if p)
 
 
@@ -282,7 +283,8 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     _prepare(out, list(libs), request.force)
     taken: set[str] = set()
     folders = {t.id: folder_name(t.id, taken) for t in tests}
-    plan = [(arm, skills, test, rep) for test in tests for rep in range(1, request.k + 1) for arm, skills in libs.items()]
+    plan = [(arm, skills, test, rep)
+            for test in tests for rep in range(1, request.k + 1) for arm, skills in libs.items()]
     sessions: list[Session] = []
     # File system work off the agent's critical path: one helper thread stages the next session's
     # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy)
