@@ -8,16 +8,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping
 
 from . import formats
 from .discover import Unit, discover
-from .errors import Diagnostic, EvalfmtError
+from .errors import Diagnostic, EvalfmtError, Validation, sort_diagnostics  # noqa: F401 - the commands import them from here
 from .formats import Loss, ReadResult
-from .writeset import atomic_write, write_set  # noqa: F401 - atomic_write: the commands import it from here
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .writeset import Notify
+from .fsio import atomic_write, copied_files, write_files  # noqa: F401 - the commands import them from here
 
 
 def read_units(units: list[Unit]) -> ReadResult:
@@ -39,32 +35,9 @@ def read_many(paths: list[str], fmt: str | None = None) -> ReadResult:
     return result
 
 
-def sort_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
-    """Sorted by path, line, column, code; exact duplicates removed."""
-    seen = set()
-    out = []
-    for d in sorted(diags, key=Diagnostic.sort_key):
-        key = (d.path, d.line, d.column, d.code, d.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(d)
-    return out
-
-
 def validate(paths: list[str], fmt: str | None = None) -> list[Diagnostic]:
     """Structural validation (EV1xx): the readers' own diagnostics, sorted."""
     return sort_diagnostics(read_many(paths, fmt).diagnostics)
-
-
-@dataclass
-class Validation:
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    #: how many files were read (with findings or not)
-    files: int = 0
-    #: the folders given that hold no eval file
-    empty: list[str] = field(default_factory=list)
-    #: files left unread for want of evidence of their format (``path: why``)
-    notes: list[str] = field(default_factory=list)
 
 
 def validate_paths(paths: list[str], fmt: str | None = None, exclude=None) -> Validation:
@@ -209,35 +182,3 @@ def _existing(places: dict[str, str]) -> dict[str, str]:
         except (OSError, UnicodeDecodeError):
             continue
     return existing
-
-
-# ---------------------------------------------------------------------------------------- writing
-
-
-def copied_files(copies: dict[str, str]) -> dict[str, bytes]:
-    """The files to copy for ``copies`` (output folder -> source folder): each regular file of a source
-    folder, by its path in the output folder. Symbolic links are neither followed nor copied. The
-    copies are written with the rest of the conversion, as one set (:func:`write_files`)."""
-    out: dict[str, bytes] = {}
-    for dst, src in copies.items():
-        for folder, dirs, names in os.walk(src):
-            dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
-            for name in sorted(names):
-                path = os.path.join(folder, name)
-                if os.path.islink(path) or not os.path.isfile(path):
-                    continue
-                with open(path, "rb") as fh:
-                    out[os.path.join(dst, os.path.relpath(path, src))] = fh.read()
-    return out
-
-
-def write_files(files: "Mapping[str, str | bytes]", root: "str | Mapping[str, str]",
-                notify: "Notify | None" = None) -> list[str]:
-    """Write every file (text or bytes) as one set (:mod:`evalfmt.writeset`): every path must resolve
-    inside ``root`` (the output folder, or a mapping path -> its folder), checked for all files before
-    the first write; the folder is locked while writing; a file whose content would not change is not
-    rewritten; several changed files are renamed into place as a set a killed run's rerun finishes.
-    ``notify`` receives one-line notes (waiting for a lock, an interrupted write finished).
-    Returns the paths written."""
-    return write_set({path: data.encode("utf-8") if isinstance(data, str) else data for path, data in files.items()},
-                     root, notify)

@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover - other interpreters, Python >= 3.12
 import io
 import os
 import time
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from . import __version__
 
@@ -610,7 +610,7 @@ def validation_to_json(result: Any) -> dict:
 
 
 def validation_from_json(data: Any) -> Any:
-    from .api import Validation
+    from .errors import Validation
 
     if not (isinstance(data, dict) and _int(data.get("files")) and strings(data.get("empty"))
             and strings(data.get("notes"))):

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "triggers": ("triggers", "Score trigger prompts against recorded selections (recall/precision)."),
     "compare": ("compare", "Compare recorded sessions of two or more arms and give the verdict."),
     "run": ("run", "Run an agent on a skill's cases in sandboxes, score and compare the arms."),
+    "merge": ("merge", "Combine the run folders of a run's shards (run --shard I/N) into one run."),
     "report": ("report", "Render receipts as a self-contained HTML page or a Markdown summary."),
     "lsp": ("lsp", "Run the language server (stdio) for editors: lint as you type, hover, quick fixes."),
 }

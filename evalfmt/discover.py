@@ -13,11 +13,8 @@ from dataclasses import dataclass
 from . import formats
 from .errors import EvalfmtError
 from .load import is_virtual
-from .formats.terum.paths import has_assets, is_skill_dir, read_or_reported, skill_root  # skill_root: also used from here
-
-#: Folders never searched: version control, dependencies, caches, and build outputs.
-SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".cache", ".tox",
-             ".mypy_cache", ".pytest_cache", ".ruff_cache", ".agentv", "dist", "build"}
+from .paths import SKIP_DIRS, skill_root  # skill_root: also used from here
+from .formats.terum.paths import has_assets, is_skill_dir, read_or_reported
 
 #: The hidden folders agents keep project skills in (``<folder>/skills/<skill>/SKILL.md``): searched,
 #: but only their ``skills/`` folder (docs/discovery.md lists which agent reads which).
@@ -58,7 +55,8 @@ NOT_A_SKILL = ("not read: no SKILL.md in {root}, so it is not a terum skill's fi
 
 def discover(path: str, force: str | None = None, exclude=None) -> list[Unit]:
     """The units under ``path``. ``force`` names the format that reads ``path``: a file, or for
-    ``terum`` a skill or evals/ folder (the other formats read single files). Forced, terum reads
+    ``terum`` a skill or evals/ folder (the other formats read single files; given a folder, they read the
+    files of their format discovery finds in it). Forced, terum reads
     every file at its paths, whatever it holds. ``exclude`` (a :class:`evalfmt.globs.Exclude`) skips
     the files and folders it matches, ``path`` itself included (a file pre-commit passes is skipped
     too, as ruff's ``--force-exclude`` does)."""
@@ -70,7 +68,11 @@ def discover(path: str, force: str | None = None, exclude=None) -> list[Unit]:
     if force is not None:
         formats.get(force)  # unknown name -> error
         if force != "terum" and os.path.isdir(path):
-            raise EvalfmtError(f"{path}: is a folder, and --from {force} reads one file: give the file, or leave "
+            # a folder: the files of that format found in it (a skill folder holding several formats)
+            found = [u for u in discover(path, None, exclude) if u.format == force and u.note is None]
+            if found:
+                return found
+            raise EvalfmtError(f"{path}: is a folder holding no {force} file evalfmt finds: give the file, or leave "
                                "out --from to search the folder")
         return [Unit(force, path, (("forced", True),) if force == "terum" else ())]
     if virtual or os.path.isfile(path):

@@ -397,12 +397,14 @@ class _Parser:
             self.pos += 1
             if self.m:
                 return _Node(f"(?![^{_lt()}])", True, 0, 0, quantifiable=False)
-            self.note("subtle", "'$' matches only at the very end in ECMAScript; Python's '$' also matches before a final newline", start)
+            self.note("subtle", "'$' matches only at the very end in ECMAScript; Python's '$' also matches before a "
+                                "final newline", start)
             return _Node("\\Z", True, 0, 0, quantifiable=False)
         if c == ".":
             self.pos += 1
             if not self.s:
-                self.note("subtle", "'.' does not match '\\r', U+2028 or U+2029 in ECMAScript (Python's '.' does)", start)
+                self.note("subtle", "'.' does not match '\\r', U+2028 or U+2029 in ECMAScript (Python's '.' does)",
+                          start)
             return _Node(_ANY if self.s else _DOT, True, 1, 1)
         if c == "(":
             return self.group()
@@ -425,7 +427,8 @@ class _Parser:
             raise self.err("unmatched ')'")  # pragma: no cover - handled by parse()
         self.pos += 1
         if not self.u and _is_surrogate(ord(c)):
-            self.note("subtle", "without the 'u' flag ECMAScript matches UTF-16 code units: a character outside the BMP is two units", start)
+            self.note("subtle", "without the 'u' flag ECMAScript matches UTF-16 code units: a character outside the "
+                                "BMP is two units", start)
         return self.char(ord(c))
 
     def char(self, cp: int) -> _Node:
@@ -463,7 +466,8 @@ class _Parser:
             elif self.eat("<!"):
                 kind = "nbehind"
             elif self.eat("<"):
-                m = re.compile(r"([A-Za-z_$\u0080-\U0010ffff][A-Za-z0-9_$\u0080-\U0010ffff\u200c\u200d]*)>").match(self.src, self.pos)
+                name = re.compile(r"([A-Za-z_$\u0080-\U0010ffff][A-Za-z0-9_$\u0080-\U0010ffff\u200c\u200d]*)>")
+                m = name.match(self.src, self.pos)
                 if not m or not (m.group(1).replace("$", "_").isidentifier()):
                     raise self.err("invalid capture group name", start)
                 name = m.group(1)
@@ -474,9 +478,11 @@ class _Parser:
             else:
                 nxt = self.src[self.pos:self.pos + 2]
                 if nxt.startswith("P"):
-                    raise self.err("invalid group '(?P': Python's named-group syntax is not ECMAScript (use '(?<name>...)')", start)
+                    raise self.err("invalid group '(?P': Python's named-group syntax is not ECMAScript (use "
+                                   "'(?<name>...)')", start)
                 if nxt[:1] in ("i", "m", "s", "x", "-", "a", "u", "L"):
-                    raise self.err("invalid group: inline flags like '(?i)' are not ECMAScript (use the flags argument)", start)
+                    raise self.err("invalid group: inline flags like '(?i)' are not ECMAScript (use the flags "
+                                   "argument)", start)
                 if nxt.startswith("#"):
                     raise self.err("invalid group: '(?#...)' comments are not ECMAScript", start)
                 if nxt.startswith(">"):
@@ -513,7 +519,8 @@ class _Parser:
         if any(a.lo != a.hi for a in alts):
             raise self.err("a lookbehind whose alternatives are not each of fixed length is not supported by evalfmt "
                            "(Python's lookbehind is fixed-width)", start, unsupported=True)
-        self.note("subtle", "variable-length lookbehind: Python needs fixed width (evalfmt splits it by alternative)", start)
+        self.note("subtle", "variable-length lookbehind: Python needs fixed width (evalfmt splits it by alternative)",
+                  start)
         if positive:
             text = "(?:" + "|".join(f"(?<={a.text})" for a in alts) + ")"
         else:
@@ -591,7 +598,8 @@ class _Parser:
     def backref(self, n: int, start: int) -> _Node:
         gstart = self.group_starts.get(n, 0)
         if n in self.open_groups or gstart > start:
-            self.note("subtle", f"backreference to group {n} before it closes: always empty in ECMAScript (an error in Python)", start)
+            self.note("subtle", f"backreference to group {n} before it closes: always empty in ECMAScript (an error in "
+                                f"Python)", start)
             return _Node("(?:)", True, 0, 0, has_backref=True)
         self.note("subtle", f"backreference to group {n}: empty in ECMAScript when the group did not take part "
                   "(Python fails the match)", start)
@@ -609,7 +617,8 @@ class _Parser:
         if c in "pP":
             if not self.u:
                 if self.peek(1) == "{":
-                    self.note("differs", f"'\\{c}{{...}}' without the 'u' flag is the literal text '{c}{{...}}' in ECMAScript", start)
+                    self.note("differs", f"'\\{c}{{...}}' without the 'u' flag is the literal text '{c}{{...}}' in "
+                                         f"ECMAScript", start)
                 return None
             m = re.compile(r"[pP]\{([A-Za-z_]+)(?:=([A-Za-z_]+))?\}").match(self.src, self.pos)
             if not m:
@@ -660,7 +669,8 @@ class _Parser:
             if self.u:
                 raise self.err("invalid escape '\\x'", start)
             if self.peek(1) == "{":
-                self.note("differs", "'\\x{...}' is not a code point escape in ECMAScript: it reads as 'x' and a quantifier", start)
+                self.note("differs", "'\\x{...}' is not a code point escape in ECMAScript: it reads as 'x' and a "
+                                     "quantifier", start)
             self.pos += 1
             return ord("x")
         if c == "u":
@@ -676,7 +686,8 @@ class _Parser:
         self.pos += 1
         if c.isascii() and c.isalpha():
             py = {"A": "start of string", "Z": "end of string", "z": "end of string", "G": "a match anchor",
-                  "a": "a bell character", "e": "an escape character", "N": "a named character", "U": "a code point escape",
+                  "a": "a bell character", "e": "an escape character", "N": "a named character", "U": "a code point "
+                                                                                                      "escape",
                   "h": "a horizontal space", "K": "a match reset", "R": "a line break", "Q": "a quote"}.get(c)
             extra = f" (perhaps meant as {py})" if py else ""
             self.note("differs", f"'\\{c}' is a literal '{c}' in ECMAScript{extra}", start)
@@ -701,7 +712,8 @@ class _Parser:
                 return int(m.group(1), 16)
             raise self.err("invalid unicode escape", start)
         if self.peek(1) == "{":
-            self.note("differs", "'\\u{...}' is a code point escape only with the 'u' flag; without it, it reads as 'u' "
+            self.note("differs", "'\\u{...}' is a code point escape only with the 'u' flag; without it, it reads as "
+                                 "'u' "
                       "repeated", start)
         self.pos += 1
         return ord("u")

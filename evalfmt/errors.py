@@ -89,6 +89,31 @@ class Diagnostic:
         }
 
 
+def sort_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Sorted by path, line, column, code; exact duplicates removed."""
+    seen: set[tuple[str, int, int, str, str]] = set()
+    out = []
+    for d in sorted(diags, key=Diagnostic.sort_key):
+        key = (d.path, d.line, d.column, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+@dataclass
+class Validation:
+    """What ``validate`` found (:func:`evalfmt.api.validate_paths`); here so the result cache can rebuild it."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: how many files were read (with findings or not)
+    files: int = 0
+    #: the folders given that hold no eval file
+    empty: list[str] = field(default_factory=list)
+    #: files left unread for want of evidence of their format (``path: why``)
+    notes: list[str] = field(default_factory=list)
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 

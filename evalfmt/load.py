@@ -472,7 +472,8 @@ def _tagged(value: str, tag: str, path: str, mark) -> Any:
         if short == "null":
             return None
     except ValueError:
-        raise LoadError(f"invalid YAML: {value!r} is not a valid !!{short}", path, mark.line + 1, mark.column + 1) from None
+        raise LoadError(f"invalid YAML: {value!r} is not a valid !!{short}", path, mark.line + 1,
+                        mark.column + 1) from None
     raise LoadError(f"invalid YAML: unknown tag {tag!r}", path, mark.line + 1, mark.column + 1)
 
 
@@ -576,7 +577,8 @@ def _load_yaml(text: str, path: str, max_bytes: int) -> tuple[Any, list[Duplicat
             elif et is Alias:
                 mark = event.start_mark
                 if event.anchor not in anchors:
-                    raise LoadError(f"invalid YAML: unknown alias *{event.anchor}", path, mark.line + 1, mark.column + 1)
+                    raise LoadError(f"invalid YAML: unknown alias *{event.anchor}", path, mark.line + 1,
+                                    mark.column + 1)
                 value, size, weight = anchors[event.anchor]
                 expanded += size
                 count += size
@@ -722,7 +724,8 @@ def _yaml_error(exc, text: str, path: str) -> LoadError:
     lines = text.split("\n")
     if 1 <= line <= len(lines):
         here = lines[line - 1]
-        if col - 1 < len(here) and here[col - 1] == "\t" or ("\t" in here[: col] and here[: col - 1].strip(" \t") == ""):
+        if col - 1 < len(here) and here[col - 1] == "\t" \
+                or ("\t" in here[: col] and here[: col - 1].strip(" \t") == ""):
             tab_col = here.index("\t") + 1
             return LoadError("invalid YAML: tab character used for indentation (YAML allows only spaces)",
                              path, line, tab_col)

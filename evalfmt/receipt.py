@@ -286,7 +286,8 @@ def _check_bare(value: Any, tp: Any, where: str, spec: Spec | None) -> tuple[str
     origin = typing.get_origin(tp)
     if _is_typeddict(tp):
         if not isinstance(value, dict):
-            return f"field '{where}' must be {spec.what if spec and not spec.whole else 'an object'}, not {_type(value)}", True
+            what = spec.what if spec and not spec.whole else "an object"
+            return f"field '{where}' must be {what}, not {_type(value)}", True
         hints = _hints(tp)
         required = tp.__required_keys__
         for key in hints:
@@ -330,7 +331,8 @@ def _check_bare(value: Any, tp: Any, where: str, spec: Spec | None) -> tuple[str
         return None
     if origin is list:
         if not isinstance(value, list):
-            return f"field '{where}' must be {spec.what if spec and not spec.whole else 'a list'}, not {_type(value)}", True
+            what = spec.what if spec and not spec.whole else "a list"
+            return f"field '{where}' must be {what}, not {_type(value)}", True
         (sub,) = typing.get_args(tp)
         for i, item in enumerate(value):
             problem = _check(item, sub, f"{where}[{i}]")

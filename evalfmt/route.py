@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import ir
+from .ir.build import canonical_input
 from .errors import CONTROL, Diagnostic
 from .formats.names import message as control_message
 from .skill_triggers import conflict_message, missing_skill_message, skill_name_problem
@@ -63,22 +64,6 @@ class Routed:
 
         return {f"{skill}/{SEED_FILE}": stringify({"tests": [e.to_json() for e in entries]}, 2) + "\n"
                 for skill, entries in self.skills.items()}
-
-
-def canonical_input(value: ir.Input | None) -> Any:
-    """A test's input for evals.json: the string, or messages as ``{role, content}`` (content parts as
-    ``{type, value}``)."""
-    if value is None or isinstance(value, str):
-        return value
-    return [{"role": m.role, "content": _content(m.content)} for m in value]
-
-
-def _content(content: Any) -> Any:
-    if isinstance(content, list):
-        return [{"type": p.type, "value": p.value} if isinstance(p, ir.ContentPart) else
-                {"type": p["type"], "value": p.get("value")} if isinstance(p, dict) and isinstance(p.get("type"), str)
-                else p for p in content]
-    return content
 
 
 def _at(span: ir.Span | None, fallback: str) -> tuple[str, int, int]:

@@ -22,7 +22,8 @@ from .formats.agentv import reader as av
 Scalar = Union[str, int, float, bool]
 NonBlank = Annotated[str, StringConstraints(pattern=r"\S")]
 #: a sandbox-relative path the engine writes: not absolute, no '..' segment, not under .claude
-SafePath = Annotated[str, StringConstraints(pattern=r"^(?![/\\])(?![A-Za-z]:)(?!(?:\./)*\.claude(?:[/\\]|$))(?!(?:.*[/\\])?\.\.(?:[/\\]|$)).+$")]
+SafePath = Annotated[str, StringConstraints(
+    pattern=r"^(?![/\\])(?![A-Za-z]:)(?!(?:\./)*\.claude(?:[/\\]|$))(?!(?:.*[/\\])?\.\.(?:[/\\]|$)).+$")]
 Requirement = Annotated[str, StringConstraints(
     pattern=r"^(?:python3:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|[A-Za-z0-9_][A-Za-z0-9._+-]*)$")]
 
@@ -39,7 +40,8 @@ class _Open(BaseModel):
 
 
 class TranscriptMentions(_Strict):
-    transcript_mentions: Scalar = Field(description="Passes when this text occurs in the transcript (case-insensitive).")
+    transcript_mentions: Scalar = Field(description="Passes when this text occurs in the transcript "
+                                                    "(case-insensitive).")
 
 
 class TranscriptOmits(_Strict):
@@ -63,7 +65,8 @@ class FileAbsent(_Strict):
 
 
 class CommandSucceeds(_Strict):
-    command_succeeds: Scalar = Field(description="Passes when `/bin/sh -ce <command>` exits 0 in the sandbox within 120 s.")
+    command_succeeds: Scalar = Field(description="Passes when `/bin/sh -ce <command>` exits 0 in the sandbox within "
+                                                 "120 s.")
 
 
 TerumCheck = Annotated[
@@ -80,8 +83,10 @@ class _CaseFields(_Strict):
     judge: Scalar = Field(None, description="A rubric, read only when the checks tie.")
     files: dict[SafePath, Union[Scalar, None]] = Field(
         None, description="Files written into the sandbox: relative path -> contents.")
-    fixture: Scalar = Field(None, description="A directory (relative to this file's folder) copied into the sandbox first.")
-    setup: Scalar = Field(None, description="POSIX shell run with /bin/sh -ce in the sandbox before the agent (60 s cap).")
+    fixture: Scalar = Field(None, description="A directory (relative to this file's folder) copied into the sandbox "
+                                              "first.")
+    setup: Scalar = Field(None, description="POSIX shell run with /bin/sh -ce in the sandbox before the agent (60 s "
+                                            "cap).")
     requires: list[Requirement] = Field(
         None, description="Host tools: a binary name, or python3:<module>. A missing one skips the case.")
     timeout_minutes: Annotated[float, Field(gt=0, le=120)] = Field(None, description="Per arm; default 120.")
@@ -108,8 +113,10 @@ class TerumSuite(_CaseFields):
     checks: list[TerumCheck] = Field(
         None, description="Parsed and discarded by the engine: put checks in the rows.",
         json_schema_extra={"deprecated": True})
-    judge: Scalar = Field(None, description="A suite is never judged: discarded.", json_schema_extra={"deprecated": True})
-    bucket: Bucket = Field(None, description="Parsed and discarded by the engine.", json_schema_extra={"deprecated": True})
+    judge: Scalar = Field(None, description="A suite is never judged: discarded.",
+                          json_schema_extra={"deprecated": True})
+    bucket: Bucket = Field(None, description="Parsed and discarded by the engine.",
+                           json_schema_extra={"deprecated": True})
 
 
 class TerumTriggers(_Strict):
@@ -211,7 +218,8 @@ class AgentvEval(_Open):
     tags: list[str] = Field(None)
     input: AgentvInput = Field(None, description="Prepended to every test's input (same shapes as a test's).")
     assertions: list[AssertionItem] = Field(None, description="Applied to every test.")
-    tests: Union[list[AgentvTest], str] = Field(None, description="The tests, or a path to a .yaml/.jsonl file or folder.")
+    tests: Union[list[AgentvTest], str] = Field(None, description="The tests, or a path to a .yaml/.jsonl file or "
+                                                                  "folder.")
     eval_cases: Union[list[AgentvTest], str] = Field(None, description="Deprecated: use tests.",
                                                      json_schema_extra={"deprecated": True})
     evalcases: Union[list[AgentvTest], str] = Field(None, description="Deprecated: use tests.",
@@ -280,7 +288,8 @@ def _clean(node: Any) -> Any:
     becomes ``propertyNames`` (pydantic's ``patternProperties`` would let other keys through)."""
     if isinstance(node, dict):
         pats = node.get("patternProperties")
-        if isinstance(pats, dict) and len(pats) == 1 and "properties" not in node and "additionalProperties" not in node:
+        if isinstance(pats, dict) and len(pats) == 1 and "properties" not in node \
+                and "additionalProperties" not in node:
             # a map with constrained keys: every key must match (patternProperties alone lets others through)
             (pattern, value_schema), = pats.items()
             node = {k: v for k, v in node.items() if k != "patternProperties"}

@@ -241,15 +241,15 @@ def _parse_journal(root: str, text: str, path: str) -> tuple[list[tuple[str, str
         data = json.loads(text)
     except ValueError:
         raise bad("not JSON") from None
-    if not isinstance(data, dict) or data.get("evalfmt_journal") != 1 or data.get("state") not in ("pending", "commit") \
-            or not isinstance(data.get("files"), list):
+    if not isinstance(data, dict) or data.get("evalfmt_journal") != 1 \
+            or data.get("state") not in ("pending", "commit") or not isinstance(data.get("files"), list):
         raise bad("unknown shape")
     pairs = []
     for item in data["files"]:
         if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
             raise bad("unknown shape")
         target_rel, tmp_rel = item
-        from .formats import plain_relpath
+        from .paths import plain_relpath
 
         t_dir, t_name = os.path.split(tmp_rel)
         if not (plain_relpath(target_rel) and plain_relpath(tmp_rel) and t_dir == os.path.dirname(target_rel)

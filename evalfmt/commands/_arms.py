@@ -17,14 +17,17 @@ def text_lines(cmp: Comparison, trig: TriggerScore | None = None) -> list[str]:
     for row in cmp.rows:
         rep = f" #{row.repetition}" if cmp.k > 1 else ""
         line = f"{row.case}{rep} vs {row.opponent}: {row.outcome} ({row.reason})"
+        if not row.scored:  # a dead arm: its error says why, not the live arm's failed checks
+            if row.detail:
+                line += f" — {row.detail}"
+            out.append(line)
+            continue
         failed = []
         for arm, res in (("candidate", row.candidate), (row.opponent, row.opponent_result)):
             if res is not None and res.failed:
                 failed.append(f"{arm} failed {', '.join(res.failed)}")
         if failed:
             line += " — " + "; ".join(failed)
-        elif row.detail and not row.scored:
-            line += f" — {row.detail}"
         out.append(line)
     out.extend(cmp.report_lines())
     if trig is not None:

@@ -55,8 +55,9 @@ def tag_option(f):
     return click.option("--tag", "tags", multiple=True, metavar="TAG", help=TAG_HELP)(f)
 
 
-def read_sets(path: str, from_: str | None) -> list:
-    """The eval sets under ``path``; EvalfmtError when nothing usable was read."""
+def read_sets(path: str, from_: str | None, one: bool = False) -> list:
+    """The eval sets under ``path``; EvalfmtError when nothing usable was read. ``one``: the command acts
+    on one eval set, so sets of several formats need ``--from`` (:func:`one_format`)."""
     from ..api import read, sort_diagnostics
     from ..errors import EvalfmtError
 
@@ -68,7 +69,20 @@ def read_sets(path: str, from_: str | None) -> list:
         if result.notes:  # a file left unread: say why, and how to read it anyway
             raise EvalfmtError(result.notes[0])
         raise EvalfmtError(f"{path}: no eval assets found")
+    if one:
+        one_format(path, result.sets, from_)
     return result.sets
+
+
+def one_format(path: str, sets: list, from_: str | None) -> None:
+    """Refuse eval sets of several formats (a skill folder holding terum evals and an EVAL.yaml) for a
+    command that acts on one of them (score, compare, run, triggers): ``--from`` picks it."""
+    from ..errors import UsageError
+
+    formats = list(dict.fromkeys(s.format for s in sets))
+    if from_ is None and len(formats) > 1:
+        raise UsageError(f"{path} holds {len(sets)} eval sets ({', '.join(formats)}): pass "
+                         + " or ".join(f"--from {f}" for f in formats))
 
 
 def echo_json(data: Any) -> None:

@@ -10,15 +10,20 @@ from ._common import detection_option, echo_json, echo_line, from_option, read_s
 
 @click.command("compare")
 @click.argument("skill_dir", type=click.Path())
-@click.option("--arm", "arms", multiple=True, required=True, metavar="NAME=RUNS_DIR",
+@click.option("--arm", "arms", multiple=True, metavar="NAME=RUNS_DIR",
               help="An arm and its runs folder: candidate=DIR, baseline=DIR, optionally incumbent=DIR (repeatable).")
+@click.option("--runs", "runs_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="The output folder of `evalfmt run`: its arm folders (DIR/candidate, DIR/baseline, ...) are the "
+                   "arms, and the eval format it ran is the default of --from.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--k", type=click.IntRange(min=1), help="Repetitions per case (default: as many as the runs folders hold).")
+@click.option("--k", type=click.IntRange(min=1), help="Repetitions per case (default: as many as the runs folders "
+                                                      "hold).")
 @detection_option
 @click.option("--judge", "judge_name", default="none", show_default=True, metavar="NAME",
               help="Who decides rows whose checks tie on a case with a judge rubric: none, command, or a plugin.")
 @click.option("--judge-command", metavar="CMD",
-              help='The command judge\'s program: reads {"task","rubric","a","b"} on stdin, prints {"winner": "A"|"B"|"tie"}.')
+              help='The command judge\'s program: reads {"task","rubric","a","b"} on stdin, prints {"winner": '
+                   '"A"|"B"|"tie"}.')
 @click.option("--receipt", type=click.Path(dir_okay=False), help="Write the receipt (JSON) to this file.")
 @click.option("--selections", type=click.Path(dir_okay=False),
               help="Recorded trigger selections to score into the receipt's triggers.")
@@ -28,12 +33,14 @@ from ._common import detection_option, echo_json, echo_line, from_option, read_s
               help="Seconds a command_succeeds check may run.")
 @tag_option
 @from_option
-def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, detection: str, judge_name: str,
+def command(skill_dir: str, arms: tuple[str, ...], runs_dir: str | None, fmt: str, k: int | None, detection: str,
+            judge_name: str,
             judge_command: str | None, receipt: str | None, selections: str | None, run_id: str | None,
             require_pass: bool, timeout: float, from_: str | None, tags: tuple[str, ...] = ()) -> int:
     """Score each arm's recorded sessions over SKILL_DIR's cases and suite, decide every row, and print
     the rows, the verdict (PASS, NEUTRAL or FAIL) and the net-lift line.
 
+    SKILL_DIR holding eval sets of several formats (terum evals and an EVAL.yaml) needs --from FORMAT.
     A runs folder holds <case>/transcript.jsonl (and optionally <case>/sandbox/), suite/ for the
     suite, and numbered folders <case>/1/, <case>/2/, ... for repetitions. A missing or unreadable
     transcript is a dead arm for its rows.
@@ -47,16 +54,25 @@ def command(skill_dir: str, arms: tuple[str, ...], fmt: str, k: int | None, dete
     from ..run.arms import CompareRequest, compare_arms
 
     arm_dirs: dict[str, str] = {}
+    if runs_dir is not None:
+        from ..run.layout import run_arms
+
+        found, ran = run_arms(runs_dir)
+        arm_dirs.update(found)
+        from_ = from_ or ran
+    elif not arms:
+        raise click.UsageError("give --arm NAME=RUNS_DIR (candidate and an opponent) or --runs DIR")
     for spec in arms:
         name, sep, folder = spec.partition("=")
         if not sep or not name or not folder:
             raise click.UsageError(f"--arm takes NAME=RUNS_DIR, not '{spec}'")
-        if name in arm_dirs:
+        if name in arm_dirs and runs_dir is None:
             raise click.UsageError(f"arm '{name}' given twice")
         arm_dirs[name] = folder
-    sets = read_sets(skill_dir, from_)
+    sets = read_sets(skill_dir, from_, one=True)
     outcome = compare_arms(CompareRequest(
-        where=skill_dir, sets=sets, arms=arm_dirs, skill_dir=skill_root(skill_dir) if os.path.isdir(skill_dir) else None,
+        where=skill_dir, sets=sets, arms=arm_dirs,
+        skill_dir=skill_root(skill_dir) if os.path.isdir(skill_dir) else None,
         k=k, detection=detection, judge=judge_name, judge_command=judge_command, tags=tags, selections=selections,
         receipt=receipt, run_id=run_id, check_timeout=timeout))
     if fmt == "json":

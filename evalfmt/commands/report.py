@@ -10,7 +10,8 @@ from ._common import out_option
 @click.command("report")
 @click.argument("receipts", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["html", "markdown"]), default="html", show_default=True,
-              help="html: one self-contained page; markdown: a summary for a pull-request comment or $GITHUB_STEP_SUMMARY.")
+              help="html: one self-contained page; markdown: a summary for a pull-request comment or "
+                   "$GITHUB_STEP_SUMMARY.")
 @out_option("output", "--output", type=click.Path(dir_okay=False), metavar="OUT",
             help="Write the report to this file (default: stdout).")
 def command(receipts: tuple[str, ...], fmt: str, output: str | None) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ._arms import exit_code, text_lines
-from ._common import detection_option, echo_json, echo_line, err, tag_option
+from ._common import detection_option, echo_json, echo_line, err, from_option, one_format, tag_option
 
 
 def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
@@ -35,11 +35,13 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option("--k", type=click.IntRange(min=1), default=1, show_default=True, help="Repetitions per case and arm.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Sessions run at once (a process pool); results are the same for any value.")
-@click.option("--case", "case_names", multiple=True, metavar="NAME", help="Run only this case ('suite' for the suite); repeatable.")
+@click.option("--case", "case_names", multiple=True, metavar="NAME", help="Run only this case ('suite' for the suite); "
+                                                                          "repeatable.")
 @click.option("--model", metavar="NAME", help="The model, for the template's {model} and the receipt.")
 @click.option("--timeout-minutes", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
               help="Time limit of a session whose case sets no timeout_minutes.")
-@click.option("--env", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Add a variable to the agent's environment.")
+@click.option("--env", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Add a variable to the agent's "
+                                                                             "environment.")
 @click.option("--dry-run", is_flag=True,
               help="Only seed every case and the suite in throwaway sandboxes (requires, fixture, files, setup) and "
                    "report each failure with its file and line; runs setup, no agent.")
@@ -48,24 +50,40 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option("--judge", "judge_name", default="none", show_default=True, metavar="NAME",
               help="Who decides rows whose checks tie on a case with a judge rubric: none, command, or a plugin.")
 @click.option("--judge-command", metavar="CMD", help="The command judge's program (see evalfmt compare --help).")
-@click.option("--selections", type=click.Path(dir_okay=False), help="Recorded trigger selections to score into the receipt.")
+@click.option("--selections", type=click.Path(dir_okay=False), help="Recorded trigger selections to score into the "
+                                                                    "receipt.")
 @click.option("--run-id", metavar="ID", help="The receipt's run_id (default: now, YYYYMMDDTHHMMSSZ).")
 @click.option("--require-pass", is_flag=True, help="Exit 1 unless the verdict is PASS (default: only FAIL exits 1).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
               help="Seconds a command_succeeds check may run.")
 @click.option("--force", is_flag=True, help="Replace the sessions and receipt of an earlier run in --out.")
+@click.option("--shard", metavar="I/N",
+              help="Run only shard I of N: every N-th case (and the suite) from the I-th, with all its arms and "
+                   "repetitions; combine the shards' folders with `evalfmt merge`.")
+@click.option("--resume", is_flag=True,
+              help="Continue the run in --out: keep the sessions that finished, run the missing or dead ones "
+                   "again, then write the whole receipt (a folder with no run starts a fresh one).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@click.option("--skills", "skills", multiple=True, metavar="[ARM=]DIR",
+              help="Run a trigger run: every test of the eval set (an EVAL.yaml, evals.json, trigger set, promptfoo "
+                   "or skillgym suite) with the whole skill library DIR staged in .claude/skills/ (default: the "
+                   "skill folders beside or above the file). Twice, baseline=DIR and candidate=DIR, compares two "
+                   "libraries.")
 @tag_option
+@from_option
 def command(skill_dir: str, out: str | None, runner_name: str, agent_command: str | None, replay_from: str | None,
             runner_opts: tuple[str, ...], k: int, jobs: int, case_names: tuple[str, ...], model: str | None,
             timeout_minutes: float, env_pairs: tuple[str, ...], dry_run: bool, fmt: str, detection: str,
             judge_name: str, judge_command: str | None, selections: str | None, run_id: str | None,
-            require_pass: bool, timeout: float, force: bool, quiet: bool, tags: tuple[str, ...] = ()) -> int:
+            require_pass: bool, timeout: float, force: bool, quiet: bool, shard: str | None = None,
+            resume: bool = False, tags: tuple[str, ...] = (), from_: str | None = None,
+            skills: tuple[str, ...] = ()) -> int:
     """Run an agent on SKILL_DIR's cases and suite: for each case, arm (candidate: the skill staged in
     .claude/skills/; baseline: no skill) and repetition, stage a sandbox (fixture, files, setup, skill),
     run the agent through a runner, score the checks, compare the arms and write DIR/receipt.json and
     the sessions in the layout `evalfmt compare` reads.
 
+    A skill folder holding eval sets of several formats (terum evals and an EVAL.yaml) needs --from FORMAT.
     A case whose `requires` are missing is an environment skip; one whose files, fixture or setup
     fail is dropped; both are named in the receipt. An agent that exits non-zero or runs past
     timeout_minutes is a dead arm. Ctrl-C kills the running agents, keeps what finished and writes
@@ -79,19 +97,38 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     from ..api import read
     from ..discover import skill_root
     from ..errors import EvalfmtError
+    from ..run.manifest import parse_shard
     from ..run.skillrun import RunRequest, run_skill
 
     env = _pairs(env_pairs, "--env")
+    if resume and force:
+        raise click.UsageError("--resume and --force contradict each other (continue the run, or replace it)")
+    shard_of = parse_shard(shard) if shard is not None else None
     root = skill_root(skill_dir) if os.path.isdir(skill_dir) else None
-    if root is None or not os.path.isdir(os.path.join(root, "evals")):
+    if not os.path.exists(skill_dir):
+        raise EvalfmtError(f"{skill_dir}: no such file or directory")
+    result = read(root or skill_dir, from_)
+    one_format(skill_dir, result.sets, from_)
+    if skills or not any(s.format == "terum" for s in result.sets):
+        if not result.sets:
+            raise EvalfmtError(f"{skill_dir}: not a skill folder with evals/ (cases or a suite), and no eval file")
+        if shard is not None or resume:
+            raise click.UsageError(f"{'--shard' if shard is not None else '--resume'} works on a skill's cases and "
+                                   "suite, not yet on a trigger run over a skill library")
+        return _library_run(skill_dir, result.sets, skills, out=out, runner=runner_name, agent_command=agent_command,
+                            replay_from=replay_from, runner_options=_pairs(runner_opts, "--runner-opt"), k=k,
+                            model=model, timeout_minutes=timeout_minutes, env=env, detection=detection,
+                            run_id=run_id, check_timeout=timeout, force=force, fmt=fmt, require_pass=require_pass,
+                            cwd=os.getcwd())
+    if root is None:
         raise EvalfmtError(f"{skill_dir}: not a skill folder with evals/ (cases or a suite)")
-    result = read(root, "terum")
     outcome = run_skill(RunRequest(
         skill_dir=root, sets=result.sets, documents=result.documents, out=out, runner=runner_name,
         agent_command=agent_command, replay_from=replay_from, runner_options=_pairs(runner_opts, "--runner-opt"),
         k=k, jobs=jobs, cases=case_names, tags=tags, model=model, timeout_minutes=timeout_minutes, env=env,
         dry_run=dry_run, detection=detection, judge=judge_name, judge_command=judge_command, selections=selections,
-        run_id=run_id, check_timeout=timeout, force=force, quiet=quiet, cwd=os.getcwd()))
+        run_id=run_id, check_timeout=timeout, force=force, quiet=quiet, cwd=os.getcwd(), shard=shard_of,
+        resume=resume))
     if outcome.dry is not None:
         return _dry_run(outcome.dry, fmt)
     cmp, run = outcome.comparison, outcome.run
@@ -119,6 +156,44 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
             f"receipt written ({cmp.status})")
         return 130
     return exit_code(cmp, require_pass)
+
+
+def _library_run(where: str, sets: list, skills: tuple[str, ...], *, fmt: str, require_pass: bool, out: str | None,
+                 **options) -> int:
+    """``run EVAL.yaml --skills DIR``: a trigger run over a skill library (evalfmt.run.library)."""
+    from ..errors import EvalfmtError
+    from ..run.library import LIBRARY, LibraryRunRequest, find_library, run_library, text_lines as library_lines
+
+    libraries: dict[str, str] = {}
+    for spec in skills:
+        arm, sep, folder = spec.partition("=")
+        if not sep:
+            arm, folder = LIBRARY, spec
+        if arm in libraries:
+            raise click.UsageError(f"--skills: library '{arm}' given twice")
+        libraries[arm] = folder
+    if not libraries:
+        found = find_library(where)
+        if found is None:
+            raise EvalfmtError(f"{where}: no skill folders beside or above it: give --skills DIR")
+        libraries[LIBRARY] = found
+    if out is None:
+        raise click.UsageError("give --out DIR (where the receipt and the sessions go)")
+    run = run_library(LibraryRunRequest(where=where, sets=sets, libraries=libraries, out=out, **options))
+    if fmt == "json":
+        from ..run.library import receipt
+
+        echo_json(receipt(run, LibraryRunRequest(where=where, sets=sets, libraries=libraries, out=out, **options)))
+    else:
+        for line in library_lines(run):
+            echo_line(line)
+        echo_line(f"receipt: {run.receipt_path}")
+    if run.tally is not None:
+        if run.tally.verdict == "FAIL" or (require_pass and run.tally.verdict != "PASS"):
+            return 1
+        return 0
+    live = [s for s in run.sessions if not s.dead]
+    return 0 if live and all(s.result is None or s.result.passed for s in live) else 1
 
 
 def _dry_run(results, fmt: str) -> int:

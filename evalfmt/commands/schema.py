@@ -15,7 +15,8 @@ from ._common import out_option
             help="Folder to write the *.schema.json files into.")
 @click.option("--name", default=None, metavar="NAME",
               help="Print one schema (e.g. terum-case, or terum-case.schema.json) to stdout instead of writing files.")
-@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 naming each file that is missing or differs.")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; exit 1 naming each file that is missing or "
+                                                          "differs.")
 def command(out_dir: str, name: str | None, check_only: bool) -> int:
     """Write the JSON Schemas of terum case, suite and triggers files, AgentV EVAL.yaml, Agent Skills
     evals.json and skill-creator trigger sets (the files in the repository's schemas/ and in the

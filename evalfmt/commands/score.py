@@ -53,7 +53,8 @@ def command(case: str, transcript: str, sandbox: str | None, subagent: bool, cas
             scored = r.scored
             n_ok = sum(1 for c in scored if c.passed)
             status = f"; {r.status}" if r.expected_fail else ""
-            echo_line(f"{'PASS' if r.counts_as_passed else 'FAIL'} {r.name} ({n_ok}/{len(scored)} checks passed{status})")
+            echo_line(f"{'PASS' if r.counts_as_passed else 'FAIL'} {r.name} ({n_ok}/{len(scored)} checks "
+                      f"passed{status})")
             for c in r.checks:
                 mark = "ok  " if c.passed else ("skip" if c.passed is None else "FAIL")
                 echo_line(f"  {mark} {c.check}: {c.detail}")

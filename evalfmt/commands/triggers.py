@@ -10,10 +10,12 @@ from ._common import echo_json, echo_line, err, from_option, read_sets
 @click.command("triggers")
 @click.argument("path", metavar="SKILL_OR_TRIGGERS", type=click.Path())
 @click.option("--selections", type=click.Path(dir_okay=False),
-              help='Recorded selections, JSON lines: {"prompt": ..., "selected": [...]} or {"prompt": ..., "error": ...}.')
+              help='Recorded selections, JSON lines: {"prompt": ..., "selected": [...]} or {"prompt": ..., "error": '
+                   '...}.')
 @click.option("--catalog", "show_catalog", is_flag=True,
               help="Print the catalog a selector is shown (one '- name: description' line per sibling skill) and exit.")
-@click.option("--skill", metavar="NAME", help="The skill whose selection counts as a fire (default: the trigger set's skill).")
+@click.option("--skill", metavar="NAME", help="The skill whose selection counts as a fire (default: the trigger set's "
+                                              "skill).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--selector", "selector_name", metavar="NAME",
               help="Make the selections now instead of reading --selections: command (--selector-command), or a "
@@ -59,7 +61,8 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
     elif selector_command is not None or record is not None:
         raise click.UsageError("--selector-command and --record need --selector command")
     elif selections is None:
-        raise click.UsageError("give --selections FILE (or --selector command --selector-command TEMPLATE, or --catalog)")
+        raise click.UsageError("give --selections FILE (or --selector command --selector-command TEMPLATE, or "
+                               "--catalog)")
     outcome = check_triggers(TriggersRequest(
         where=path, sets=read_sets(path, from_), skill=skill, selections=selections, selector=selector_name,
         selector_command=selector_command, runs=runs, threshold=threshold, record=record, model=model,

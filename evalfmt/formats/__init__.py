@@ -22,7 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import CONTROL, Diagnostic, EvalfmtError, LoadError, one_line
+from ..errors import Diagnostic, EvalfmtError, LoadError, one_line
+from ..paths import plain_name, plain_relpath  # noqa: F401 - writers import them from here
 from ..load import JSON_TOKEN, Loaded, load_file, type_name, virtual_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -230,14 +231,6 @@ def parts(path: str) -> list[str]:
 # ------------------------------------------------------------------------------- output names
 
 
-def plain_name(name: object) -> bool:
-    """True when ``name`` may be an output file name as it is: one non-empty segment, not ``.`` or
-    ``..``, without ``/``, ``\\`` or a control character (:data:`evalfmt.errors.CONTROL`). Writers
-    take a file name from the IR (a hint, a reference) only when it is plain."""
-    return (isinstance(name, str) and name not in ("", ".", "..") and "/" not in name and "\\" not in name
-            and not CONTROL.search(name))
-
-
 def hinted_name(name: object, default: str, where: str, losses: list[Loss]) -> str:
     """The output file name a hint asks for when it is :func:`plain_name`; otherwise ``default``, with a
     Loss naming the refused name (an IR file can hold any hint: ``../escaped.ts`` must not escape)."""
@@ -247,15 +240,6 @@ def hinted_name(name: object, default: str, where: str, losses: list[Loss]) -> s
         return name  # type: ignore[return-value]
     losses.append(Loss(where, f"file name '{name}' (not a plain file name; written as '{default}')"))
     return default
-
-
-def plain_relpath(path: object) -> bool:
-    """True when ``path`` is a relative ``/``-separated path of plain names (``.`` segments allowed,
-    never ``..``, never absolute): a path a writer may emit, which cannot leave the output folder."""
-    if not isinstance(path, str) or not path or path.startswith("/") or "\\" in path:
-        return False
-    segs = [s for s in path.split("/") if s != "."]
-    return bool(segs) and all(plain_name(s) for s in segs)
 
 
 # ------------------------------------------------------------------------------- reading helpers

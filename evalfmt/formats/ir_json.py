@@ -6,8 +6,8 @@ A file is one JSON object::
 
 ``evalfmt_ir`` is the IR version (:data:`ir.IR_VERSION`); detection looks for that key. This is the
 document ``evalfmt inspect --format json`` prints (:mod:`evalfmt.formats.ir_doc`), so inspected output
-reads back. Every field that is set is written, spans included, so ``read(write(x))`` gives back exactly ``x`` (provenance too), and
-``write(read(f))`` gives back the bytes of a file this writer wrote. The writer writes one set per
+reads back. Every field that is set is written, spans included, so ``read(write(x))`` gives back exactly ``x``
+(provenance too), and ``write(read(f))`` gives back the bytes of a file this writer wrote. The writer writes one set per
 file; the reader accepts any number.
 
 Bad content never raises: the IR is validated set by set with pydantic, and each validation error

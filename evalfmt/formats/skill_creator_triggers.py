@@ -7,8 +7,8 @@ array whose objects have ``query`` and ``should_trigger``.
 
 IR: one :class:`ir.TriggerSet`, prompts in file order. Extra keys of an item are kept in the prompt's
 ``extra`` (EV101 warning). The skill is the folder holding ``SKILL.md`` next to (or above) the file,
-else the prefix of a ``<skill>_trigger-eval.json`` style name. The writer keeps the source's file name and its layout (one object per line, or
-indented), so a file reads and writes back byte for byte.
+else the prefix of a ``<skill>_trigger-eval.json`` style name. The writer keeps the source's file name and its
+layout (one object per line, or indented), so a file reads and writes back byte for byte.
 """
 
 from __future__ import annotations
@@ -79,7 +79,8 @@ def read(path: str) -> ReadResult:
         skill=ir.SkillInfo(name=skill, path=os.path.dirname(os.path.abspath(path))) if skill else None))
     data = rep.loaded.data
     if not isinstance(data, list):
-        rep.add("EV102", f"a trigger eval set must be a list of {{query, should_trigger}} items, not a {type_name(data)}")
+        rep.add("EV102", f"a trigger eval set must be a list of {{query, should_trigger}} items, not a "
+                         f"{type_name(data)}")
         triggers.extra["$root"] = data
         return result
     for i, item in enumerate(data):
@@ -92,7 +93,8 @@ def read(path: str) -> ReadResult:
 
 def _read_item(rep: Reporter, item: Any, i: int) -> ir.TriggerPrompt:
     if not isinstance(item, dict):
-        rep.add("EV102", f"a trigger item must be a mapping with 'query' and 'should_trigger', not a {type_name(item)}", i)
+        rep.add("EV102", f"a trigger item must be a mapping with 'query' and 'should_trigger', not a "
+                         f"{type_name(item)}", i)
         return ir.TriggerPrompt(text="", should_trigger=False, span=rep.span(i), extra={"$value": item})
     prompt = ir.TriggerPrompt(text="", should_trigger=True, span=rep.span(i))
     extra = prompt.extra
@@ -167,7 +169,8 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
             TABLE.add(losses, "triggers.extra", trig.span, where, f"trigger set key '{key}'")
     for i, case in enumerate(evalset.cases):
         TABLE.add(losses, "case.name", case.span, f"cases[{i}]",
-                              f"case '{case.name}' (a trigger eval set holds only queries; write cases with --to agent-skills)")
+                  f"case '{case.name}' (a trigger eval set holds only queries; write cases with --to "
+                  f"agent-skills)")
     if evalset.suite is not None:
         TABLE.add(losses, "suite", evalset.suite.span, "suite", "suite (a trigger eval set holds only queries)")
     for c in evalset.checks:

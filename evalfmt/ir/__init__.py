@@ -34,9 +34,17 @@ IR_VERSION = 1
 #: How every node class is declared. ``__eq__`` and ``__repr__`` are written once on :class:`Node` rather
 #: than generated per class: generating them would double the import time of this module, and
 #: ``validate`` (run by pre-commit on every commit) pays for that import.
-_dc = dataclass(slots=True, kw_only=True, eq=False, repr=False, match_args=False)
-
 N = TypeVar("N", bound="Node")
+
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import dataclass_transform
+
+    @dataclass_transform(kw_only_default=True, eq_default=False)
+    def _dc(cls: type[N]) -> type[N]:
+        """What type checkers see: a dataclass decorator with keyword-only fields (the runtime one below)."""
+        ...
+else:
+    _dc = dataclass(slots=True, kw_only=True, eq=False, repr=False, match_args=False)
 
 
 def _float(value: Any) -> Any:

@@ -1,13 +1,14 @@
 """IR messages from data in the IR's JSON shape, without pydantic: for a reader that takes a list of
 ``{role, content}`` messages as they are (the seed layout's ``input``). The data is the reader's own
 selection, so this builds, it does not validate (IR from outside goes through :func:`evalfmt.ir.validate`).
+:func:`canonical_input` goes the other way: an input as evals.json writes it (route, the seed writer).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import ContentPart, Message, Span
+from . import ContentPart, Input, Message, Span
 
 
 def span(data: Any) -> Span | None:
@@ -33,3 +34,19 @@ def message(data: dict[str, Any]) -> Message:
         if all(p is not None for p in parts):
             fields["content"] = parts
     return Message(**fields)
+
+
+def canonical_input(value: Input | None) -> Any:
+    """A test's input for evals.json: the string, or messages as ``{role, content}`` (content parts as
+    ``{type, value}``)."""
+    if value is None or isinstance(value, str):
+        return value
+    return [{"role": m.role, "content": _content(m.content)} for m in value]
+
+
+def _content(content: Any) -> Any:
+    if isinstance(content, list):
+        return [{"type": p.type, "value": p.value} if isinstance(p, ContentPart) else
+                {"type": p["type"], "value": p.get("value")} if isinstance(p, dict) and isinstance(p.get("type"), str)
+                else p for p in content]
+    return content

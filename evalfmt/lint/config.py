@@ -262,7 +262,8 @@ def _at(cfg: Config, setting: str, written: str, message: str, as_key: bool = Fa
     return EvalfmtError(message, cfg.path, *pos)
 
 
-_TOML_KEY = re.compile(r"[ \t]*((?:[A-Za-z0-9_-]+|\"[^\"\n]*\"|'[^'\n]*')(?:[ \t]*\.[ \t]*(?:[A-Za-z0-9_-]+|\"[^\"\n]*\"|'[^'\n]*'))*)[ \t]*=")
+_TOML_KEY = re.compile(r"[ \t]*((?:[A-Za-z0-9_-]+|\"[^\"\n]*\"|'[^'\n]*')(?:[ \t]*\.[ "
+                       r"\t]*(?:[A-Za-z0-9_-]+|\"[^\"\n]*\"|'[^'\n]*'))*)[ \t]*=")
 _WORD = re.compile(r"[A-Za-z0-9_-]+")
 
 

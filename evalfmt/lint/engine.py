@@ -112,7 +112,8 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exc
     else:
         for current, dirs, files in os.walk(norm):
             parent = os.path.basename(os.path.abspath(current))
-            dirs[:] = sorted(d for d in dirs if searched(parent, d) and not (exclude and exclude(os.path.join(current, d))))
+            dirs[:] = sorted(d for d in dirs
+                             if searched(parent, d) and not (exclude and exclude(os.path.join(current, d))))
             if SKILL_FILE in files and not (exclude and exclude(os.path.join(current, SKILL_FILE))):
                 roots.append(current)
                 # a skill's evals/ and fixtures/ hold test material (a fixture may look like a skill)
@@ -188,7 +189,7 @@ def _skill_folder(w: Work, documents) -> SkillFolder:
 
 def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintResult:
     """Selection, per-file ignores, severity overrides, suppression comments (and EV001), sorting."""
-    from ..api import sort_diagnostics
+    from ..errors import sort_diagnostics
 
     kept: list[Diagnostic] = []
     for d in result.diagnostics:
@@ -314,7 +315,7 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
         total.files += part.files
         total.texts.update(part.texts)
         total.notes.extend(n for n in part.notes if n not in total.notes)
-    from ..api import sort_diagnostics
+    from ..errors import sort_diagnostics
 
     total.diagnostics = sort_diagnostics(total.diagnostics)
     return total

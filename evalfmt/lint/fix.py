@@ -271,7 +271,7 @@ def _has_bom(path: str) -> bool:
 def apply(p: FixPlan) -> list[str]:
     """Write the edits (atomically, keeping a BOM the file had) and do the renames. Returns the
     paths changed."""
-    from ..api import atomic_write
+    from ..fsio import atomic_write
 
     changed = []
     for path, text in p.edits.items():

@@ -122,7 +122,8 @@ def sarif(result: "LintResult", reg: "Registry", fixed: int = 0) -> str:
             "level": SARIF_LEVEL.get(d.severity, "warning"),
             "message": {"text": d.message},
             "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": artifact_uri(d.path), **({} if os.path.isabs(d.path) else {"uriBaseId": "%SRCROOT%"})},
+                "artifactLocation": {"uri": artifact_uri(d.path),
+                                     **({} if os.path.isabs(d.path) else {"uriBaseId": "%SRCROOT%"})},
                 "region": {"startLine": d.line, "startColumn": d.column},
             }}],
         })

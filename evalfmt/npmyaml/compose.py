@@ -212,7 +212,8 @@ class _DocComposer:
         if props.found is not None:
             doc.directives.doc_start = True
             if value is not None and value["type"] in _BLOCK and not props.has_newline:
-                self.on_error(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker")
+                self.on_error(props.end, "MISSING_CHAR", "Block collection cannot start on same line with "
+                                                         "directives-end marker")
         if value is not None:
             contents = self.node(value, props)
         else:
@@ -349,7 +350,8 @@ class _DocComposer:
                 return
             if known == "timestamp":
                 if not sc.TIMESTAMP.match(value):
-                    self.on_error(tag_token, "TAG_RESOLVE_FAILED", "!!timestamp expects a date, starting with yyyy-mm-dd")
+                    self.on_error(tag_token, "TAG_RESOLVE_FAILED", "!!timestamp expects a date, starting with "
+                                                                   "yyyy-mm-dd")
                 return
         # an unknown tag: a warning in the package, the value stays a string
 
@@ -446,13 +448,15 @@ class _DocComposer:
         comment_end = None
         for item in bm["items"]:
             start, key, sep, value = item["start"], item.get("key"), item.get("sep"), item.get("value")
-            key_props = resolve_props(start, None, "explicit-key-ind", key if key is not None else (sep[0] if sep else None),
+            key_props = resolve_props(start, None, "explicit-key-ind",
+                                       key if key is not None else (sep[0] if sep else None),
                                        offset, on_error, bm["indent"], True)
             implicit = key_props.found is None
             if implicit:
                 if key is not None:
                     if key["type"] == "block-seq":
-                        on_error(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key")
+                        on_error(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map "
+                                                                  "key")
                     elif "indent" in key and key["indent"] != bm["indent"]:
                         on_error(offset, "BAD_INDENT", _START_COL)
                 if key_props.anchor is None and key_props.tag is None and sep is None:
@@ -477,8 +481,10 @@ class _DocComposer:
                         on_error(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings")
                     if self.strict and key_props.start < value_props.found["offset"] - 1024:
                         on_error(key_node.range, "KEY_OVER_1024_CHARS",
-                                 "The : indicator must be at most 1024 chars after the start of an implicit block mapping key")
-                value_node = self.node(value, value_props) if value is not None else self.empty(offset, sep, value_props)
+                                 "The : indicator must be at most 1024 chars after the start of an implicit block "
+                                 "mapping key")
+                value_node = (self.node(value, value_props) if value is not None
+                              else self.empty(offset, sep, value_props))
                 offset = value_node.range[2]
                 node.items.append((key_node, value_node))
             else:
@@ -533,7 +539,8 @@ class _DocComposer:
         items = fc["items"]
         for i, item in enumerate(items):
             start, key, sep, value = item["start"], item.get("key"), item.get("sep"), item.get("value")
-            props = resolve_props(start, name, "explicit-key-ind", key if key is not None else (sep[0] if sep else None),
+            props = resolve_props(start, name, "explicit-key-ind",
+                                   key if key is not None else (sep[0] if sep else None),
                                    offset, on_error, fc["indent"], False)
             if props.found is None:
                 if props.anchor is None and props.tag is None and sep is None and value is None:
@@ -544,7 +551,8 @@ class _DocComposer:
                     offset = props.end
                     continue
                 if not is_map and self.strict and contains_newline(key):
-                    on_error(key, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line")
+                    on_error(key, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a "
+                                                            "single line")
             if i == 0:
                 if props.comma is not None:
                     on_error(props.comma, "UNEXPECTED_TOKEN", f"Unexpected , in {name}")
@@ -587,7 +595,8 @@ class _DocComposer:
                             break
                     if props.start < value_props.found["offset"] - 1024:
                         on_error(value_props.found, "KEY_OVER_1024_CHARS",
-                                 "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key")
+                                 "The : indicator must be at most 1024 chars after the start of an implicit flow "
+                                 "sequence key")
             elif value is not None:
                 if isinstance(value.get("source"), str) and value["source"][:1] == ":":
                     on_error(value, "MISSING_CHAR", f"Missing space after : in {name}")

@@ -17,7 +17,8 @@ def resolve_end(end: list | None, offset: int, req_space: bool, on_error) -> tup
                 has_space = True
             elif kind == "comment":
                 if req_space and not has_space:
-                    on_error(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters")
+                    on_error(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space "
+                                                    "characters")
                 comment = True
             elif kind == "newline":
                 has_space = True
@@ -50,7 +51,8 @@ def resolve_props(tokens: list, flow: str | None, indicator: str, nxt, offset: i
         kind = token["type"]
         if req_space:
             if kind not in ("space", "newline", "comma"):
-                on_error(token["offset"], "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space")
+                on_error(token["offset"], "MISSING_CHAR", "Tags and anchors must be separated from the next token by "
+                                                          "white space")
             req_space = False
         if tab is not None:
             if at_newline and kind not in ("comment", "newline"):
@@ -63,7 +65,8 @@ def resolve_props(tokens: list, flow: str | None, indicator: str, nxt, offset: i
             has_space = True
         elif kind == "comment":
             if not has_space:
-                on_error(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters")
+                on_error(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space "
+                                                "characters")
             cb = token["source"][1:] or " "
             comment = cb if not comment else comment + comment_sep + cb
             comment_sep = ""

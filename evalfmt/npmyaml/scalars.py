@@ -238,7 +238,8 @@ def block_value(token: dict, header, at_root: bool, on_error) -> tuple[str, int]
         else:
             if len(indent) < trim:
                 on_error(offset + len(indent), "MISSING_CHAR",
-                         "Block scalars with more-indented leading empty lines must use an explicit indentation indicator")
+                         "Block scalars with more-indented leading empty lines must use an explicit indentation "
+                         "indicator")
             if hindent == 0:
                 trim = len(indent)
             content_start = i

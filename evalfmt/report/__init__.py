@@ -3,10 +3,11 @@
 - ``model.py``: reads and checks receipts (:func:`model.load`) and turns them into :class:`model.Report`,
   the facts both formats show (verdict, net-lift lines, rows, per-case tallies, the checks that do not
   tell the arms apart, triggers, efficiency, the trend across runs of one skill). Numbers come from the
-  receipt; the lines terum prints come from ``evalfmt.run.verdict``. Nothing here re-scores a run.
+  receipt; the lines terum prints come from ``evalfmt.verdict``. Nothing here re-scores a run.
 - ``text.py``: the escaping and display helpers (invisible and bidi control characters made visible,
   long values cut).
 - ``html.py`` / ``markdown.py``: the two renderers, plain Python (no template engine).
+- ``triggerrun.py``: both formats for a trigger run's receipt (``evalfmt run EVAL.yaml --skills DIR``).
 
 Entry point: :func:`render` (paths in, text out). See docs/report.md.
 """
@@ -19,8 +20,17 @@ FORMATS = ("html", "markdown")
 def render(paths: list[str], fmt: str = "html") -> str:
     """Read the receipts at ``paths`` and render them (``fmt`` is ``html`` or ``markdown``).
     Raises :class:`evalfmt.report.model.ReceiptError` for an unreadable receipt."""
-    from . import model
+    from . import model, triggerrun
 
+    runs = [_trigger_run(p) for p in paths]
+    if any(r is not None for r in runs):
+        if not all(r is not None for r in runs):
+            from ..receipt import ReceiptError
+
+            raise ReceiptError("a trigger-run receipt (evalfmt run --skills) cannot be rendered with arm receipts: "
+                               "give them separately")
+        done = [r for r in runs if r is not None]
+        return triggerrun.render_html(done) if fmt == "html" else triggerrun.render_markdown(done)
     report = model.build([model.load(p) for p in paths])
     if fmt == "html":
         from .html import render_html
@@ -31,3 +41,20 @@ def render(paths: list[str], fmt: str = "html") -> str:
 
         return render_markdown(report)
     raise ValueError(f"unknown report format {fmt!r}")
+
+
+def _trigger_run(path: str) -> dict | None:
+    """The receipt at ``path`` when it is a trigger run's (``"kind": "trigger-run"``), else None."""
+    import json
+
+    from .triggerrun import is_trigger_run
+
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(64)
+            if b'"kind"' not in head:
+                return None
+            data = json.loads(head + fh.read())
+    except (OSError, ValueError):
+        return None
+    return data if is_trigger_run(data) else None

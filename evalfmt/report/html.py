@@ -169,7 +169,8 @@ def _read_first(w, run: Run) -> None:
         return
     w("<h3>Read first: checks that do not tell the arms apart</h3>\n<div class=\"panel read-first\">\n")
     failed, passed = run.failed_in_both, run.passed_in_both
-    w(f"<h4 class=\"bad\">Failed in both arms ({len(failed)}): probably broken, or asking for what neither arm can do</h4>\n")
+    w(f"<h4 class=\"bad\">Failed in both arms ({len(failed)}): probably broken, or asking for what neither arm can "
+      f"do</h4>\n")
     if failed:
         w("<ul class=\"failed-both\">\n")
         for c in failed:
@@ -183,12 +184,14 @@ def _read_first(w, run: Run) -> None:
     if passed:
         w("<ul class=\"passed-both\">\n")
         for c in passed:
-            w(f"<li><code><bdi>{e(c.check)}</bdi></code> in <bdi>{e(c.case)}</bdi> ({c.rows} row{'s' if c.rows != 1 else ''})</li>\n")
+            w(f"<li><code><bdi>{e(c.check)}</bdi></code> in <bdi>{e(c.case)}</bdi> ({c.rows} "
+              f"row{'s' if c.rows != 1 else ''})</li>\n")
         w("</ul>\n")
     else:
         w("<p class=\"muted\">none</p>\n")
     w("<p class=\"muted\">Counted over rows where both arms ran. A check passed in both arms on every row may still "
-      "be needed as a floor; the writing-good-evals guide says to read these before trusting the verdict.</p>\n</div>\n")
+      "be needed as a floor; the writing-good-evals guide says to read these before trusting the "
+      "verdict.</p>\n</div>\n")
 
 
 def _chart(w, run: Run, sid: str) -> None:
@@ -213,7 +216,8 @@ def _chart(w, run: Run, sid: str) -> None:
             suffix = " (suite)" if c.suite else ""
             w(f"<g class=\"case\"><title>{e(c.case)}{suffix}: {c.win} win, {c.loss} loss, {c.tie} tie, "
               f"{c.unscored} not scored</title>\n")
-            w(f"<text x=\"{label_w - 8}\" y=\"{y + 15}\" text-anchor=\"end\">{_html.escape(label, quote=True)}</text>\n")
+            w(f"<text x=\"{label_w - 8}\" y=\"{y + 15}\" "
+              f"text-anchor=\"end\">{_html.escape(label, quote=True)}</text>\n")
             x = float(label_w)
             for cls, n in (("win", c.win), ("loss", c.loss), ("tie", c.tie), ("dead", c.unscored)):
                 if not n:
@@ -235,11 +239,13 @@ def _triggers(w, run: Run) -> None:
       f"{_frac(tr.tp, (tr.tp or 0) + (tr.fn or 0) if tr.tp is not None and tr.fn is not None else None)}"
       f" · <strong>precision</strong> <span class=\"mono\" data-precision>{t.pct(tr.precision)}</span>"
       f"{_frac(tr.tp, (tr.tp or 0) + (tr.fp or 0) if tr.tp is not None and tr.fp is not None else None)}</p>\n")
-    counts = " ".join(f"{k}={v}" for k, v in (("tp", tr.tp), ("fn", tr.fn), ("fp", tr.fp), ("tn", tr.tn)) if v is not None)
+    counts = " ".join(f"{k}={v}" for k, v in (("tp", tr.tp), ("fn", tr.fn), ("fp", tr.fp), ("tn", tr.tn))
+                      if v is not None)
     if counts:
         w(f"<p class=\"muted mono\">{counts}</p>\n")
     for label, cls, items, none in (("Missed (should have fired)", "misses", tr.misses, "no misses"),
-                                    ("Fired falsely (should not have fired)", "false-fires", tr.false_fires, "no false fires")):
+                                    ("Fired falsely (should not have fired)", "false-fires", tr.false_fires,
+                                     "no false fires")):
         w(f"<h4>{label}: {len(items)}</h4>\n")
         if items:
             w(f"<ul class=\"{cls}\">\n")
@@ -265,7 +271,8 @@ def _efficiency(w, run: Run) -> None:
       "<th class=\"num\">case-runs passed</th></tr></thead><tbody>\n")
     for a in run.arms:
         runs = "n/a" if a.runs_passed is None or a.runs_total is None else f"{a.runs_passed}/{a.runs_total}"
-        w(f"<tr><td>{e(a.arm)}</td><td class=\"num\">{t.turns(a.turns)}</td><td class=\"num\">{t.seconds(a.duration_ms)}</td>"
+        w(f"<tr><td>{e(a.arm)}</td><td class=\"num\">{t.turns(a.turns)}</td><td "
+          f"class=\"num\">{t.seconds(a.duration_ms)}</td>"
           f"<td class=\"num\">{t.dollars(a.cost_usd)}</td><td class=\"num\">{t.pct(a.score)}</td>"
           f"<td class=\"num\">{runs}</td></tr>\n")
     w("</tbody></table>\n<p class=\"muted\">Means over each arm's live sessions; n/a where the sessions did not "
@@ -285,7 +292,8 @@ def _trend(w, skill: SkillReport, sid: str) -> None:
         return left + (plot_w / 2 if len(runs) == 1 else plot_w * i / (len(runs) - 1))
 
     w(f"<svg class=\"trend-chart\" id=\"{sid}-trend\" role=\"img\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" "
-      f"height=\"{height}\" xmlns=\"http://www.w3.org/2000/svg\"><title>net lift (candidate vs baseline) per run</title>\n")
+      f"height=\"{height}\" xmlns=\"http://www.w3.org/2000/svg\"><title>net lift (candidate vs baseline) per "
+      f"run</title>\n")
     for lift, label in ((1.0, "+100%"), (1 / 3, "+33% PASS"), (0.0, "0%"), (-1 / 3, "−33% FAIL"), (-1.0, "−100%")):
         y = y_of(lift)
         cls = "band" if abs(lift) < 0.5 and lift != 0 else "axis"
@@ -302,10 +310,12 @@ def _trend(w, skill: SkillReport, sid: str) -> None:
         w(f"<circle class=\"pt-{r.verdict}\" cx=\"{x:.1f}\" cy=\"{y:.1f}\" r=\"5\"><title>{e(r.run_id)}: {r.verdict} "
           f"{e(m.line)}</title></circle>\n")
     for i, r in enumerate(runs):
-        w(f"<text class=\"muted\" x=\"{x_of(i):.1f}\" y=\"{height - 22}\" text-anchor=\"middle\">{e(_short_run(r.run_id), 40)}"
+        w(f"<text class=\"muted\" x=\"{x_of(i):.1f}\" y=\"{height - 22}\" "
+          f"text-anchor=\"middle\">{e(_short_run(r.run_id), 40)}"
           f"</text><text x=\"{x_of(i):.1f}\" y=\"{height - 8}\" text-anchor=\"middle\">{r.verdict}</text>\n")
     w("</svg>\n")
-    w("<table class=\"trend\"><thead><tr><th>run</th><th>verdict</th><th>status</th><th>net lift (candidate vs baseline)</th>"
+    w("<table class=\"trend\"><thead><tr><th>run</th><th>verdict</th><th>status</th><th>net lift (candidate vs "
+      "baseline)</th>"
       "<th class=\"num\">recall</th><th class=\"num\">precision</th><th>skill digest</th></tr></thead><tbody>\n")
     prev = None
     for r in runs:
@@ -316,7 +326,8 @@ def _trend(w, skill: SkillReport, sid: str) -> None:
         digest = r.content_digest.split(":")[-1][:12] if r.content_digest else ""
         changed = " <span class=\"tag\">changed</span>" if prev is not None and digest and digest != prev else ""
         prev = digest or prev
-        w(f"<tr><td class=\"mono nowrap\">{e(r.run_id)}</td><td class=\"nowrap\"><strong>{r.verdict}</strong></td><td>{e(r.status)} "
+        w(f"<tr><td class=\"mono nowrap\">{e(r.run_id)}</td><td "
+          f"class=\"nowrap\"><strong>{r.verdict}</strong></td><td>{e(r.status)} "
           f"{r.scored_rows}/{r.expected_rows}</td><td class=\"mono\">{line}</td><td class=\"num\">{recall}</td>"
           f"<td class=\"num\">{precision}</td><td class=\"mono\">{e(digest)}{changed}</td></tr>\n")
     w("</tbody></table>\n")
@@ -332,8 +343,10 @@ def _short_run(run_id: str) -> str:
 def _rows(w, run: Run) -> None:
     if not run.rows:
         return
-    w(f"<h3>Rows ({len(run.rows)})</h3>\n<div class=\"scroll\"><table class=\"rows\"><thead><tr><th>case</th><th class=\"num\">rep</th>"
-      "<th>opponent</th><th>outcome</th><th>reason</th><th>candidate failed</th><th>opponent failed</th></tr></thead><tbody>\n")
+    w(f"<h3>Rows ({len(run.rows)})</h3>\n<div class=\"scroll\"><table class=\"rows\"><thead><tr><th>case</th><th "
+      f"class=\"num\">rep</th>"
+      "<th>opponent</th><th>outcome</th><th>reason</th><th>candidate failed</th><th>opponent "
+      "failed</th></tr></thead><tbody>\n")
     for r in run.rows:
         _row(w, r)
     w("</tbody></table></div>\n")

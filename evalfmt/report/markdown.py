@@ -145,7 +145,8 @@ def _triggers(out: list[str], run: Run) -> None:
     if tr is None:
         return
     w = out.append
-    counts = " ".join(f"{k}={v}" for k, v in (("tp", tr.tp), ("fn", tr.fn), ("fp", tr.fp), ("tn", tr.tn)) if v is not None)
+    counts = " ".join(f"{k}={v}" for k, v in (("tp", tr.tp), ("fn", tr.fn), ("fp", tr.fp), ("tn", tr.tn))
+                      if v is not None)
     w(f"**Triggers**: recall {t.pct(tr.recall)} · precision {t.pct(tr.precision)}" + (f" ({counts})" if counts else ""))
     for p in tr.misses:
         w(f"- MISS: {md(p, ITEM)}")

@@ -1,12 +1,12 @@
 """What a report shows, read from receipts (schema_version 2, docs/receipts.md).
 
 :func:`load` reads one receipt through the receipt model (:mod:`evalfmt.receipt`: a clear one-line
-:class:`~evalfmt.receipt.ReceiptError` for one that cannot be used); :func:`build` turns loaded receipts into a :class:`Report`: one
-:class:`SkillReport` per skill (receipts grouped by ``skill_id``, else ``skill_name``), its runs in
+:class:`~evalfmt.receipt.ReceiptError` for one that cannot be used); :func:`build` turns loaded receipts into a
+:class:`Report`: one :class:`SkillReport` per skill (receipts grouped by ``skill_id``, else ``skill_name``), its runs in
 ``run_id`` order, the last one shown in full and every one in the trend.
 
 Numbers are the receipt's own (verdict, counts, net lift, trigger scores, efficiency); the net-lift
-line is the receipt's ``summary_lines`` entry, or ``evalfmt.run.verdict.summary_line`` over the
+line is the receipt's ``summary_lines`` entry, or ``evalfmt.verdict.summary_line`` over the
 receipt's counts when a receipt (terum's) has none. What the receipt does not hold directly is tallied
 from its rows: wins / losses / ties per case, and per check how often both arms failed it or both
 passed it. A receipt without ``rows`` (terum's) is read from ``per_case`` instead.
@@ -263,7 +263,7 @@ def build(receipts: list[Receipt]) -> Report:
 
 
 def to_run(rec: Receipt) -> Run:
-    from ..run import verdict as v
+    from .. import verdict as v
 
     d = rec.receipt
     skill = str(d.skill_name if d.skill_name is not None else d.skill_id)
@@ -323,7 +323,8 @@ def _row(r: dict) -> Row:
         scored = r["reason"] not in DEAD_REASONS
     return Row(case=r["case"], unit=str(r.get("unit") or r["case"]), repetition=r["repetition"], opponent=opp,
                outcome=r["outcome"], reason=r["reason"], detail=str(r.get("detail") or ""), scored=scored,
-               candidate=_cell("candidate", arms.get("candidate"), r["reason"] in ("both-arms-failed", "candidate-run-failed")),
+               candidate=_cell("candidate", arms.get("candidate"),
+                               r["reason"] in ("both-arms-failed", "candidate-run-failed")),
                other=_cell(opp, arms.get(opp), r["reason"] in ("both-arms-failed", "opponent-run-failed")))
 
 

@@ -6,7 +6,9 @@ registry of session sources), ``layout`` (the run folder), ``shell``, ``runners`
 against one session), ``triggers``, ``verdict``, ``judges`` -> ``compare`` (arms, rows, verdict) ->
 ``execute``, ``receipt`` -> the entry points of the commands, each ``f(Request) -> Outcome``:
 ``run_skill(RunRequest)`` (``skillrun``), ``compare_arms(CompareRequest)`` (``arms``),
-``score_session(ScoreRequest)`` (``targets``), ``check_triggers(TriggersRequest)`` (``trigger_check``).
+``score_session(ScoreRequest)`` (``targets``), ``check_triggers(TriggersRequest)`` (``trigger_check``),
+``merge_runs(MergeRequest)`` (``merge``: shards into one run; ``manifest``, ``scores`` and ``resume`` hold
+the run's plan, the kept session scores and ``--resume``; ``ray_runner`` the ``ray`` runner).
 Every public function takes IR objects and sessions and returns plain dataclasses; nothing here prints
 (but ``run``'s progress on stderr). See docs/scoring.md, docs/running.md and docs/receipts.md.
 """
@@ -22,6 +24,7 @@ _API = {
     "compare_arms": "arms", "CompareRequest": "arms", "CompareOutcome": "arms",
     "score_session": "targets", "ScoreRequest": "targets", "ScoreOutcome": "targets",
     "check_triggers": "trigger_check", "TriggersRequest": "trigger_check", "TriggersOutcome": "trigger_check",
+    "merge_runs": "merge", "MergeRequest": "merge",
 }
 
 

@@ -60,7 +60,8 @@ def compare_arms(request: CompareRequest) -> CompareOutcome:
     sets = [s for s in sets if s.cases or (s.suite is not None and s.suite.entries)]
     if not sets:
         raise EvalfmtError(f"{where}: no cases or suite to compare"
-                           + (f" with the tag{'s' if len(selected) > 1 else ''} {', '.join(selected)}" if selected else ""))
+                           + (f" with the tag{'s' if len(selected) > 1 else ''} {', '.join(selected)}"
+                              if selected else ""))
     if len(sets) > 1:
         raise EvalfmtError(f"{where} holds {len(sets)} eval sets; give one skill folder")
     cmp = compare(sets[0], dict(request.arms), k=request.k, detection=request.detection, judge=judge,

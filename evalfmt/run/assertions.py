@@ -58,7 +58,8 @@ def score(check: ir.CheckBase, session: Session) -> tuple[bool, str] | None:
     elif isinstance(check, ir.Latency):
         if check.threshold is None or session.duration_ms is None:
             return False, "no duration recorded" if session.duration_ms is None else "no threshold"
-        ok, what = session.duration_ms <= check.threshold, f"took {session.duration_ms:g} ms (limit {check.threshold:g})"
+        ok = session.duration_ms <= check.threshold
+        what = f"took {session.duration_ms:g} ms (limit {check.threshold:g})"
         return _negate(check, ok, what)
     elif isinstance(check, ir.Cost):
         if check.budget is None or session.cost_usd is None:

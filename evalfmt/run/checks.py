@@ -2,9 +2,10 @@
 
 terum's seven kinds follow the engine exactly (see docs/scoring.md): transcript checks are
 case-insensitive substring tests on the transcript text; command checks search every Bash command
-with an ECMAScript regex (within a time budget: a catastrophic pattern ends as ``check timed out``); file checks resolve inside the sandbox; ``command_succeeds`` runs
-``/bin/sh -ce`` in the sandbox for at most 120 s. A malformed check fails (``malformed check: ...``),
-it never raises. agentv's ``skill-trigger`` uses a detector (``detect.py``); its deterministic
+with an ECMAScript regex (within a time budget: a catastrophic pattern ends as ``check timed out``); file checks
+resolve inside the sandbox; ``command_succeeds`` runs ``/bin/sh -ce`` in the sandbox for at most 120 s. A
+malformed check fails (``malformed check: ...``), it never raises. agentv's ``skill-trigger`` uses a detector
+(``detect.py``); its deterministic
 assertions score the final output (``assertions.py``); graders evalfmt cannot run are reported as
 not scored (``passed`` None) and do not decide the case.
 """
@@ -18,7 +19,7 @@ from typing import Iterable
 from .. import ir
 from .. import ecmaregex
 from .. import js
-from . import assertions, detect, sandboxfs, shell
+from . import assertions, detect, graded, sandboxfs, shell
 from .regex_deadline import RegexTimeout, first_match
 from .session import Session
 
@@ -93,13 +94,15 @@ class Context:
     sandbox: str | None = None
     detection: str = detect.DEFAULT
     timeout: float = shell.CHECK_TIMEOUT
+    #: the test's expected_output (agentv's field-accuracy compares the output with it)
+    expected: object = None
 
 
 def score_case(case: ir.Case | ir.SuiteEntry, session: Session, sandbox: str | None = None,
                detection: str = detect.DEFAULT, extra_checks: Iterable[ir.Check] = (),
                timeout: float = shell.CHECK_TIMEOUT) -> CaseResult:
     """Score a case's checks (after ``extra_checks``, e.g. agentv's file-level assertions)."""
-    ctx = Context(session, sandbox, detection, timeout)
+    ctx = Context(session, sandbox, detection, timeout, getattr(case, "expected_output", None))
     checks = list(extra_checks) + list(case.checks)
     session.prefetch(_needles(checks))
     return CaseResult(case.name, [score_check(c, ctx) for c in checks],
@@ -117,6 +120,10 @@ def score_suite(suite: ir.Suite, session: Session, sandbox: str | None = None,
 def _needles(checks: Iterable[ir.Check]) -> list[str]:
     """What the transcript checks among ``checks`` look for (lower-cased)."""
     return [c.text.lower() for c in checks if isinstance(c, (ir.TranscriptMentions, ir.TranscriptOmits))]
+
+
+#: agentv assertion types graded by a model: reported ``not scored: needs a judge`` (never passed)
+MODEL_GRADERS = ("llm-grader", "rubrics", "rubric")
 
 
 def score_check(check: ir.Check, ctx: Context) -> CheckResult:
@@ -179,9 +186,15 @@ def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
         if check.negate:
             return (not ok), f"negated: {detail}"
         return ok, f"{ctx.detection}: {detail}"
+    if isinstance(check, ir.ToolTrajectory):
+        return graded.tool_trajectory(check, s)
+    if isinstance(check, ir.TokenUsage):
+        return graded.token_usage(check, s)
     result = assertions.score(check, s)
     if result is not None:
         return result
+    if check.kind in MODEL_GRADERS:
+        return None, "not scored: needs a judge"
     return None, f"not scored: '{check.kind}' needs a grader evalfmt does not run"
 
 
@@ -190,6 +203,16 @@ def _opaque(check: ir.Opaque, ctx: Context) -> tuple[bool | None, str]:
         from .skillgym_report import score_file_reads
 
         return score_file_reads(check, ctx.session)
+    if check.type == "execution-metrics":
+        return graded.execution_metrics(check, ctx.session)
+    if check.type == "field-accuracy":
+        return graded.field_accuracy(check, ctx.session, ctx.expected)
+    if check.type == "rubric":
+        return None, "not scored: needs a judge"
+    if check.type == "composite":
+        return None, "not scored: composite (evalfmt does not aggregate nested assertions)"
+    if check.type == "inline-assert":
+        return None, "not scored: inline-assert is code evalfmt does not run"
     if check.origin not in (None, "terum"):
         return None, f"not scored: custom assertion '{check.type or 'opaque'}'"
     if check.type is None:

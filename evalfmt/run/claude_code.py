@@ -184,6 +184,13 @@ def read_stream(path: str) -> Session:
             s.duration_ms = _num(rec.get("duration_ms"))
             cost = _num(rec.get("total_cost_usd"))
             s.cost_usd = cost if cost is not None else _num(rec.get("cost_usd"))
+            usage = rec.get("usage")
+            if isinstance(usage, dict):
+                ins = [_num(usage.get(k), int) for k in ("input_tokens", "cache_creation_input_tokens",
+                                                         "cache_read_input_tokens")]
+                if ins[0] is not None:
+                    s.input_tokens = sum(x for x in ins if x is not None)
+                s.output_tokens = _num(usage.get("output_tokens"), int)
         elif t == "system" and rec.get("subtype") == "init":
             if isinstance(rec.get("model"), str):
                 s.model = rec["model"]

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import ir
-from . import detect, shell, skillgym_report, verdict
+from .. import verdict
+from . import detect, shell, skillgym_report
 from .layout import CANDIDATE, DEAD_MARKER, SANDBOX, TRANSCRIPT, detect_k, session_dirs
 from .checks import CaseResult, score_case, score_suite
 from .judges import Judge, NoJudge, judge_pair
@@ -123,8 +124,13 @@ class Comparison:
         return verdict.status(self.expected_rows, self.scored_rows)
 
     def sign_p(self, opponent: str) -> float:
-        """The receipt's sign_p: forced to 1.0 when a suite session ran (its rows are not independent)."""
+        """The receipt's sign_p: forced to 1.0 when a suite session ran (its rows are not independent).
+        The printed line (:meth:`summary_line`) recomputes p from W and L all the same, as terum's printer does."""
         return 1.0 if self.suite_ran else self.comparisons[opponent].sign_p
+
+    def summary_line(self, opponent: str) -> str:
+        """terum's printed net-lift line: p from this comparison's W and L, whatever the receipt's sign_p."""
+        return self.comparisons[opponent].line()
 
     def attribution(self) -> str:
         return attribution(self.rows, self.expected_rows)
@@ -175,10 +181,11 @@ class Comparison:
         lines = [f"verdict: {self.verdict}{verdict.status_suffix(self.expected_rows, self.scored_rows)}",
                  f"why: {self.attribution()}"]
         for opp in self.opponents:
-            lines.append(f"candidate-vs-{opp}: {self.comparisons[opp].line(self.sign_p(opp))}")
+            lines.append(f"candidate-vs-{opp}: {self.summary_line(opp)}")
         order = _arm_order(self.arms)
         scores = self.arm_scores()
-        lines.append("arm scores: " + " · ".join(f"{a} {'n/a' if scores[a] is None else f'{scores[a]:.2f}'}" for a in order))
+        lines.append("arm scores: "
+                     + " · ".join(f"{a} {'n/a' if scores[a] is None else f'{scores[a]:.2f}'}" for a in order))
         runs = self.case_runs()
         lines.append("case-runs passed: " + " · ".join(f"{a} {runs[a]['passed']}/{runs[a]['total']}" for a in order))
         eff = self.efficiency()
@@ -297,7 +304,8 @@ def compare(evalset: ir.EvalSet, arms: dict[str, str], *, k: int | None = None,
 
         raise EvalfmtError("compare needs a 'candidate' arm (--arm candidate=RUNS_DIR)")
     judge = judge or NoJudge()
-    opponents = [a for a in OPPONENT_ORDER if a in arms] + [a for a in arms if a not in OPPONENT_ORDER and a != CANDIDATE]
+    opponents = [a for a in OPPONENT_ORDER if a in arms]
+    opponents += [a for a in arms if a not in OPPONENT_ORDER and a != CANDIDATE]
     arm_names = [CANDIDATE] + opponents
     units: list[tuple[str, ir.Case]] = [(c.name, c) for c in evalset.cases]
     if evalset.suite is not None and evalset.suite.entries:
@@ -317,7 +325,8 @@ def compare(evalset: ir.EvalSet, arms: dict[str, str], *, k: int | None = None,
                     run = run_arm(arm, arms[arm], unit, target, rep, folders[rep], detection=detection,
                                   timeout=timeout, keep_tail=keep_tail, extra_checks=extra)
                 if progress is not None:
-                    progress(f"{arm} {unit}" + (f" #{rep}" if k > 1 else "") + (f": dead ({run.error})" if run.dead else ""))
+                    progress(f"{arm} {unit}" + (f" #{rep}" if k > 1 else "")
+                             + (f": dead ({run.error})" if run.dead else ""))
                 runs[arm].append(run)
                 table[(arm, unit, rep)] = run
     rows: list[Row] = []
@@ -347,6 +356,7 @@ def decide(name: str, unit: str, rep: int, opp: str, cand: ArmRun, other: ArmRun
               candidate_error=cand.error, opponent_error=other.error)
     if cand.dead and other.dead:
         row.reason = "both-arms-failed"
+        row.detail = cand.error if cand.error == other.error else f"candidate: {cand.error}; {opp}: {other.error}"
     elif cand.dead:
         row.reason, row.detail = "candidate-run-failed", cand.error or ""
     elif other.dead:

@@ -50,7 +50,8 @@ def _input(call: ToolCall, key: str) -> str:
 
 class FirstCall:
     name = "first-call"
-    description = "only the first tool call: Skill input.skill or Read input.file_path contains the name (the seed's rule)"
+    description = ("only the first tool call: Skill input.skill or Read input.file_path contains the name "
+                   "(the seed's rule)")
 
     def detect(self, session: Session, skill: str) -> Detection:
         first = next((b for b in session.blocks if isinstance(b, ToolCall)), None)
@@ -69,7 +70,8 @@ class FirstCall:
 
 class AnyCall:
     name = "any-call"
-    description = "every tool call, tool names case-insensitive, Read of skills/<name>/, or an output naming skills/<name>/ (agentv 4.42.4)"
+    description = ("every tool call, tool names case-insensitive, Read of skills/<name>/, or an output naming "
+                   "skills/<name>/ (agentv 4.42.4)")
 
     def detect(self, session: Session, skill: str) -> Detection:
         marker = f"skills/{skill}/"
@@ -89,7 +91,8 @@ class AnyCall:
                     return Detection(True, f"Read tool loaded skill file: {path}")
             if b.result is not None and skill in b.result.skill_refs:
                 return Detection(True, f'Tool "{b.name}" output referenced skill file for "{skill}"')
-        return Detection(False, f'skill "{skill}" not found in {calls} tool call(s)' if calls else "no tool calls recorded")
+        return Detection(False, f'skill "{skill}" not found in {calls} tool call(s)' if calls else "no tool calls "
+                                                                                                   "recorded")
 
 
 class SkillUsed:

@@ -41,7 +41,9 @@ import orjson
 
 from .. import ir
 from ..errors import EvalfmtError, one_line
+from . import agent_hints
 from . import runners as runners_mod
+from . import scores
 from .compare import ArmRun, run_arm
 from .layout import ARMS, BASELINE, CANDIDATE, DEAD_MARKER, RUN_JSON, SANDBOX, SETUP_LOG, session_folder
 from .runners import Outcome, Runner, SessionSpec
@@ -222,6 +224,11 @@ def _session(job: SessionJob, res: SessionResult) -> None:
     res.run = run_arm(job.arm, os.path.join(job.out, job.arm), unit.name, target, job.repetition, folder,
                       detection=job.detection, timeout=job.check_timeout, keep_tail=job.keep_tail,
                       extra_checks=job.extra_checks)
+    if res.dead is None and res.run.error is not None and _unreadable(res.run.error):
+        # the agent ended cleanly but printed no transcript evalfmt reads: name the fix
+        hint = agent_hints.transcript_hint(getattr(job.runner, "words", None))
+        res.dead = res.run.error = f"{res.run.error}; {hint}"
+        _write_text(os.path.join(folder, DEAD_MARKER), res.dead + "\n")
     res.seconds["score"] = time.monotonic() - t1
     res.seconds["total"] = time.monotonic() - t_start
     _write_json(os.path.join(folder, RUN_JSON), {
@@ -230,6 +237,14 @@ def _session(job: SessionJob, res: SessionResult) -> None:
         "exit_code": outcome.exit_code if outcome else None, "timed_out": outcome.timed_out if outcome else False,
         "interrupted": res.interrupted, "seconds": {k: round(v, 4) for k, v in res.seconds.items()}, "info": info,
     })
+    if not res.interrupted:
+        scores.write(folder, res.run)  # last: the session has finished (``--resume`` keeps it)
+
+
+def _unreadable(error: str) -> bool:
+    """A session error that means stdout was not a transcript (rather than a missing file)."""
+    return any(what in error for what in ("not a transcript evalfmt recognises", "empty transcript",
+                                           "no JSON records in transcript"))
 
 
 def _place_sandbox(src: str, dest: str) -> None:
@@ -368,18 +383,22 @@ def plan(units: list[Unit], k: int, **common: Any) -> list[SessionJob]:
 
 
 def execute(units: list[Unit], jobs_list: list[SessionJob], *, jobs: int = 1, probe_env: dict[str, str] | None = None,
-            progress: Progress | None = None) -> RunResult:
+            progress: Progress | None = None, done: dict[tuple[str, str, int], ArmRun] | None = None) -> RunResult:
     """Probe ``requires``, run the planned sessions ``jobs`` at a time, and mark skipped, dropped
-    and unrun sessions in the layout. Returns what :func:`compare.compare` and the receipt need."""
-    result = RunResult(planned=len(jobs_list))
+    and unrun sessions in the layout. Returns what :func:`compare.compare` and the receipt need.
+    ``done`` holds sessions that finished in an earlier attempt (``--resume``): they are not run again."""
+    done = done or {}
+    result = RunResult(planned=len(jobs_list), prescored=dict(done))
     progress = progress or Progress(len(jobs_list), enabled=False)
     for unit in units:
+        if all(j.key in done for j in jobs_list if j.unit.name == unit.name):
+            continue  # every session of it finished in an earlier attempt
         missing = missing_requirements(unit.target.requires, probe_env)
         if missing:
             result.skips[unit.name] = missing
-            progress.total -= sum(1 for j in jobs_list if j.unit.name == unit.name)
+            progress.total -= sum(1 for j in jobs_list if j.unit.name == unit.name and j.key not in done)
             progress.line(f"{unit.name}: environment skip, missing {', '.join(missing)}")
-    queue = deque(j for j in jobs_list if j.unit.name not in result.skips)
+    queue = deque(j for j in jobs_list if j.unit.name not in result.skips and j.key not in done)
     ran: set[tuple[str, str, int]] = set()
 
     def handle(res: SessionResult) -> None:
@@ -402,13 +421,14 @@ def execute(units: list[Unit], jobs_list: list[SessionJob], *, jobs: int = 1, pr
         if res.started:
             progress.session(res)
 
+    runner = jobs_list[0].runner if jobs_list else None
     try:
         if jobs <= 1:
             _run_inline(queue, result, handle, progress)
         else:
-            _run_pool(queue, result, handle, progress, jobs)
+            _run_pool(queue, result, handle, progress, jobs, runner)
     finally:
-        _finish_layout(jobs_list, result, ran)
+        _finish_layout(jobs_list, result, ran, set(done))
         progress.finish()
     return result
 
@@ -440,26 +460,38 @@ def _run_inline(queue: deque, result: RunResult, handle, progress: Progress) -> 
             result.interrupted = True
 
 
-def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs: int) -> None:
+def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs: int, runner: Any = None) -> None:
     """``--jobs N``: a process pool (fork) of N workers, at most N sessions submitted at a time. A
     SIGINT here only sets a flag and is forwarded to the workers (each kills its own agent); this
-    process keeps collecting results until every running session has come back."""
+    process keeps collecting results until every running session has come back. A runner whose
+    sessions wait on another machine (``threads = True``, e.g. ``ray``) gets N threads instead, and
+    its ``interrupt()`` is called on SIGINT."""
     import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    try:
-        ctx = multiprocessing.get_context("fork")
-    except ValueError:  # pragma: no cover - platforms without fork
-        ctx = multiprocessing.get_context()
+    threads = bool(getattr(runner, "threads", False))
     inflight: dict = {}
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker)
+    pool: Any
+    if threads:
+        _worker["active"] = False
+        _worker["interrupted"] = False
+        pool = ThreadPoolExecutor(max_workers=jobs)
+    else:
+        try:
+            ctx = multiprocessing.get_context("fork")
+        except ValueError:  # pragma: no cover - platforms without fork
+            ctx = multiprocessing.get_context()
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker)
     stop = {"at": None}
 
     def on_sigint(signum, frame):
         if stop["at"] is None:
             stop["at"] = time.monotonic()
-            _signal_workers(pool)
+            if threads:
+                runner.interrupt()
+            else:
+                _signal_workers(pool)
 
     previous = _set_sigint(on_sigint)
     try:
@@ -484,11 +516,15 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
                 except BrokenProcessPool:
                     result.interrupted = True
                     res = SessionResult(job.arm, job.unit.name, job.repetition, started=False,
-                                        dead="a worker process died")
+                                        dead="lost: a worker process died while the run's sessions ran "
+                                             "(evalfmt run --resume runs it again)")
                 handle(res)
     except KeyboardInterrupt:  # no handler could be installed (not the main thread)
         result.interrupted = True
-        _signal_workers(pool)
+        if threads:
+            runner.interrupt()
+        else:
+            _signal_workers(pool)
     finally:
         if stop["at"] is not None:
             result.interrupted = True
@@ -516,12 +552,14 @@ def _signal_workers(pool) -> None:
             pass
 
 
-def _finish_layout(jobs_list: list[SessionJob], result: RunResult, ran: set) -> None:
+def _finish_layout(jobs_list: list[SessionJob], result: RunResult, ran: set, done: set) -> None:
     """Write ``dead.txt`` into every session folder of a skipped or dropped case, and of a session
     that never ran because the run was interrupted, so ``compare`` over the layout agrees."""
-    kept = {s.key for s in result.sessions if s.started and s.run is not None}
+    kept = {s.key for s in result.sessions if s.started and s.run is not None} | done
     for job in jobs_list:
         name = job.unit.name
+        if job.key in done:
+            continue
         if name in result.skips:
             reason = f"environment skip: missing {', '.join(result.skips[name])}"
         elif name in result.drops:
@@ -529,8 +567,11 @@ def _finish_layout(jobs_list: list[SessionJob], result: RunResult, ran: set) -> 
             reason = f"case dropped ({d['kind']}): {d['detail']}"
             result.prescored.pop(job.key, None)
         elif job.key not in kept:
+            lost = next((s.dead for s in result.sessions if s.key == job.key and not s.started and s.dead), None)
             if any(s.key == job.key and s.started for s in result.sessions):
                 reason = "interrupted: the run was stopped while this session ran"
+            elif lost is not None:
+                reason = lost
             else:
                 reason = "not run: the run was interrupted" if result.interrupted else "not run"
         else:

@@ -123,7 +123,8 @@ def judge_pair(judge: Judge, task: str, rubric: str, candidate: str, opponent: s
     one = {"A": "win", "B": "loss", "tie": "tie"}[first.winner]
     two = {"A": "loss", "B": "win", "tie": "tie"}[second.winner]
     if one != two:
-        return Decision("tie", "judge-split", f"orderings disagree ({one} vs {two}): position-sensitive verdict discarded")
+        return Decision("tie", "judge-split", f"orderings disagree ({one} vs {two}): position-sensitive verdict "
+                                              f"discarded")
     return Decision(one, "judge", first.reason)
 
 

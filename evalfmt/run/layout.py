@@ -11,6 +11,8 @@
         sandbox.overlay/              (recorded sessions) only the files the agent wrote
         dead.txt                      a dead arm: its first line says why
         run.json, setup.log           how the session ran; the setup's output
+        score.json                    the session's score, written last (a finished session)
+    DIR/plan.json                     what the folder is a run of (resume and merge check it)
 
 ``<case>`` is the case's file stem, ``suite`` for the suite. A runs folder of a skillgym run
 (``<case>/<runner>/repeat-<n>/report.json``) is read too (:mod:`skillgym_report`).
@@ -38,8 +40,12 @@ SANDBOX = "sandbox"
 OVERLAY = "sandbox.overlay"
 RUN_JSON = "run.json"
 SETUP_LOG = "setup.log"
+#: a finished session's score (:mod:`scores`), written last
+SCORE = "score.json"
+#: the run's plan (:mod:`manifest`), written before any session starts
+PLAN = "plan.json"
 #: what a run owns in its output folder (replaced with --force; never read as input)
-OWNED = (CANDIDATE, BASELINE, RECEIPT)
+OWNED = (CANDIDATE, BASELINE, RECEIPT, PLAN)
 
 
 def session_folder(out: str, arm: str, unit: str, rep: int, k: int) -> str:
@@ -51,6 +57,26 @@ def session_folder(out: str, arm: str, unit: str, rep: int, k: int) -> str:
 def arm_dirs(out: str) -> dict[str, str]:
     """The runs folder of each arm of a run in ``out``."""
     return {CANDIDATE: os.path.join(out, CANDIDATE), BASELINE: os.path.join(out, BASELINE)}
+
+
+def run_arms(out: str) -> tuple[dict[str, str], str | None]:
+    """The arms of a run's output folder (``compare --runs``) and the eval format the run read (its
+    receipt's ``provenance.eval_format``, None when it does not say)."""
+    import json
+
+    if not os.path.isdir(out):
+        raise EvalfmtError(f"--runs {out}: no such folder")
+    arms = {a: d for a, d in arm_dirs(out).items() if os.path.isdir(d)}
+    if CANDIDATE not in arms:
+        raise EvalfmtError(f"--runs {out}: not the output folder of evalfmt run (no {CANDIDATE}/ folder)")
+    fmt = None
+    try:
+        with open(os.path.join(out, RECEIPT), encoding="utf-8") as fh:
+            prov = json.load(fh).get("provenance")
+        fmt = prov.get("eval_format") if isinstance(prov, dict) and isinstance(prov.get("eval_format"), str) else None
+    except (OSError, ValueError, AttributeError):
+        pass
+    return arms, fmt
 
 
 def owned_paths(out: str) -> tuple[str, ...]:
@@ -98,7 +124,8 @@ def prepare_out(out: str, force: bool) -> None:
         raise EvalfmtError(f"--out {out}: not a folder")
     present = [n for n in OWNED if os.path.lexists(os.path.join(out, n))]
     if present and not force:
-        raise EvalfmtError(f"--out {out} already holds a run ({', '.join(present)}); give --force to replace it")
+        raise EvalfmtError(f"--out {out} already holds a run ({', '.join(present)}); give --force to replace it "
+                           "or --resume to continue it")
     for name in present:
         path = os.path.join(out, name)
         if os.path.isdir(path) and not os.path.islink(path):

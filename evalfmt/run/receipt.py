@@ -32,20 +32,27 @@ def content_digest(skill_dir: str) -> str:
     for each regular file in sorted relative-path order, the path (POSIX, UTF-8), a NUL, the size in
     decimal, a NUL, then the bytes. Symlinks are hashed as ``-> target``. evalfmt's own digest: it
     identifies the skill bytes a receipt measured; it is not byte-compatible with terum's."""
+    return tree_digest(skill_dir, EXCLUDED_FROM_DIGEST)
+
+
+def tree_digest(top: str, excluded: tuple[str, ...] = ()) -> str:
+    """``sha256:<hex>`` over the files under ``top`` (without the top-level names in ``excluded``),
+    as :func:`content_digest` describes. Also the digest of a skill's ``evals/`` in a run's plan."""
     h = hashlib.sha256()
-    root = os.path.abspath(skill_dir)
+    root = os.path.abspath(top)
     entries = []
     for folder, dirs, files in os.walk(root):
         rel_folder = os.path.relpath(folder, root)
         if rel_folder == ".":
-            dirs[:] = [d for d in dirs if d not in EXCLUDED_FROM_DIGEST]
+            dirs[:] = [d for d in dirs if d not in excluded]
         dirs.sort()
         for name in files:
             full = os.path.join(folder, name)
             entries.append((os.path.relpath(full, root).replace(os.sep, "/"), full))
         for d in list(dirs):
             if os.path.islink(os.path.join(folder, d)):
-                entries.append((os.path.relpath(os.path.join(folder, d), root).replace(os.sep, "/"), os.path.join(folder, d)))
+                sub = os.path.join(folder, d)
+                entries.append((os.path.relpath(sub, root).replace(os.sep, "/"), sub))
     for rel, full in sorted(entries):
         if os.path.islink(full):
             data = ("-> " + os.readlink(full)).encode("utf-8", "surrogateescape")
@@ -106,7 +113,7 @@ def build(cmp: Comparison, *, skill_dir: str | None = None, triggers: TriggerSco
         "triggers": triggers.receipt() if triggers is not None else None,
         "efficiency": cmp.efficiency(),
         "provenance": provenance,
-        "summary_lines": {f"candidate-vs-{opp}": cmp.comparisons[opp].line(cmp.sign_p(opp)) for opp in cmp.opponents},
+        "summary_lines": {f"candidate-vs-{opp}": cmp.summary_line(opp) for opp in cmp.opponents},
         "rows": [row_json(r) for r in cmp.rows],
     }
 
@@ -147,7 +154,8 @@ def per_case(cmp: Comparison) -> list[dict[str, Any]]:
     for r in cmp.rows:
         key = (r.case, r.repetition)
         entry = out.setdefault(key, {"case": r.case, "repetition": r.repetition, "arms": {}, "outcomes": {}})
-        for arm, res, err in (("candidate", r.candidate, r.candidate_error), (r.opponent, r.opponent_result, r.opponent_error)):
+        for arm, res, err in (("candidate", r.candidate, r.candidate_error),
+                              (r.opponent, r.opponent_result, r.opponent_error)):
             entry["arms"][arm] = {"passed": None if err is not None or res is None else res.passed,
                                   "checks": [] if res is None else [[c.check, c.passed] for c in res.checks]}
         entry["outcomes"][f"candidate-vs-{r.opponent}"] = r.outcome

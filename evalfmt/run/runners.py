@@ -18,7 +18,9 @@ each word are replaced by their values, each substitution staying inside its wor
 exactly one argument, whatever it holds). No shell is involved. The process runs in a new session
 (its own process group) and a jail (``contain.py``); ``timeout_minutes`` (the case's, else
 ``--timeout-minutes``, else 120) is enforced by killing the whole group, and when the agent exits
-anything it left running is killed too, even a child that left the group (``setsid``, a double fork). A non-zero exit or a timeout is a dead arm, as in terum.
+anything it left running is killed too, even a child that left the group (``setsid``, a double fork). A non-zero
+exit or a timeout is a dead arm, as in terum; its reason quotes the last lines of the agent's stderr
+(``agent exited 3; stderr: Error: not logged in``).
 
 The ``replay`` runner copies a session recorded elsewhere (``--replay-from ROOT``, the run layout:
 ``ROOT/<arm>/<case>/[<repetition>/]transcript.jsonl``) into the run. A recorded ``sandbox/``
@@ -41,7 +43,7 @@ from typing import Any, Callable, Protocol
 
 from ..errors import EvalfmtError
 from ..plugins import Registry
-from . import layout
+from . import agent_hints, layout
 from .shell import spawn, supervise
 
 #: what every arm is told (our wording): nobody can answer questions during the run
@@ -225,8 +227,10 @@ class CommandRunner:
                                                    stderr=spec.stderr, timeout=spec.timeout)
         except OSError as exc:
             return Outcome(dead=f"agent could not start: {exc.strerror or exc}")
-        return Outcome(dead=describe_exit(code, timed_out, spec.timeout), exit_code=code, timed_out=timed_out,
-                       seconds=seconds)
+        dead = describe_exit(code, timed_out, spec.timeout)
+        if dead is not None:  # say what the agent said, not only how it ended
+            dead = agent_hints.with_stderr(dead, spec.stderr)
+        return Outcome(dead=dead, exit_code=code, timed_out=timed_out, seconds=seconds)
 
 
 def make_command(options: RunnerOptions) -> CommandRunner:
@@ -305,6 +309,7 @@ Factory = Callable[[RunnerOptions], Runner]
 REGISTRY: Registry[Factory] = Registry("evalfmt.runners", {
     "command": "evalfmt.run.runners:make_command",
     "replay": "evalfmt.run.runners:make_replay",
+    "ray": "evalfmt.run.ray_runner:make",
 }, kind="runner", accepts=callable)
 
 

@@ -92,6 +92,9 @@ class Session:
     num_turns: int | None = None
     duration_ms: float | None = None
     cost_usd: float | None = None
+    #: tokens the agent reported (Claude Code's result record ``usage``; cache reads count as input)
+    input_tokens: int | None = None
+    output_tokens: int | None = None
     model: str | None = None
     session_id: str | None = None
     #: the skills the agent could load (from the init record), when recorded
@@ -391,8 +394,8 @@ def output_strings(content: Any) -> Iterator[str]:
 def make_result(content: Any, is_error: Any) -> ToolResult:
     if type(content) is str:  # the common shapes first: a string, or one text block
         return ToolResult(is_error is True, skill_refs(content), content[:PREVIEW_CHARS])
-    if type(content) is list and len(content) == 1 and type(content[0]) is dict and type(content[0].get("text")) is str \
-            and len(content[0]) == 2:
+    if type(content) is list and len(content) == 1 and type(content[0]) is dict \
+            and type(content[0].get("text")) is str and len(content[0]) == 2:
         text = content[0]["text"]
         return ToolResult(is_error is True, skill_refs(text), text[:PREVIEW_CHARS])
     refs: set[str] = set()

@@ -18,11 +18,10 @@ from typing import Any
 
 from .. import ir
 from ..errors import EvalfmtError, UsageError
-from ..receipt import Receipt
 from ..writeset import atomic_write
 from . import detect as detect_mod
 from . import execute as ex
-from . import judges, layout
+from . import judges, layout, manifest, resume
 from . import receipt as receipt_mod
 from . import runners as runners_mod
 from .compare import Comparison, compare
@@ -61,6 +60,10 @@ class RunRequest:
     quiet: bool = False
     #: where relative paths of the options (--replay-from, the agent program) resolve
     cwd: str = "."
+    #: ``--shard I/N``: run only that slice of the cases (:mod:`manifest`)
+    shard: tuple[int, int] | None = None
+    #: ``--resume``: continue the run in ``out``, running only its missing or dead sessions
+    resume: bool = False
 
 
 @dataclass
@@ -96,6 +99,9 @@ def units(request: RunRequest) -> tuple[ir.EvalSet, list[ex.Unit]]:
 
 def run_skill(request: RunRequest) -> RunOutcome:
     evalset, unit_list = units(request)
+    all_units = [u.name for u in unit_list]
+    if request.shard is not None:
+        unit_list = manifest.shard_slice(unit_list, *request.shard)
     if request.dry_run:
         return RunOutcome(dry=ex.dry_run(unit_list, request.documents, request.env))
     out = request.out
@@ -109,32 +115,93 @@ def run_skill(request: RunRequest) -> RunOutcome:
     runner = runners_mod.make(request.runner, options)
     root = request.skill_dir
     trig = score_selections(request.sets, request.selections, root) if request.selections else None
-    cc_version = claude_version(runner, request.env)
-    layout.prepare_out(out, request.force)
+    plan = _plan(request, runner, all_units, [u.name for u in unit_list], trig)
+    done = resume.prepare(out, plan) if request.resume else None
+    if done is None:
+        layout.prepare_out(out, request.force)
+    elif request.run_id is None:
+        plan["run_id"] = done.run_id  # a resumed run keeps its id
+    manifest.write(out, plan)
     out_abs = os.path.abspath(out)
     skill_abs = os.path.abspath(root)
-    skill = os.path.basename(skill_abs)
     extra = list(evalset.checks) if evalset.format == "agentv" else []
-    jobs_list = ex.plan(unit_list, request.k, out=out_abs, skill_dir=skill_abs, skill_name=skill, runner=runner,
-                        extra_env=request.env, model=request.model, default_timeout_minutes=request.timeout_minutes,
-                        detection=request.detection, check_timeout=request.check_timeout, keep_tail=False,
-                        extra_checks=extra, exclude=layout.owned_paths(out_abs))
+    jobs_list = ex.plan(unit_list, request.k, out=out_abs, skill_dir=skill_abs, skill_name=plan["skill_name"],
+                        runner=runner, extra_env=request.env, model=request.model,
+                        default_timeout_minutes=request.timeout_minutes, detection=request.detection,
+                        check_timeout=request.check_timeout, keep_tail=False, extra_checks=extra,
+                        exclude=layout.owned_paths(out_abs))
     for job in jobs_list:
         job.keep_tail = bool(job.unit.target.judge) and not job.unit.is_suite and judge.configured
-    progress = ex.Progress(len(jobs_list), enabled=not request.quiet)
-    run = ex.execute(unit_list, jobs_list, jobs=request.jobs, probe_env=runners_mod.agent_env(None, request.env),
-                     progress=progress)
-    cmp = compare(ex.filtered(evalset, unit_list), layout.arm_dirs(out_abs), k=request.k, detection=request.detection,
-                  judge=judge, timeout=request.check_timeout, prescored=run.prescored)
+    kept = resume.finished(jobs_list) if done is not None else {}
+    progress = ex.Progress(len(jobs_list) - len(kept), enabled=not request.quiet)
+    try:
+        start = getattr(runner, "start", None)  # a runner that holds something for the run (ray) takes it
+        if callable(start):
+            start()
+        run = ex.execute(unit_list, jobs_list, jobs=request.jobs, probe_env=runners_mod.agent_env(None, request.env),
+                         progress=progress, done=kept)
+    finally:
+        close = getattr(runner, "close", None)  # ... and lets it go
+        if callable(close):
+            close()
+    outcome = finish(ex.filtered(evalset, unit_list), [u.name for u in unit_list], out, plan, run, judge,
+                     skill_dir=root)
+    outcome.triggers = trig
+    return outcome
+
+
+def finish(evalset: ir.EvalSet, unit_names: list[str], out: str, plan: dict[str, Any], run: ex.RunResult,
+           judge: judges.Judge, *, skill_dir: str) -> RunOutcome:
+    """Compare the arms of the run in ``out`` (the sessions scored in ``run.prescored``, any other
+    read from the layout), write its receipt and say what happened. ``evalfmt merge`` ends the same way."""
+    settings = plan["settings"]
+    cmp = compare(evalset, layout.arm_dirs(os.path.abspath(out)), k=plan["k"], detection=settings["detection"],
+                  judge=judge, timeout=settings["check_timeout"], prescored=run.prescored)
+    skill = plan["skill_name"]
     found = contamination(run, skill)
-    made = _receipt(request, cmp, trig, run, runner)
+    trig = _triggers(skill, plan["triggers"])
+    made = receipt_mod.receipt(cmp, skill_dir=skill_dir, triggers=trig, rid=plan["run_id"], model=settings["model"],
+                               extra_provenance=manifest.provenance(plan))
     assert made.provenance is not None
-    made.provenance["cc_version"] = cc_version
+    made.provenance["cc_version"] = plan["cc_version"]
+    # in plan order, whatever order the sessions ended in (so results do not depend on --jobs or shards)
+    made.put("environment_skips", {u: run.skips[u] for u in unit_names if u in run.skips})
+    made.put("dropped_cases", {u: run.drops[u] for u in unit_names if u in run.drops})
+    made.put("interrupted", run.interrupted)
     made.put("contamination", found)
     receipt_path = os.path.join(out, layout.RECEIPT)
     atomic_write(receipt_path, made.dumps())
     return RunOutcome(comparison=cmp, triggers=trig, run=run, receipt_path=receipt_path, skill=skill,
                       contamination=found)
+
+
+def _triggers(skill: str, data: dict[str, Any] | None) -> TriggerScore | None:
+    """Trigger results as the plan recorded them (scored once, before any session)."""
+    if data is None:
+        return None
+    return TriggerScore(skill, tp=data["tp"], fp=data["fp"], fn=data["fn"], tn=data["tn"], misses=list(data["misses"]),
+                        false_fires=list(data["false_fires"]))
+
+
+def _plan(request: RunRequest, runner: object, all_units: list[str], shard_units: list[str],
+          trig: TriggerScore | None) -> dict[str, Any]:
+    skill_abs = os.path.abspath(request.skill_dir)
+    evals = os.path.join(skill_abs, "evals")
+    with_command = request.runner == "command" or (request.runner != "replay" and request.agent_command is not None)
+    settings = {"runner": request.runner, "agent_command": request.agent_command if with_command else None,
+                "replay_from": getattr(runner, "source", None) if request.runner == "replay" else None,
+                "model": request.model, "detection": request.detection, "judge": request.judge,
+                "judge_command": request.judge_command, "check_timeout": request.check_timeout,
+                "default_timeout_minutes": request.timeout_minutes, "cases": list(request.cases),
+                "tags": list(request.tags), "eval_format": request.sets[0].format if request.sets else None}
+    return manifest.build(
+        skill_dir=request.skill_dir, skill_name=os.path.basename(skill_abs),
+        content_digest=receipt_mod.content_digest(skill_abs),
+        evals_digest=receipt_mod.tree_digest(evals) if os.path.isdir(evals) else None,
+        units=all_units, k=request.k, arms=layout.ARMS, shard=request.shard, shard_units=shard_units,
+        settings=settings, jobs=request.jobs, run_id=request.run_id or receipt_mod.run_id(),
+        cc_version=claude_version(runner, request.env), triggers=trig.receipt() if trig is not None else None,
+        cwd=request.cwd)
 
 
 def claude_version(runner: object, env: dict[str, str]) -> str | None:
@@ -163,19 +230,3 @@ def contamination(run: ex.RunResult, skill: str) -> list[dict[str, Any]]:
         if (skill in r.skills) != (arm == layout.CANDIDATE):
             out.append({"arm": arm, "case": unit, "repetition": rep, "skills": list(r.skills)})
     return out
-
-
-def _receipt(request: RunRequest, cmp: Comparison, trig: TriggerScore | None, run: ex.RunResult,
-             runner: object) -> Receipt:
-    provenance: dict[str, Any] = {"runner": request.runner, "jobs": request.jobs,
-                                  "default_timeout_minutes": request.timeout_minutes}
-    if request.runner == "command":
-        provenance["agent_command"] = request.agent_command
-    if request.runner == "replay":
-        provenance["replay_from"] = getattr(runner, "source", None)
-    made = receipt_mod.receipt(cmp, skill_dir=request.skill_dir, triggers=trig, rid=request.run_id, model=request.model,
-                               extra_provenance=provenance)
-    made.put("environment_skips", dict(run.skips))
-    made.put("dropped_cases", dict(run.drops))
-    made.put("interrupted", run.interrupted)
-    return made

@@ -101,7 +101,8 @@ def read_selections(path: str) -> dict[str, Selection]:
 def score_triggers(triggers: ir.TriggerSet, selections: dict[str, Selection], skill: str | None = None) -> TriggerScore:
     name = skill or triggers.skill
     if not name:
-        raise EvalfmtError("the trigger set names no skill (it is not in a skill folder): give the skill folder or --skill NAME")
+        raise EvalfmtError("the trigger set names no skill (it is not in a skill folder): give the skill folder or "
+                           "--skill NAME")
     sc = TriggerScore(name)
     for p in triggers.prompts:
         sel = selections.get(p.text)

@@ -16,7 +16,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ..errors import Diagnostic, EvalfmtError
+from ..errors import Diagnostic, EvalfmtError, sort_diagnostics
+from ..paths import default_out
 
 LAYOUTS = ("seed", "agentv")
 #: Reader errors that stop the agentv layout too: the file says something agentv does not read, so
@@ -24,7 +25,6 @@ LAYOUTS = ("seed", "agentv")
 #: assertion type such as ``skill-triger``). Other reader findings do not stop it (that layout writes
 #: what agentv writes from the YAML as it is): a test agentv skips (EV502) is still written there.
 AGENTV_GATE = ("EV101", "EV104")
-SEED_DIR = os.path.join(".agentv", "skills")
 
 
 @dataclass
@@ -48,21 +48,6 @@ class Plan:
     @property
     def ok(self) -> bool:
         return not self.errors and not self.failures
-
-
-def default_out(path: str, layout: str, fmt: str | None = None) -> str:
-    """seed: ``.agentv/skills/`` in the folder holding the input (for a terum skill, in the folder
-    holding the skill, so the output is not shipped inside it); agentv: the input's folder."""
-    folder = path if os.path.isdir(path) else (os.path.dirname(path) or ".")
-    if layout != "seed":
-        return folder
-    if fmt == "terum":
-        from ..discover import skill_root
-
-        root = skill_root(path)
-        if root is not None:
-            folder = os.path.dirname(os.path.normpath(root)) or "."
-    return os.path.normpath(os.path.join(folder, SEED_DIR))
 
 
 def plan(paths: list[str], layout: str = "seed", out_dir: str | None = None, fmt: str | None = None,
@@ -108,8 +93,6 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
-    from ..api import sort_diagnostics
-
     return sort_diagnostics(diags)
 
 
@@ -152,7 +135,7 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
                 owner[target] = unit.path
                 result.files[target] = text
                 result.roots[target] = root
-    if result.diagnostics:  # (evalfmt.api, which sorts them, imports tempfile: not needed otherwise)
+    if result.diagnostics:  # (sorted, duplicates removed)
         result.diagnostics = _dedupe(result.diagnostics)
     return result
 
@@ -203,7 +186,7 @@ def apply(p: Plan, notify=None) -> list[str]:
     """Write the plan's files (:func:`evalfmt.api.write_files`: every path checked inside its folder
     before the first write, the folders locked, the set atomic, unchanged files left alone).
     Returns the paths written."""
-    from ..api import write_files
+    from ..fsio import write_files
 
     if not p.ok:
         raise EvalfmtError("refusing to write: the transpile has errors")

@@ -161,7 +161,9 @@ def assertion_sentence(entry: Any) -> str | None:
         return f"Fields {paths} match expected values" if paths else "Fields match expected values"
     if kind == "latency":
         threshold = get(entry, "threshold")
-        return f"Response time under {js.string(threshold)}ms" if js.is_number(threshold) else "Response time within threshold"
+        if js.is_number(threshold):
+            return f"Response time under {js.string(threshold)}ms"
+        return "Response time within threshold"
     if kind == "cost":
         budget = get(entry, "budget")
         return f"Cost under ${js.string(budget)}" if js.is_number(budget) else "Cost within budget"

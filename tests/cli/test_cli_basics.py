@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -53,11 +52,13 @@ def test_unrecognised_file(run_cli, tmp_path):
     assert run_cli("validate", str(p)) == (2, "", f"evalfmt: {p}: not an eval file evalfmt recognises (use --from FORMAT)\n")
 
 
-def test_from_a_single_file_format_with_a_folder_is_a_usage_error(run_cli, tmp_path):
-    (tmp_path / "EVAL.yaml").write_text("tests:\n  - id: a\n    input: x\n    criteria: c\n")
+def test_from_a_single_file_format_with_a_folder_reads_its_files_of_that_format(run_cli, tmp_path):
+    (tmp_path / "notes.txt").write_text("hello")
     assert run_cli("validate", "--from", "agentv", str(tmp_path)) == (
-        2, "", f"evalfmt: {tmp_path}: is a folder, and --from agentv reads one file: give the file, or leave out "
+        2, "", f"evalfmt: {tmp_path}: is a folder holding no agentv file evalfmt finds: give the file, or leave out "
                "--from to search the folder\n")
+    (tmp_path / "EVAL.yaml").write_text("tests:\n  - id: a\n    input: x\n    criteria: c\n")
+    assert run_cli("validate", "--from", "agentv", str(tmp_path)) == (0, "", "")  # one skill folder, several formats
     assert run_cli("validate", "--from", "agentv", str(tmp_path / "EVAL.yaml")) == (0, "", "")
 
 

@@ -1,11 +1,16 @@
-"""The rules of thin commands (docs/internals.md), read from the source: commands never import each other,
-nothing below the CLI imports click, no process is started from commands/, and the executor's modules
-import each other without cycles, counting imports inside functions too (import-linter would not)."""
+"""The rules of thin commands and the walls between layers (docs/internals.md), read from the source:
+commands never import each other, nothing below the CLI imports click, no process is started from
+commands/, no module imports another in a cycle (counting imports inside functions), every module sits
+in a layer of the import-linter contract (pyproject.toml), and the ``"module:attribute"`` strings that
+plugin registries import by name (which import-linter cannot see) keep to those layers too.
+``lint-imports`` itself (run by ``make test``) checks every import statement against the layers."""
 
 from __future__ import annotations
 
 import ast
 import pathlib
+import re
+import tomllib
 
 from conftest import ROOT
 
@@ -63,13 +68,47 @@ def test_no_process_started_from_commands():
     assert found == []
 
 
-def test_the_executor_has_no_import_cycle():
-    graph: dict[str, set[str]] = {}
-    for path in modules(PKG / "run") + [PKG / "plugins.py", PKG / "receipt.py"]:
+def module_names() -> dict[str, pathlib.Path]:
+    """Every module of the package by dotted name (a package by its own name, not ``.__init__``)."""
+    out = {}
+    for path in modules(PKG):
         name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        graph[name] = {m for m, _ in imports(path) if m.startswith("evalfmt.run.") or m in ("evalfmt.plugins",
-                                                                                             "evalfmt.receipt")}
-    graph = {k: {d for d in v if d in graph and d != k} for k, v in graph.items()}
+        out[name.removesuffix(".__init__")] = path
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    """module -> the modules it imports, functions included; ``from pkg import sub`` counts as importing
+    ``pkg.sub`` when that is a module. A package's ``__init__`` importing its own submodule inside a
+    function is left out: that is the lazy facade (the package's light names load first, the heavy
+    submodule, which uses them, only when asked for), not a cycle of dependencies."""
+    names = module_names()
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        tree = ast.parse(path.read_text("utf-8"))
+        lazy = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                for n in ast.walk(f) if isinstance(n, (ast.Import, ast.ImportFrom))}
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        deps = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package.split(".")[:len(package.split(".")) - (node.level - 1)] if node.level else []
+                mod = ".".join(base + ([node.module] if node.module else []))
+                targets = [f"{mod}.{a.name}" if f"{mod}.{a.name}" in names else mod for a in node.names]
+            else:
+                continue
+            for target in targets:
+                facade = path.name == "__init__.py" and target.startswith(name + ".") and id(node) in lazy
+                if target in names and target != name and not facade:
+                    deps.add(target)
+        graph[name] = deps
+    return graph
+
+
+def test_no_import_cycle_anywhere():
+    graph = import_graph()
     cycles = []
     state: dict[str, int] = {}
 
@@ -86,3 +125,42 @@ def test_the_executor_has_no_import_cycle():
         if node not in state:
             visit(node, [node])
     assert cycles == []
+
+
+def layers() -> list[list[str]]:
+    """The layers of the import-linter contract, top first, each a list of module names."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    (contract,) = [c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers"]
+    return [[m.strip() for m in re.split(r"[|:]", layer)] for layer in contract["layers"]]
+
+
+def layer_of(module: str, table: list[list[str]]) -> int | None:
+    for i, layer in enumerate(table):
+        if any(module == m or module.startswith(m + ".") for m in layer):
+            return i
+    return None
+
+
+def test_every_module_sits_in_a_layer():
+    """A new top-level module or package must be placed in the contract (else import-linter ignores it)."""
+    table = layers()
+    top = {".".join(name.split(".")[:2]) for name in module_names() if name != "evalfmt"}
+    assert sorted(m for m in top if layer_of(m, table) is None) == []
+
+
+def test_modules_named_in_strings_keep_to_the_layers():
+    """Built-in plugins are ``"evalfmt.x.y:attribute"`` strings imported by name: such a string may name
+    only a module in its own layer or below (import-linter does not read strings)."""
+    table = layers()
+    names = module_names()
+    found = []
+    for name, path in names.items():
+        here = layer_of(name, table)
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                m = re.fullmatch(r"(evalfmt(?:\.\w+)+):\w+", node.value)
+                if m:
+                    there = layer_of(m.group(1), table)
+                    if m.group(1) not in names or here is None or there is None or there < here:
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value}")
+    assert found == []

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from conftest import FIXTURES
 from evalfmt.lint import _scripts, _scripts_gen

@@ -34,7 +34,7 @@ def test_docstring_sections(rule):
 
 @pytest.mark.parametrize("side", ["fails", "passes"])
 @pytest.mark.parametrize("rule", RULES, ids=[r.code for r in RULES])
-def test_docstring_examples(rule, side, lint_spec):
+def test_docstring_examples(rule, side, lint_spec):  # noqa: F811 - the fixture imported above
     files = dict(example_blocks(getattr(rule.doc(), side)))
     spec = {"files": files}
     if CONFIG in files:

@@ -4,7 +4,6 @@ run changes nothing, and --diff previews without writing."""
 
 from __future__ import annotations
 
-import hashlib
 
 import pytest
 

@@ -33,7 +33,7 @@ def _matches(expected: str, actual: str) -> bool:
 
 @pytest.mark.parametrize("side", ["fail", "pass"])
 @pytest.mark.parametrize("spec_path", SPECS, ids=[p.stem for p in SPECS])
-def test_fixture(spec_path, side, lint_spec):
+def test_fixture(spec_path, side, lint_spec):  # noqa: F811 - the fixture imported above
     spec = _doc(spec_path)[side]
     code, lines, err = lint_spec(spec, _codes(spec_path))
     expected = spec["expect"]

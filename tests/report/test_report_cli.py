@@ -167,7 +167,7 @@ def test_dead_rows_are_left_out_of_the_check_counts():
 
 def test_terum_receipt_without_rows_or_lines():
     run = model.to_run(model.load(str(ROOT / receipt("terum-style"))))
-    # no summary_lines: the line is evalfmt.run.verdict.summary_line over the receipt's counts
+    # no summary_lines: the line is evalfmt.verdict.summary_line over the receipt's counts
     assert run.verdict_line == "FAIL -67% net lift (0W / 2L / 1T over 3 comparisons, sign test p=0.500)"
     assert [(r.case, r.outcome, [f.check for f in r.candidate.failed]) for r in run.rows] == [
         ("conventional-prefix", "loss", ["transcript_mentions:feat("]),

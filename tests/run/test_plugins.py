@@ -29,7 +29,7 @@ BUILTINS = [
     (transcripts.REGISTRY, ["claude-code-session", "claude-code-stream-json", "skillgym-report"]),
     (detect.REGISTRY, ["any-call", "first-call", "skill-used", "skillgym"]),
     (judges.REGISTRY, ["command", "none"]),
-    (runners.REGISTRY, ["command", "replay"]),
+    (runners.REGISTRY, ["command", "ray", "replay"]),
     (selectors.REGISTRY, ["command"]),
 ]
 

@@ -230,8 +230,9 @@ def test_sign_test_is_pinned_when_the_suite_has_rows_even_if_every_suite_session
     assert [r.reason for r in cmp.rows if r.unit == "suite"] == ["both-arms-failed", "both-arms-failed"]
     assert cmp.comparisons["baseline"].sign_p == 0.5  # 2W / 0L over the cases
     assert cmp.to_json()["comparisons"]["baseline"]["sign_p"] == 1.0
+    # the printed line recomputes p from W and L (terum's printer); only the receipt's sign_p is pinned
     assert cmp.report_lines()[2] == ("candidate-vs-baseline: +67% net lift (2W / 0L / 1T over 3 comparisons, "
-                                     "sign test p=1.000)")
+                                     "sign test p=0.500)")
 
 
 def test_command_judge_timeout_kills_what_it_started(tmp_path):
@@ -260,3 +261,40 @@ def test_command_judge_template_errors_are_usage_errors():
         judges.make("command", None)
     with pytest.raises(EvalfmtError, match="--judge-command: cannot split"):
         judges.make("command", "judge 'unbalanced")
+
+
+def test_suite_run_prints_recomputed_p_and_dead_candidate_rows_say_why(run_cli, tmp_path):
+    """4W / 0L / 2T with a suite: the receipt pins sign_p at 1.0, the printed line (text and the receipt's
+    summary_lines) says p=0.125; a dead candidate's row shows its error, not the baseline's failed checks."""
+    cases = dict(CASES, both="task: Both.\nchecks:\n  - transcript_mentions: fine\n",
+                 gone="task: Gone.\nchecks:\n  - transcript_mentions: here\n")
+    skill = make_skill(tmp_path / "lib", "notes", cases, suite=SUITE)
+    cand = dict(GOOD, both={"texts": ["fine"]}, suite={"texts": ["found BUG_A"]})
+    base = dict(BAD, both={"texts": ["fine"]}, gone={"texts": ["nope"]}, suite={"texts": ["found nothing, DISTRACTOR"]})
+    for arm, spec in (("candidate", cand), ("baseline", base)):
+        for unit, kw in spec.items():
+            write_stream(tmp_path / "runs" / arm / unit / "transcript.jsonl", **kw)
+    dead = tmp_path / "runs" / "candidate" / "gone"
+    dead.mkdir(parents=True)
+    (dead / "dead.txt").write_text("agent exited 3: Error: not logged in\n")
+    receipt = tmp_path / "receipt.json"
+    rc, out, err = run_cli("compare", str(skill), "--arm", f"candidate={tmp_path / 'runs' / 'candidate'}",
+                           "--arm", f"baseline={tmp_path / 'runs' / 'baseline'}", "--receipt", str(receipt),
+                           "--run-id", "20260101T000000Z")
+    assert (rc, err) == (0, "")
+    assert "gone vs baseline: tie (candidate-run-failed) — agent exited 3: Error: not logged in\n" in out
+    assert "candidate-vs-baseline: +67% net lift (4W / 0L / 2T over 6 comparisons, sign test p=0.125)\n" in out
+    check_golden(GOLDEN / "compare-suite.txt", out)
+    data = json.loads(receipt.read_text())
+    assert data["comparisons"]["candidate-vs-baseline"]["sign_p"] == 1.0
+    assert data["summary_lines"]["candidate-vs-baseline"].endswith("sign test p=0.125)")
+    data["provenance"]["timestamp"] = "<now>"
+    data["content_digest"] = "<digest>"
+    check_golden(GOLDEN / "receipt-suite.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def test_both_dead_row_names_both_errors(tmp_path):
+    skill, arms = setup_arms(tmp_path, dict(GOOD, judged=None), dict(BAD, judged=None))
+    row = next(r for r in compare(evalset(skill), arms).rows if r.case == "judged")
+    assert row.reason == "both-arms-failed"
+    assert row.detail.startswith("candidate: missing: ") and "; baseline: missing: " in row.detail

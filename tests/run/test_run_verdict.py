@@ -7,7 +7,7 @@ from math import comb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalfmt.run import verdict as v
+from evalfmt import verdict as v
 
 
 def test_terum_examples():

@@ -86,3 +86,72 @@ class EchoRunner:
 
 def make_echo(options):
     return EchoRunner()
+
+
+class ScriptRunner:
+    """An in-process agent for the property tests (no process per session): the task's lines are its
+    program. ``say TEXT`` prints TEXT; ``skilled TEXT`` prints it only with the skill staged; ``write
+    PATH`` writes a file in the sandbox (with the skill only, when written ``skilled-write PATH``);
+    ``die`` ends the session as a dead arm. Every session prints an init record listing the staged skill."""
+
+    name = "script"
+
+    def run(self, spec):
+        from evalfmt.run.runners import Outcome
+
+        lines = []
+        dead = None
+        for line in spec.task.splitlines():
+            word, _, rest = line.partition(" ")
+            if word == "say" or (word == "skilled" and spec.skill):
+                lines.append(rest)
+            elif word == "write" or (word == "skilled-write" and spec.skill):
+                with open(os.path.join(spec.sandbox, rest), "w", encoding="utf-8") as fh:
+                    fh.write("made\n")
+            elif word == "die":
+                dead = "agent exited 3"
+        with open(spec.transcript, "w", encoding="utf-8") as fh:
+            skills = [spec.skill] if spec.skill else []
+            fh.write(json.dumps({"type": "system", "subtype": "init", "model": "script", "skills": skills}) + "\n")
+            for text in lines:
+                fh.write(json.dumps({"type": "assistant", "message": {"role": "assistant",
+                                                                       "content": [{"type": "text", "text": text}]}})
+                         + "\n")
+            fh.write(json.dumps({"type": "result", "result": lines[-1] if lines else "Done.", "num_turns": len(lines),
+                                 "duration_ms": 1000 + 10 * len(lines), "total_cost_usd": 0.01}) + "\n")
+        return Outcome(dead=dead, exit_code=3 if dead else 0)
+
+
+def make_script(options):
+    return ScriptRunner()
+
+
+class RemoteLikeRunner(ScriptRunner):
+    """A runner shaped like the ``ray`` one (``threads``, ``start``/``close``/``interrupt``) whose
+    sessions of a task holding ``wait`` block until ``interrupt()`` (when ``blocking``)."""
+
+    name = "remote-like"
+    threads = True
+
+    def __init__(self, blocking: bool = True):
+        import threading
+
+        self.blocking = blocking
+        self.stop = threading.Event()
+        self.calls: list[str] = []
+
+    def start(self):
+        self.calls.append("start")
+
+    def close(self):
+        self.calls.append("close")
+
+    def interrupt(self):
+        self.calls.append("interrupt")
+        self.stop.set()
+
+    def run(self, spec):
+        if self.blocking and "wait" in spec.task.split():
+            if self.stop.wait(60):
+                raise KeyboardInterrupt
+        return super().run(spec)

@@ -63,10 +63,10 @@ def test_both_arms_rows_layout_and_receipt(run_cli, notes, tmp_path):
     assert lines[7] == "candidate-vs-baseline: +20% net lift (2W / 1L / 2T over 5 comparisons, sign test p=1.000)"
     assert lines[-1] == f"receipt: {out}/receipt.json"
     # the layout compare reads
-    assert sorted(os.listdir(out)) == ["baseline", "candidate", "receipt.json"]
+    assert sorted(os.listdir(out)) == ["baseline", "candidate", "plan.json", "receipt.json"]
     for arm in ("candidate", "baseline"):
         assert sorted(os.listdir(out / arm)) == ["a-wins", "b-loses", "c-ties", "suite"]
-        assert sorted(os.listdir(out / arm / "a-wins")) == ["run.json", "sandbox", "stderr.log", "transcript.jsonl"]
+        assert sorted(os.listdir(out / arm / "a-wins")) == ["run.json", "sandbox", "score.json", "stderr.log", "transcript.jsonl"]
     # the candidate got the skill without evals/ and fixtures/; the baseline got nothing
     assert tree(out / "candidate" / "a-wins" / "sandbox") == [
         ".claude", ".claude/skills", ".claude/skills/notes", ".claude/skills/notes/SKILL.md",
@@ -194,7 +194,7 @@ def test_failing_setup_drops_the_case_and_the_receipt_says_why(run_cli, tmp_path
     code, stdout, stderr = run(run_cli, skill, out)
     assert (code, stderr) == (0, "")
     assert stdout.splitlines()[:2] == [
-        "bad-setup vs baseline: tie (both-arms-failed)",
+        "bad-setup vs baseline: tie (both-arms-failed) — case dropped (setup): setup failed: exit 3: boom",
         "good vs baseline: tie (checks-equal-no-judge)",
     ]
     assert "dropped: bad-setup (setup): setup failed: exit 3: boom" in stdout.splitlines()
@@ -253,10 +253,10 @@ def test_agent_past_timeout_minutes_is_killed_and_a_dead_arm(run_cli, tmp_path):
     }, body=body)
     out = tmp_path / "out"
     code, stdout, _ = run(run_cli, skill, out)
-    assert stdout.splitlines()[0] == "slow vs baseline: tie (candidate-run-failed) — agent timed out after 1.2 s"
+    assert stdout.splitlines()[0] == "slow vs baseline: tie (candidate-run-failed) — agent timed out after 1.2 s; stderr: about to hang"
     assert code == 1  # the only row is not scored
     folder = out / "candidate" / "slow"
-    assert (folder / "dead.txt").read_text() == "agent timed out after 1.2 s\n"
+    assert (folder / "dead.txt").read_text() == "agent timed out after 1.2 s; stderr: about to hang\n"
     assert load(folder / "run.json")["timed_out"] is True
     assert (folder / "stderr.log").read_text() == "about to hang\n"
     assert '"name": "Bash"' in (folder / "transcript.jsonl").read_text()  # what it printed is kept
@@ -290,11 +290,72 @@ def test_non_zero_exit_is_a_dead_arm(run_cli, tmp_path):
     out = tmp_path / "out"
     code, stdout, _ = run(run_cli, skill, out)
     assert code == 1
-    assert stdout.splitlines()[0] == "crash vs baseline: tie (both-arms-failed)"
+    # the dead arm says why: the last lines of the agent's stderr, in the text output and dead.txt
+    assert stdout.splitlines()[0] == ("crash vs baseline: tie (both-arms-failed) — "
+                                      "agent exited 3; stderr: fatal: out of tokens")
     for arm in ("baseline", "candidate"):
-        assert (out / arm / "crash" / "dead.txt").read_text() == "agent exited 3\n"
+        assert (out / arm / "crash" / "dead.txt").read_text() == "agent exited 3; stderr: fatal: out of tokens\n"
         assert load(out / arm / "crash" / "run.json")["exit_code"] == 3
     assert load(out / "receipt.json")["execution_status"] == "failed"
+
+
+FAKE_CLAUDE = """#!{python}
+import sys
+mode = {mode!r}
+if mode == "login":
+    print("starting", file=sys.stderr)
+    print("Error: not logged in", file=sys.stderr)
+    print("Run claude login first", file=sys.stderr)
+    sys.exit(1)
+print("Hello, I did the task in plain text.")
+"""
+
+
+def fake_claude(tmp_path, mode):
+    prog = tmp_path / "bin" / "claude"
+    prog.parent.mkdir(parents=True, exist_ok=True)
+    prog.write_text(FAKE_CLAUDE.format(python=__import__("sys").executable, mode=mode))
+    prog.chmod(0o755)
+    return prog
+
+
+def test_dead_agent_quotes_the_last_lines_of_stderr_in_text_receipt_and_report(run_cli, tmp_path):
+    skill = make_skill(tmp_path / "lib", "login", {"one": "task: Do it.\nchecks:\n  - transcript_mentions: done\n"})
+    out = tmp_path / "out"
+    code, stdout, _ = run(run_cli, skill, out, cmd=f"{fake_claude(tmp_path, 'login')} -p {{task}} "
+                                                   "--output-format stream-json --verbose")
+    assert code == 1
+    why = "agent exited 1; stderr: starting | Error: not logged in | Run claude login first"
+    assert stdout.splitlines()[0] == f"one vs baseline: tie (both-arms-failed) — {why}"
+    receipt = load(out / "receipt.json")
+    assert receipt["rows"][0]["arms"]["candidate"]["error"] == why
+    code, md, err = run_cli("report", str(out / "receipt.json"), "--format", "markdown")
+    assert (code, err) == (0, "") and "Error: not logged in" in md
+
+
+def test_claude_without_stream_json_names_the_flags_it_needs(run_cli, tmp_path):
+    skill = make_skill(tmp_path / "lib", "plain", {"one": "task: Do it.\nchecks:\n  - transcript_mentions: done\n"})
+    out = tmp_path / "out"
+    code, stdout, _ = run(run_cli, skill, out, cmd=f"{fake_claude(tmp_path, 'plain')} -p {{task}}")
+    assert code == 1
+    line = stdout.splitlines()[0]
+    assert line.startswith("one vs baseline: tie (both-arms-failed) — ")
+    assert line.endswith("transcript.jsonl: not a transcript evalfmt recognises (known: claude-code-session, "
+                         "claude-code-stream-json, skillgym-report); Claude Code prints a transcript evalfmt reads only "
+                         "with --output-format stream-json --verbose: add --output-format stream-json --verbose "
+                         "to --agent-command")
+    assert (out / "candidate" / "one" / "dead.txt").read_text().endswith("to --agent-command\n")
+
+
+def test_unknown_agent_with_unreadable_stdout_is_told_what_evalfmt_reads(run_cli, tmp_path):
+    skill = make_skill(tmp_path / "lib", "plain", {"one": "task: Do it.\nchecks:\n  - transcript_mentions: done\n"})
+    prog = fake_claude(tmp_path, "plain").rename(tmp_path / "bin" / "myagent")
+    code, stdout, _ = run(run_cli, skill, tmp_path / "out", cmd=f"{prog} {{task}}")
+    assert code == 1
+    assert stdout.splitlines()[0].endswith(
+        "not a transcript evalfmt recognises (known: claude-code-session, claude-code-stream-json, skillgym-report); "
+        "make the agent print one of the known transcripts on stdout, or register a session source for its output "
+        "(docs/scoring.md)")
 
 
 # ------------------------------------------------------------------------ the agent's command
@@ -407,7 +468,8 @@ def test_out_holding_a_run_needs_force(run_cli, notes, tmp_path):
     assert run(run_cli, notes, out, "--case", "c-ties")[0] == 0
     code, _, stderr = run(run_cli, notes, out, "--case", "c-ties")
     assert code == 2
-    assert stderr == f"evalfmt: --out {out} already holds a run (candidate, baseline, receipt.json); give --force to replace it\n"
+    assert stderr == (f"evalfmt: --out {out} already holds a run (candidate, baseline, receipt.json, plan.json); "
+                      "give --force to replace it or --resume to continue it\n")
     (out / "keep.txt").write_text("mine")
     assert run(run_cli, notes, out, "--case", "c-ties", "--force")[0] == 0
     assert (out / "keep.txt").read_text() == "mine"

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from agentv_real import run_many, unavailable
-from conftest import CONFORMANCE, ROOT, conformance_files
+from conftest import ROOT, conformance_files
 from evalfmt import yamlrt
 from gen_evalyaml import eval_document
 from quirks import QUIRKS

@@ -59,7 +59,8 @@ SENTENCES: dict[type[ir.CheckBase], Callable[[Any], str]] = {
     ir.FileExists: lambda c: f"The file '{c.path}' exists after the session",
     ir.FileAbsent: lambda c: f"The file '{c.path}' does not exist after the session",
     ir.CommandSucceeds: lambda c: f"The command '{c.command}' succeeds after the session",
-    ir.SkillTrigger: lambda c: f"The agent {'uses' if c.expects_trigger else 'does not use'} the skill '{c.skill or ''}'",
+    ir.SkillTrigger: lambda c: f"The agent {'uses' if c.expects_trigger else 'does not use'} the skill "
+                               f"'{c.skill or ''}'",
     ir.Contains: lambda c: f"Output contains '{c.value}'",
     ir.Icontains: lambda c: f"Output contains (case-insensitive) '{c.value}'",
     ir.ContainsAny: _any_all,
@@ -146,7 +147,7 @@ def _write_evals(evalset: ir.EvalSet, skill: str, r: Restore, losses: list[Loss]
 def _write_seed(evalset: ir.EvalSet) -> WriteResult:
     """The seed shape back as ``evalfmt transpile`` writes it (see :mod:`evalfmt.route`)."""
     from ...js import stringify
-    from ...route import canonical_input
+    from ...ir.build import canonical_input
 
     tests: list[Any] = []
     skill = evalset.skill.name if evalset.skill else None
@@ -173,7 +174,8 @@ def _set_losses(evalset: ir.EvalSet, r: Restore, losses: list[Loss]) -> None:
     where = _where(evalset, "set")
     if evalset.triggers is not None and evalset.triggers.prompts:
         _lose(losses, "triggers", _where(evalset.triggers, where),
-                           f"{len(evalset.triggers.prompts)} trigger prompts (write them with --to skill-creator-triggers)")
+                           f"{len(evalset.triggers.prompts)} trigger prompts (write them with --to "
+                           f"skill-creator-triggers)")
     if evalset.input is not None:
         _lose(losses, "set.input", where, "suite-level input prepended to every test")
     for c in evalset.checks:
@@ -260,7 +262,8 @@ def _sentences(case: ir.Case, trigger: ir.CheckBase | None, r: Restore, losses: 
                     sentences.append(crit)
                 else:
                     sentences.append(sentence(ir.Rubrics(criteria=[crit])))
-                    _lose(losses, "check.rubric/objects", _where(check, where), "rubric criterion fields other than its text")
+                    _lose(losses, "check.rubric/objects", _where(check, where),
+                          "rubric criterion fields other than its text")
             if not r.own:
                 for f in ("name", "weight", "required", "min_score", "negate"):
                     if getattr(check, f) is not None:
@@ -294,7 +297,8 @@ def _write_expectations(item: dict[str, Any], case: ir.Case, sentences: list[str
 def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict:
 
     where = _where(suite, "suite")
-    _lose(losses, "suite", where, f"suite entries ({len(suite.entries)}) merged into one eval: their rows are not scored apart")
+    _lose(losses, "suite", where, f"suite entries ({len(suite.entries)}) merged into one eval: their rows are not "
+                                  f"scored apart")
     merged = ir.Case(name=suite.name, input=suite.input, span=suite.span,
                      checks=list(suite.checks) + [c for e in suite.entries for c in e.checks])
     for field in ("judge", "files", "fixture", "setup", "bucket", "requires", "timeout_minutes", "max_turns"):

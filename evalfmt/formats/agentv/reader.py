@@ -797,7 +797,8 @@ class Reader:
                                       "the test's 'criteria' too, or give it a type", "warning")
             return ir.Rubrics(criteria=[item], hints={"shorthand": "string"}, span=span)
         if not isinstance(item, dict):
-            ctx.at_value(at, "EV102", f"an assertion must be a mapping with 'type' (or a string), not a {type_name(item)}")
+            ctx.at_value(at, "EV102", f"an assertion must be a mapping with 'type' (or a string), not a "
+                                      f"{type_name(item)}")
             return _opaque(plain(item), span)
         if "include" in item and len(item) == 1:
             return _opaque(plain(item), span)
@@ -813,7 +814,8 @@ class Reader:
         if kind in DEPRECATED_TYPES:
             new = DEPRECATED_TYPES[kind]
             ctx.at_value(at + ("type",), "EV501", f"type '{raw_type}' is deprecated: use '{new}' "
-                                                  "(agentv 4.42.4 skips the assertion)", "warning", fix={"replace": new})
+                                                  "(agentv 4.42.4 skips the assertion)", "warning",
+                         fix={"replace": new})
             kind = new
         if kind not in KNOWN_TYPES and kind not in self.custom_types():
             close = near(kind, KNOWN_TYPES, 0.75)
@@ -911,7 +913,8 @@ class Reader:
             argv = value[key]
             if not isinstance(argv, list):
                 ctx.at_value(at + (key,), "EV102",
-                             f"'{key}' of a prompt template must be a list of argv strings (e.g. [bun, run, prompt.ts]), "
+                             f"'{key}' of a prompt template must be a list of argv strings (e.g. [bun, run, "
+                             f"prompt.ts]), "
                              f"not a {type_name(argv)}; agentv skips the test")
             elif not argv:
                 ctx.at_value(at + (key,), "EV102", f"'{key}' of a prompt template is empty; agentv skips the test")

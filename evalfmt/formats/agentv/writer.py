@@ -253,7 +253,8 @@ class _Writer:
             if getattr(case, fld) is not None:
                 self.lose(f"case.{fld}", case, f"{where}.{fld}", f"agentv has no '{fld}' for a test")
         if not (case.checks or case.judge or case.expected_output is not None or "turns" in case.extra):
-            self.lose("case.unscored", case, where, f"agentv skips test '{case.name}': it has no criteria, expected_output or "
+            self.lose("case.unscored", case, where, f"agentv skips test '{case.name}': it has no criteria, "
+                                                    f"expected_output or "
                                    "assertions")
         present = list(values)
         return _ordered(values, case.hints.get("keys"), canonical_order(TEST_ORDER, present))
@@ -291,7 +292,8 @@ class _Writer:
         values["metadata"] = self.metadata(suite, "suite", {"suite": True})
         for k, v in suite.extra.items():
             values[k] = v
-        self.lose("suite", suite, "suite", "agentv scores each test in its own session: the suite's rows are written as "
+        self.lose("suite", suite, "suite", "agentv scores each test in its own session: the suite's rows are written "
+                                           "as "
                                   "composite assertions of one test, scored against that test's session")
         return values
 
@@ -299,7 +301,8 @@ class _Writer:
         out = []
         counts = {True: 0, False: 0}
         if ts.skill is None and ts.prompts:  # a skill-trigger without 'skill' is an error agentv refuses
-            self.lose("triggers/no_skill", ts, "triggers", f"{len(ts.prompts)} trigger prompts (the trigger set names no "
+            self.lose("triggers/no_skill", ts, "triggers", f"{len(ts.prompts)} trigger prompts (the trigger set names "
+                                                           f"no "
                                                            "skill, and a skill-trigger assertion needs one)")
             return out
         if not ts.prompts:
@@ -317,10 +320,12 @@ class _Writer:
             test = {"id": name, "input": p.text, "assertions": [assertion],
                     "metadata": {TERUM_META: {"trigger": True}}}
             if p.extra:
-                self.lose("triggers.extra", p, "triggers", f"agentv has no place for {', '.join(sorted(p.extra))} of a trigger prompt")
+                self.lose("triggers.extra", p, "triggers", f"agentv has no place for {', '.join(sorted(p.extra))} of a "
+                                                           f"trigger prompt")
             out.append(test)
         if ts.extra:
-            self.lose("triggers.extra", ts, "triggers", f"agentv has no place for {', '.join(sorted(ts.extra))} of a trigger set")
+            self.lose("triggers.extra", ts, "triggers", f"agentv has no place for {', '.join(sorted(ts.extra))} of a "
+                                                        f"trigger set")
         return out
 
     # ----------------------------------------------------------------------------------- checks
@@ -350,7 +355,8 @@ class _Writer:
     def _terum_kind(self, c: ir.CheckBase, where: str) -> Any:
         kind = c.kind
         agentv_type, fld = TERUM_TYPES[kind]
-        self.lose(check_feature(kind), c, where, f"agentv has no built-in '{kind}' check: written as the custom assertion type "
+        self.lose(check_feature(kind), c, where, f"agentv has no built-in '{kind}' check: written as the custom "
+                                                 f"assertion type "
                             f"'{agentv_type}', which agentv runs only with a grader in "
                             f".agentv/assertions/{agentv_type}.ts")
         return self._entry(c, where, {"type": agentv_type, "value": getattr(c, fld)})

@@ -207,7 +207,8 @@ def _task(f: _Fields) -> None:
                   message=f"'task' must be a string, not a {type_name(task)} (the engine refuses the {what})")
         f.extra["task"] = plain(task)
     elif not task.strip():
-        ctx.value("task", code="EV103", message=f"{what} '{name}' has a blank 'task': write the prompt the agent receives")
+        ctx.value("task", code="EV103", message=f"{what} '{name}' has a blank 'task': write the prompt the agent "
+                                                f"receives")
         f.fields["input"] = task
     else:
         f.fields["input"] = task
@@ -249,7 +250,8 @@ def _bucket(f: _Fields) -> None:
     if bucket not in BUCKETS:
         near_bucket = near(bucket.lower(), BUCKETS)
         f.ctx.value("bucket", code="EV109",
-                    message=f"unknown bucket '{bucket}'" + (f" (did you mean '{near_bucket}'?)" if near_bucket else "") +
+                    message=f"unknown bucket '{bucket}'"
+                            + (f" (did you mean '{near_bucket}'?)" if near_bucket else "") +
                             f"; the engine refuses the {f.what}: use one of {', '.join(BUCKETS)}")
         f.extra["bucket"] = plain(f.data["bucket"])
     else:
@@ -265,7 +267,8 @@ def _files(f: _Fields) -> None:
     ctx, files, what = f.ctx, f.data["files"], f.what
     if not isinstance(files, dict):
         ctx.value("files", code="EV102",
-                  message=f"'files' must be a map of path to contents, not {'empty' if files is None else 'a ' + type_name(files)} "
+                  message=f"'files' must be a map of path to contents, not "
+                          f"{'empty' if files is None else 'a ' + type_name(files)} "
                           f"(the engine refuses the {what})")
         f.extra["files"] = plain(files)
         return
@@ -308,7 +311,8 @@ def _timeout(f: _Fields) -> None:
     t = f.data["timeout_minutes"]
     if not is_js_number(t):
         f.ctx.value("timeout_minutes", code="EV102",
-                    message=f"'timeout_minutes' must be a number, not a {type_name(t)} (the engine refuses the {f.what})")
+                    message=f"'timeout_minutes' must be a number, not a {type_name(t)} (the engine refuses the "
+                            f"{f.what})")
         f.extra["timeout_minutes"] = plain(t)
     elif not (t > 0 and t <= 120) or t != t:
         f.ctx.value("timeout_minutes", code="EV108",
@@ -372,11 +376,13 @@ def read_suite_entries(ctx: _Ctx, suite: ir.Suite, data: Any, case_stems: set[st
         return
     raw = data["cases"]
     if not isinstance(raw, list):
-        ctx.value("cases", code="EV102", message=f"'cases' must be a list of {{name, checks}} entries, not a {type_name(raw)}")
+        ctx.value("cases", code="EV102", message=f"'cases' must be a list of {{name, checks}} entries, not a "
+                                                 f"{type_name(raw)}")
         suite.extra["cases"] = plain(raw)
         return
     if not raw:
-        ctx.value("cases", code="EV112", message="suite 'suite' needs a non-empty 'cases' list: the engine refuses an empty one")
+        ctx.value("cases", code="EV112", message="suite 'suite' needs a non-empty 'cases' list: the engine refuses an "
+                                                 "empty one")
         return
     names: dict[str, int] = {}
     for i, item in enumerate(raw):
@@ -566,7 +572,7 @@ def misplaced_diagnostic(path: str, target: str | None) -> Diagnostic:
         msg = (f"never loaded: the engine reads exactly evals/suite.yaml, evals/triggers.yaml and "
                f"evals/cases/*.yaml|*.yml; rename it to {rel_target}")
         if exists:
-            msg += f" (that file already exists: merge them by hand)"
+            msg += " (that file already exists: merge them by hand)"
     return Diagnostic(path, 1, 1, "EV111", msg, "error", fixable=target is not None and not exists,
                       data={"rename_to": target} if target and not exists else {})
 

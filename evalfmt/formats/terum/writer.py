@@ -76,8 +76,8 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     return out
 
 
-def _write_cases(evalset: ir.EvalSet, r: Restore, skill: str | None, prompts: list[ir.TriggerPrompt], existing: dict[str, str],
-                 out: WriteResult) -> None:
+def _write_cases(evalset: ir.EvalSet, r: Restore, skill: str | None, prompts: list[ir.TriggerPrompt],
+                 existing: dict[str, str], out: WriteResult) -> None:
     """One case file per case; a case's skill-trigger checks become prompts (``prompts``, for triggers.yaml)."""
     used: set[str] = set()
     for i, case in enumerate(evalset.cases):
@@ -97,7 +97,8 @@ def _write_cases(evalset: ir.EvalSet, r: Restore, skill: str | None, prompts: li
             continue
         stem = _stem(case.name, used, i)
         if stem != case.name:
-            TABLE.add(out.losses, "case.name", case.span, where, f"case name '{case.name}' written as file stem '{stem}'")
+            TABLE.add(out.losses, "case.name", case.span, where,
+                      f"case name '{case.name}' written as file stem '{stem}'")
         data = _case_data(case, r, where, out.losses, extra_checks=evalset.checks)
         rel = f"evals/cases/{stem}.{_ext(case, where, out.losses)}"
         out.files[rel] = _dump(data, existing.get(rel), case.hints.get("generated"))
@@ -197,7 +198,8 @@ def _case_data(case: ir.Case, r: Restore, where: str, losses: list[Loss], extra_
         d["task"] = case.input
     elif case.input is not None:
         d["task"] = case.task or ""
-        TABLE.add(losses, "case.messages", case.span, f"{where}.input", "message input flattened to the text of its user messages")
+        TABLE.add(losses, "case.messages", case.span, f"{where}.input",
+                  "message input flattened to the text of its user messages")
     for field in _CASE_FIELDS:
         value = getattr(case, field)
         if value is not None:
@@ -320,7 +322,8 @@ def _triggers_data(ts: ir.TriggerSet, prompts: list[ir.TriggerPrompt], losses: l
             d[key] = value
     for p in prompts:
         if p.extra:
-            TABLE.add(losses, "triggers.extra", p.span, "triggers", f"fields {sorted(p.extra)} of trigger prompt {p.text!r}")
+            TABLE.add(losses, "triggers.extra", p.span, "triggers",
+                      f"fields {sorted(p.extra)} of trigger prompt {p.text!r}")
     return d
 
 

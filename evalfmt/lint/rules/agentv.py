@@ -195,7 +195,7 @@ class StaleTranspile(Rule):
             return
         layouts = ctx.options(self)["layouts"]
         if "seed" in layouts:
-            from ...transpile import default_out
+            from ...paths import default_out
 
             # EVAL.yaml files sharing an output folder are routed together (as 'transpile' does).
             groups = ctx.state.setdefault(self.code, {})

@@ -13,7 +13,7 @@ from ..registry import Rule
 from .quality import whole_set
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..context import Context
+    from ..context import Context, SkillFolder
 
 KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 

@@ -385,7 +385,8 @@ class InvisibleCharacters(Rule):
             found = mixed_script_word(text)
             if found is not None:
                 start, end, scripts = found
-                shown = " and ".join(s or "other-script" for s in scripts[:2]) + (" (and more)" if len(scripts) > 2 else "")
+                shown = " and ".join(s or "other-script" for s in scripts[:2])
+                shown += " (and more)" if len(scripts) > 2 else ""
                 ctx.report(self, f.path, offset_to_pos(text, start),
                            f"word '{text[start:end][:40]}' mixes {shown} letters (a look-alike letter?): write it in "
                            "one script")

@@ -162,7 +162,8 @@ class InjectionTask(Rule):
             m = _INJECTION.search(task)
             if m:
                 path = file_of(case)
-                pos = ctx.text_pos(path, task_pos(ctx, case), task, m.start(), len(m.group(0))) if path else task_pos(ctx, case)
+                pos = (ctx.text_pos(path, task_pos(ctx, case), task, m.start(), len(m.group(0))) if path
+                       else task_pos(ctx, case))
                 ctx.report(self, path, pos,
                            f"the task demands literal output ('{shown(m.group(0))}'): it reads as prompt injection and "
                            "measures compliance; ask for the job and check its outcome")
@@ -464,7 +465,8 @@ class AnchorInTask(Rule):
             for c in checks:
                 if c.kind == "transcript_mentions" and c.text.strip() and c.text.casefold() in folded:
                     ctx.report(self, file_of(c), ctx.check_arg_pos(c),
-                               f"anchor '{shown(c.text)}' already appears in the task: both arms can echo it; anchor on "
+                               f"anchor '{shown(c.text)}' already appears in the task: both arms can echo it; anchor "
+                               f"on "
                                "something the agent has to find")
 
 

@@ -21,7 +21,6 @@ import os
 import pathlib
 import re
 import shutil
-import sys
 import tempfile
 
 import yaml

@@ -18,7 +18,6 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from limitkit import HERE
 from regex_audit import audit, inline_patterns, module_patterns
 
 from evalfmt import frontmatter

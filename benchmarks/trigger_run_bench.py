@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""What ``evalfmt run EVAL.yaml --skills DIR`` adds per session: a 200-test trigger run (an EVAL.yaml of
+200 tests over a 10-skill library, each test a skill-trigger and a contains assertion) with the fake
+picker agent (tests/run_agents/fake_picker.py), against running the same agent alone 200 times by a bare
+loop (same tasks, one after another in one folder holding the library, staged once; stdout to a file).
+
+    .venv/bin/python benchmarks/trigger_run_bench.py [--runs 5] [--tests 200]
+
+Overhead per session = (evalfmt wall time - agent-alone wall time) / sessions. It covers evalfmt's
+start-up and reading, staging the library into each sandbox, reading and scoring the session, the
+fired-skill detection over the library, removing the sandbox and the receipt. Runs alternate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+AGENT = ROOT / "tests" / "run_agents" / "fake_picker.py"
+EVALFMT = [sys.executable, "-m", "evalfmt"]
+SKILLS = [f"skill{i:02d}" for i in range(10)]
+
+
+def setup(root: pathlib.Path, n: int) -> list[str]:
+    lib = root / "skills"
+    for i, name in enumerate(SKILLS):
+        (lib / name / "references").mkdir(parents=True)
+        (lib / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Handles topic{chr(97 + i) * 3} requests.\n---\n\n"
+                                             + "Body text.\n" * 40)
+        (lib / name / "references" / "guide.md").write_text("reference\n" * 100)
+    tasks, lines = [], ["description: bench", "tests:"]
+    for t in range(n):
+        skill = SKILLS[t % len(SKILLS)]
+        task = f"Please help with topic{chr(97 + t % len(SKILLS)) * 3} number {t}"
+        tasks.append(task)
+        lines += [f"  - id: t{t}", f"    input: {task}", "    assertions:", "      - type: skill-trigger",
+                  f"        skill: {skill}", "      - type: contains", f"        value: used {skill}"]
+    (root / "EVAL.yaml").write_text("\n".join(lines) + "\n")
+    return tasks
+
+
+def agent_alone(root: pathlib.Path, tasks: list[str]) -> float:
+    """The agent's own time: the same tasks one after another in one folder holding the library
+    (staged once, before the clock starts)."""
+    work = pathlib.Path(tempfile.mkdtemp(dir=root))
+    shutil.copytree(root / "skills", work / ".claude" / "skills")
+    start = time.perf_counter()
+    for task in tasks:
+        with open(work / "out.jsonl", "wb") as fh:
+            subprocess.run([sys.executable, str(AGENT), task], cwd=work, stdout=fh, check=True)
+    wall = time.perf_counter() - start
+    shutil.rmtree(work)
+    return wall
+
+
+def evalfmt_run(root: pathlib.Path) -> float:
+    out = root / "out"
+    cmd = [*EVALFMT, "run", "EVAL.yaml", "--skills", "skills", "--out", str(out), "--force", "--format", "json",
+           "--agent-command", f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENT))} {{task}}"]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"evalfmt run failed ({proc.returncode}): {proc.stderr}")
+    return wall
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--tests", type=int, default=200)
+    args = ap.parse_args()
+    root = pathlib.Path(tempfile.mkdtemp(prefix="trigger-bench-"))
+    try:
+        tasks = setup(root, args.tests)
+        alone, run = [], []
+        for _ in range(args.runs):
+            alone.append(agent_alone(root, tasks))
+            run.append(evalfmt_run(root))
+        a, r = statistics.median(alone), statistics.median(run)
+        print(f"sessions per run: {args.tests}; library: {len(SKILLS)} skills; runs: {args.runs}")
+        print(f"agent alone     : median {a:.2f} s (min {min(alone):.2f}, max {max(alone):.2f}), "
+              f"{1000 * a / args.tests:.1f} ms/session")
+        print(f"evalfmt run     : median {r:.2f} s (min {min(run):.2f}, max {max(run):.2f}), "
+              f"{1000 * r / args.tests:.1f} ms/session")
+        print(f"overhead        : {1000 * (r - a) / args.tests:.1f} ms/session (medians)")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "")
+    main()

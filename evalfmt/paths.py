@@ -1,0 +1,69 @@
+"""Paths every layer agrees on, with no IR and no YAML (stdlib only, cheap to import): the terum skill
+folder a path belongs to, the folders a search never enters, the names a writer may emit, and where
+``transpile`` writes by default (``lint``'s EV505 asks it too).
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import CONTROL
+
+#: Folders never searched: version control, dependencies, caches, and build outputs.
+SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".cache", ".tox",
+             ".mypy_cache", ".pytest_cache", ".ruff_cache", ".agentv", "dist", "build"}
+
+#: Where the seed layout of ``transpile`` goes, in the folder holding the input.
+SEED_DIR = os.path.join(".agentv", "skills")
+
+
+def is_skill_dir(path: str) -> bool:
+    return os.path.isfile(os.path.join(path, "SKILL.md"))
+
+
+def skill_root(path: str) -> str | None:
+    """The terum skill folder a path belongs to: a folder with SKILL.md or with an ``evals/`` folder,
+    or the parent of an ``evals/`` folder. None for anything else."""
+    p = os.path.normpath(path)
+    if os.path.isdir(p):
+        if os.path.basename(p) == "evals":
+            return os.path.dirname(p) or "."
+        if is_skill_dir(p) or os.path.isdir(os.path.join(p, "evals")):
+            return p
+        return None
+    # a file under <skill>/evals/...
+    segs = p.replace("\\", "/").split("/")
+    if "evals" in segs[:-1]:
+        i = len(segs) - 1 - segs[::-1].index("evals", 1)
+        return "/".join(segs[:i]) or "."
+    return None
+
+
+def plain_name(name: object) -> bool:
+    """True when ``name`` may be an output file name as it is: one non-empty segment, not ``.`` or
+    ``..``, without ``/``, ``\\`` or a control character (:data:`evalfmt.errors.CONTROL`). Writers
+    take a file name from the IR (a hint, a reference) only when it is plain."""
+    return (isinstance(name, str) and name not in ("", ".", "..") and "/" not in name and "\\" not in name
+            and not CONTROL.search(name))
+
+
+def plain_relpath(path: object) -> bool:
+    """True when ``path`` is a relative ``/``-separated path of plain names (``.`` segments allowed,
+    never ``..``, never absolute): a path a writer may emit, which cannot leave the output folder."""
+    if not isinstance(path, str) or not path or path.startswith("/") or "\\" in path:
+        return False
+    segs = [s for s in path.split("/") if s != "."]
+    return bool(segs) and all(plain_name(s) for s in segs)
+
+
+def default_out(path: str, layout: str, fmt: str | None = None) -> str:
+    """seed: ``.agentv/skills/`` in the folder holding the input (for a terum skill, in the folder
+    holding the skill, so the output is not shipped inside it); agentv: the input's folder."""
+    folder = path if os.path.isdir(path) else (os.path.dirname(path) or ".")
+    if layout != "seed":
+        return folder
+    if fmt == "terum":
+        root = skill_root(path)
+        if root is not None:
+            folder = os.path.dirname(os.path.normpath(root)) or "."
+    return os.path.normpath(os.path.join(folder, SEED_DIR))
