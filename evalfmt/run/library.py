@@ -36,11 +36,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import ir
+from .. import ir, verdict
 from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
 from . import detect as detect_mod
-from . import layout, verdict
+from . import layout
 from . import runners as runners_mod
 from .checks import CaseResult, score_case
 from .transcripts import SessionError, read_session
