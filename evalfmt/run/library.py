@@ -40,7 +40,8 @@ from .. import ir
 from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
 from . import detect as detect_mod
-from . import layout, verdict
+from .. import verdict
+from . import layout
 from . import runners as runners_mod
 from .checks import CaseResult, score_case
 from .transcripts import SessionError, read_session
