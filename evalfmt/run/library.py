@@ -36,10 +36,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import ir, verdict
+from .. import ir
 from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
 from . import detect as detect_mod
+from .. import verdict
 from . import layout
 from . import runners as runners_mod
 from .checks import CaseResult, score_case

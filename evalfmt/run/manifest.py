@@ -32,7 +32,7 @@ SAME_RUN = (("skill_name", "skill"), ("content_digest", "skill content digest"),
 #: the settings the receipt records; shards must agree on them (``jobs`` aside) and so must a resume
 #: (``jobs`` and ``default_timeout_minutes`` aside: a resume may give hung agents more time)
 SETTINGS = ("runner", "agent_command", "replay_from", "model", "detection", "judge", "judge_command", "check_timeout",
-            "default_timeout_minutes", "cases", "tags")
+            "default_timeout_minutes", "cases", "tags", "eval_format")
 _LABELS = {"agent_command": "agent command", "replay_from": "replay source", "detection": "trigger detection",
            "judge_command": "judge command", "check_timeout": "check timeout (s)",
            "default_timeout_minutes": "session timeout (minutes)", "cases": "--case selection",
