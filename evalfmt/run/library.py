@@ -418,16 +418,7 @@ def score_arm(arm: str, tests: list[Test], sessions: list[Session], library: lis
             if want:
                 sc.positive_sessions += len(live)
                 sc.fired_sessions += fires
-                if fired:
-                    sc.tp += 1
-                else:
-                    sc.fn += 1
-                    sc.misses.append(t.id)
-            elif fired:
-                sc.fp += 1
-                sc.false_fires.append(t.id)
-            elif want is False:
-                sc.tn += 1
+            sc.count(t.id, want=want, fired=fired)
     cols = order + [NONE]
     table = {r: {c: confusion[r].get(c, 0) for c in cols if confusion[r].get(c, 0) or c in order or c == NONE}
              for r in [*order, NONE] if r in confusion}

@@ -37,6 +37,21 @@ class TriggerScore:
     #: should-trigger prompts whose selection failed or was not recorded (counted as misses)
     failed: list[str] = field(default_factory=list)
 
+    def count(self, ident: str, *, want: bool | None, fired: bool) -> None:
+        """One prompt's outcome: wanted and fired (tp) or not (fn, a miss); not wanted (or not said) and
+        fired (fp, a false fire); said not to fire and did not (tn)."""
+        if want:
+            if fired:
+                self.tp += 1
+            else:
+                self.fn += 1
+                self.misses.append(ident)
+        elif fired:
+            self.fp += 1
+            self.false_fires.append(ident)
+        elif want is False:
+            self.tn += 1
+
     @property
     def recall(self) -> float | None:
         d = self.tp + self.fn
@@ -108,20 +123,10 @@ def score_triggers(triggers: ir.TriggerSet, selections: dict[str, Selection], sk
         sel = selections.get(p.text)
         failed = sel is None or sel.selected is None
         fired = (not failed) and name in (sel.selected or [])
-        if p.should_trigger:
-            if fired:
-                sc.tp += 1
-            else:
-                sc.fn += 1
-                sc.misses.append(p.text)
-                if failed:
-                    sc.failed.append(p.text)
-        elif not failed:
-            if fired:
-                sc.fp += 1
-                sc.false_fires.append(p.text)
-            else:
-                sc.tn += 1
+        if p.should_trigger or not failed:
+            sc.count(p.text, want=bool(p.should_trigger), fired=fired)
+        if p.should_trigger and failed:
+            sc.failed.append(p.text)
     return sc
 
 
