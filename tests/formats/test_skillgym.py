@@ -359,3 +359,12 @@ def test_static_values_follow_javascript_string_conversion(tmp_path):
         "] satisfies Case[];\n")
     (evalset,) = skillgym_read.read(str(path)).sets
     assert [c.input for c in evalset.cases] == ["xnull1.5", "undefined-null-1,,,/r/g", "|y||2e+21"]
+
+
+def test_a_pattern_holding_an_escaped_slash_is_written_so_it_reads_back_as_it_was():
+    """Found by test_round_trip_property: the reader turns `\\/` in a regex literal into `/`, so a pattern
+    that holds `\\/` itself is written as new RegExp("..."); a bare `/` still goes into a literal."""
+    from evalfmt.formats.skillgym.tslit import regex_literal
+
+    assert regex_literal("a/b") == "/a\\/b/"
+    assert regex_literal("\\/") == 'new RegExp("\\\\/")'
