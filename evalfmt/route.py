@@ -60,10 +60,13 @@ class Routed:
 
     def files(self) -> dict[str, str]:
         """``<skill>/evals.json`` -> text (two-space indent, keys id/input/should_trigger, newline)."""
+        return {f"{skill}/{SEED_FILE}": self.text(skill) for skill in self.skills}
+
+    def text(self, skill: str) -> str:
+        """The text of one skill's ``evals.json`` (see :meth:`files`)."""
         from .js import stringify
 
-        return {f"{skill}/{SEED_FILE}": stringify({"tests": [e.to_json() for e in entries]}, 2) + "\n"
-                for skill, entries in self.skills.items()}
+        return stringify({"tests": [e.to_json() for e in self.skills[skill]]}, 2) + "\n"
 
 
 def _at(span: ir.Span | None, fallback: str) -> tuple[str, int, int]:

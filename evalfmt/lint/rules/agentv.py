@@ -4,7 +4,8 @@ transpile output with what the EVAL.yaml beside it routes to now."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Callable
 
 from ... import ir
 from ...errors import Pos
@@ -205,7 +206,7 @@ class StaleTranspile(Rule):
 
     def finish(self, ctx: Context) -> None:
         for root, members in sorted(ctx.state.get(self.code, {}).items()):
-            from ...route import route
+            from ...route import SEED_FILE, route
 
             members.sort(key=lambda m: m[0])
             routed = route([es for _src, es in members])
@@ -213,8 +214,10 @@ class StaleTranspile(Rule):
                 continue
             sources = " ".join(src for src, _es in members)
             root_exists = os.path.isdir(root)
-            for rel, text in routed.files().items():
-                self._compare(ctx, sources, os.path.join(root, rel), text, report_missing=root_exists)
+            for skill in routed.skills:
+                # the text is written out only when there is a committed file to compare it with
+                self._compare(ctx, sources, os.path.join(root, f"{skill}/{SEED_FILE}"),
+                              partial(routed.text, skill), report_missing=root_exists)
 
     def _agentv(self, source, ctx):
         from ...errors import LoadError
@@ -225,10 +228,12 @@ class StaleTranspile(Rule):
         except (AgentvError, LoadError):
             return
         folder = os.path.dirname(source) or "."
-        for name, text in files.items():
-            self._compare(ctx, source, os.path.join(folder, name), text, report_missing=False)
+        for name in files:
+            self._compare(ctx, source, os.path.join(folder, name), partial(files.__getitem__, name),
+                          report_missing=False)
 
-    def _compare(self, ctx, source, path, text, report_missing):
+    def _compare(self, ctx: Context, source: str, path: str, text: Callable[[], str], report_missing: bool) -> None:
+        """Compare the committed file ``path`` with ``text()`` (called only when the file exists)."""
         try:
             with open(path, "rb") as fh:
                 current = fh.read()
@@ -237,7 +242,7 @@ class StaleTranspile(Rule):
                 ctx.report(self, source.split(" ")[0], Pos(1, 1),
                            f"{path} is missing: run 'evalfmt transpile {source}' and commit the result")
             return
-        if current != text.encode("utf-8"):
+        if current != text().encode("utf-8"):
             ctx.report(self, path, Pos(1, 1),
                        f"stale: differs from what {source} transpiles to; run 'evalfmt transpile {source}' "
                        "and commit the result")
