@@ -276,6 +276,9 @@ class Cache:
         #: False on the first sight of a run (no file for its key yet): nothing is recorded, only a
         #: note is left, so a run that is never repeated pays nothing for the cache
         self.recording = True
+        #: every input of the run as ``[kind, path, state]``, once they are all known (the run's entry
+        #: was read back or stored): what :mod:`evalfmt.warm` keeps with the run's answer
+        self.inputs: list | None = None
 
     @staticmethod
     def key(*parts: object) -> str:
@@ -310,6 +313,7 @@ class Cache:
         if not _unchanged(everything):
             return None
         self.parts_out = dict(parts)
+        self.inputs = everything
         return payload
 
     def get_part(self, key: str) -> Any | None:
@@ -351,6 +355,8 @@ class Cache:
                 if secret is None:
                     return
                 _atomic_write(path, _sign(secret, body).encode("ascii") + b"\n" + body)
+                if own is not None:
+                    self.inputs = own + [p for probes, _ in self.parts_out.values() for p in probes]
             _prune(os.path.dirname(path))
         except OSError:
             return  # a read-only or full disk: the run goes on without a cache
@@ -386,7 +392,7 @@ class Cache:
 def _prune(folder: str) -> None:
     """Past :data:`MAX_FILES` run files, the least recently written half goes (runs of paths that
     are gone, options no longer used)."""
-    names = [n for n in os.listdir(folder) if n.endswith(".json")]
+    names = [n for n in os.listdir(folder) if n.endswith((".json", ".warm"))]  # (runs' entries, their answers)
     if len(names) <= MAX_FILES:
         return
     aged = []
@@ -444,21 +450,39 @@ def _env() -> list[list[str]]:
 
 
 def _sign(secret: bytes, body: bytes) -> str:
-    import hmac
+    """HMAC-SHA256 of ``body`` (RFC 2104, as ``hmac.new(secret, body, sha256)``; the hmac module would
+    load OpenSSL first, ~3-10 ms of a warm run)."""
+    key = (sha256(secret).digest() if len(secret) > 64 else secret).ljust(64, b"\0")
+    inner = sha256(bytes(b ^ 0x36 for b in key))
+    inner.update(body)
+    outer = sha256(bytes(b ^ 0x5C for b in key))
+    outer.update(inner.digest())
+    return str(outer.hexdigest())
 
-    return hmac.new(secret, body, sha256).hexdigest()
+
+def same_digest(a: bytes, b: bytes) -> bool:
+    """``a == b`` in a time that does not depend on where they differ (``hmac.compare_digest``)."""
+    try:
+        from _operator import _compare_digest  # what hmac.compare_digest is, without OpenSSL
+    except ImportError:  # pragma: no cover - other interpreters
+        import hmac
+
+        return hmac.compare_digest(a, b)
+    return bool(_compare_digest(a, b))
+
+
+sign = _sign
+atomic_write = _atomic_write
 
 
 def _verified(raw: bytes, secret: bytes) -> tuple[list | None, Any, dict[str, tuple[list, Any]]] | None:
     """(probes, payload, parts) of a run's file, or None unless it is exactly what :meth:`Cache.put`
     writes (signature, shape, types)."""
-    import hmac
-
     head, sep, body = raw.partition(b"\n")
     if not sep or len(head) != 64:
         return None
     try:
-        if not hmac.compare_digest(_sign(secret, body), head.decode("ascii")):
+        if not same_digest(_sign(secret, body).encode("ascii"), head):
             return None
         import orjson
 

@@ -99,7 +99,12 @@ def echo_json(data: Any) -> None:
 
 def err(message: str) -> None:
     """``evalfmt: <message>`` on stderr, on one line whatever the user strings in it hold (one_line)."""
-    click.echo(f"evalfmt: {one_line(message)}", err=True)
+    click.echo(err_text(message), err=True)
+
+
+def err_text(message: str) -> str:
+    """The line :func:`err` prints (without its line break)."""
+    return f"evalfmt: {one_line(message)}"
 
 
 def echo_line(line: str) -> None:

@@ -102,8 +102,13 @@ def stdin_paths(paths: tuple[str, ...], stdin_filename: str | None, from_: str |
 
 def warn_empty(folders: Iterable[str]) -> None:
     """ruff's "No Python files found": a warning on stderr, exit status unchanged."""
-    for folder in folders:
-        err(f"no eval files found under {folder}")
+    for line in empty_lines(folders):
+        err(line)
+
+
+def empty_lines(folders: Iterable[str]) -> list[str]:
+    """What :func:`warn_empty` says."""
+    return [f"no eval files found under {folder}" for folder in folders]
 
 
 def statistics(diags: list, fmt: str) -> str:

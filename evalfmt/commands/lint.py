@@ -8,7 +8,7 @@ import sys
 import click
 
 from . import _findings
-from ._common import err, from_option
+from ._common import err, err_text, from_option
 
 FORMATS = ["text", "json", "sarif", "github"]
 
@@ -76,10 +76,9 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     with _findings.stdin_paths(paths, stdin_filename, from_, refuse) as targets:
         cache = None if (fix or show_diff) else _findings.open_cache(no_cache, cache_dir)
         result = lint(targets, cache=cache, **options)
-    for note in sorted(result.notes):
-        err(f"note: {note}")
-    if not quiet:
-        _findings.warn_empty(result.empty)
+    said = [f"note: {note}" for note in sorted(result.notes)] + ([] if quiet else _findings.empty_lines(result.empty))
+    for line in said:
+        err(line)
     if fix or show_diff:
         from ..lint import fix as fixer
     if show_diff:
@@ -101,5 +100,11 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
         sys.stdout.write(_findings.statistics(result.diagnostics, fmt))
     else:
         # (the rule registry only where the output names the rules: a cached run need not load them)
-        sys.stdout.write(reporters.render(fmt, result, registry() if fmt == "sarif" else None, fixed, quiet))
-    return _findings.exit_code(bool(result.errors or (strict and result.warnings)), exit_zero)
+        text = reporters.render(fmt, result, registry() if fmt == "sarif" else None, fixed, quiet)
+        sys.stdout.write(text)
+    code = _findings.exit_code(bool(result.errors or (strict and result.warnings)), exit_zero)
+    if cache is not None and not (fix or statistics or fmt == "sarif"):  # (sarif names the rules: the registry's)
+        from .. import warm
+
+        warm.remember(cache, text, "".join(err_text(line) + "\n" for line in said), code)
+    return code
