@@ -17,7 +17,8 @@ Interleaved run by run (so machine noise spreads over all of them), whole proces
 - lint, warm: the third run, nothing changed (the goal: within 2x of bare start-up plus metadata);
 - lint, one skill changed: one case file of one skill touched (its skill is linted again, the rest
   is read back);
-- with --baseline: that checkout's `lint --isolated` (the cold run before this change), for the A/B.
+- with --baseline: that checkout's `lint --isolated --no-cache` and its warm run (a cache folder of its
+  own, third run), for the A/B.
 
 Nothing is asserted.
 """
@@ -56,7 +57,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--skills", type=int, default=200)
-    ap.add_argument("--baseline", help="another checkout's evalfmt executable (lint without a cache)")
+    ap.add_argument("--baseline", help="another checkout's evalfmt executable")
     args = ap.parse_args()
     evalfmt = os.path.join(BIN, "evalfmt")
     tmp = tempfile.mkdtemp(prefix="bench-cache-")
@@ -88,7 +89,12 @@ def main() -> None:
             add("metadata (os.walk + lstat of every file)", [sys.executable, "-c", WALK, corpus])
             add("lint --no-cache", lint + ["--no-cache"])
             if args.baseline:
-                add("baseline lint (no cache)", [args.baseline, "lint", "--isolated", corpus])
+                base = [args.baseline, "lint", "--isolated", corpus, "--cache-dir", os.path.join(tmp, "base-cache")]
+                add("baseline lint --no-cache", base + ["--no-cache"])
+                shutil.rmtree(os.path.join(tmp, "base-cache"), ignore_errors=True)
+                run(base)  # first sight
+                run(base)  # records
+                add("baseline lint, warm (nothing changed)", base)
             shutil.rmtree(cache, ignore_errors=True)
             add("lint, cold (empty cache, first sight)", lint + ["--cache-dir", cache])
             add("lint, second run (records, writes the cache)", lint + ["--cache-dir", cache])
@@ -117,8 +123,11 @@ def main() -> None:
               f"second run (recording) / --no-cache: wall {second[0] / nocache[0]:.2f}x, "
               f"CPU {second[1] / nocache[1]:.2f}x")
         if args.baseline:
-            base = med["baseline lint (no cache)"]
-            print(f"cold (first sight) / baseline: wall {cold[0] / base[0]:.2f}x, CPU {cold[1] / base[1]:.2f}x")
+            base = med["baseline lint --no-cache"]
+            print(f"cold (first sight) / baseline --no-cache: wall {cold[0] / base[0]:.2f}x, CPU {cold[1] / base[1]:.2f}x")
+            bwarm = med["baseline lint, warm (nothing changed)"]
+            print(f"warm / baseline warm: wall {warm[0] / bwarm[0]:.2f}x, CPU {warm[1] / bwarm[1]:.2f}x; baseline warm / "
+                  f"metadata walk: wall {bwarm[0] / meta[0]:.2f}x, CPU {bwarm[1] / meta[1]:.2f}x")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
