@@ -36,7 +36,15 @@ def _ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:.1f} (min {min(values) * 1000:.1f}, max {max(values) * 1000:.1f})"
 
 
-async def through_protocol(path: str, runs: int, debounce_ms: float, pause_ms: float) -> tuple[float, list[float], int]:
+def _cpu(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def through_protocol(path: str, runs: int, debounce_ms: float,
+                           pause_ms: float) -> tuple[float, list[float], int, float]:
     with open(path, encoding="utf-8") as fh:
         clean = fh.read()
     broken = clean.replace("    assertions:\n", "    x-note: none\n    assertions-off:\n", 1)
@@ -75,14 +83,17 @@ async def through_protocol(path: str, runs: int, debounce_ms: float, pause_ms: f
 
     first = await send(1, clean, opening=True)
     times = []
+    pid = client._server.pid if client._server is not None else None  # (pygls keeps the process there)
+    cpu = _cpu(pid) if pid is not None else 0.0
     for version in range(2, runs + 2):
         await asyncio.sleep(pause_ms / 1000)
         times.append(await send(version, broken if version % 2 == 0 else clean))
+    cpu = (_cpu(pid) - cpu) / runs if pid is not None else float("nan")
     findings = counts[2]
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
-    return first, times, findings
+    return first, times, findings, cpu
 
 
 def in_process(path: str, runs: int) -> list[float]:
@@ -110,7 +121,7 @@ def main() -> None:
         big_eval_yaml(path, args.cases)
         with open(path, encoding="utf-8") as fh:
             lines = fh.read().count("\n")
-        first, times, findings = asyncio.run(through_protocol(path, args.runs, args.debounce_ms, args.pause_ms))
+        first, times, findings, cpu = asyncio.run(through_protocol(path, args.runs, args.debounce_ms, args.pause_ms))
         local = in_process(path, max(args.runs // 2, 5))
     print(f"EVAL.yaml of {args.cases} tests ({lines} lines); debounce {args.debounce_ms:g} ms; {args.runs} changes, "
           f"{args.pause_ms:g} ms apart")
@@ -120,6 +131,7 @@ def main() -> None:
     print(f"| didOpen -> publishDiagnostics (first lint, modules loading) | {first * 1000:.1f} |")
     print(f"| didChange -> publishDiagnostics of that version | {_ms(times)} |")
     print(f"| the same lint in-process (no protocol, no debounce) | {_ms(local)} |")
+    print(f"| the server's CPU time per change (user + system, mean) | {cpu * 1000:.1f} |")
 
 
 if __name__ == "__main__":

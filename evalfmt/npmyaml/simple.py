@@ -90,27 +90,49 @@ def is_simple(text: str) -> bool:
                 if stripped == "---":
                     continue
                 return False
-        m = _LINE.fullmatch(line)
-        dash, key, val = m.group("dash"), m.group("key"), m.group("val")
-        if key is None and dash is None:
-            return False
-        if key is not None and (key in _WORD_KEYS or len(key) > 1000
-                                or (key[0] in "\"'" and (key[1:-1] == "<<"
-                                                         or not isinstance(resolve_plain(key[1:-1]), str)))):
-            return False
-        column = indent + (len(dash) if dash and key is not None else 0)
-        if not val or val[0] == "#":
-            continue
-        kind = _value_kind(val)
+        shape = _SHAPES.get(line)
+        if shape is None:
+            shape = _line_shape(line, indent)
+            if len(line) <= _SHAPES_LINE:
+                if len(_SHAPES) >= _SHAPES_MAX:
+                    _SHAPES.clear()
+                _SHAPES[line] = shape
+        kind, column = shape
         if kind is None:
             return False
         if kind == "block":
             block_owner, block_indent, block_blank, block_spaces = column, -1, 0, False
-        else:
+        elif kind == "scalar":
             owner = column
     # a block scalar that ends the file without a final line break: libyaml then drops the break
     # that clip/keep chomping adds, the package keeps it
     return block_owner < 0 or (text.endswith("\n") and not block_spaces)
+
+
+#: the shape of each line seen (a line's shape depends on nothing else): an editor's texts change a
+#: line at a time, so the language server's next lint finds nearly every line here
+_SHAPES: dict[str, tuple[str | None, int]] = {}
+_SHAPES_MAX = 1 << 16
+_SHAPES_LINE = 256  # (longer lines are looked at each time: the memory stays small)
+
+
+def _line_shape(line: str, indent: int) -> tuple[str | None, int]:
+    """A line of content (not blank, no comment, not the first ``---``) as the test sees it: its kind
+    (``scalar``: a one-line value, ``block``: a block scalar header, ``empty``: no value on the line,
+    None: outside the subset) and the column of the key or dash that owns the value."""
+    m = _LINE.fullmatch(line)
+    assert m is not None  # (the pattern matches any line)
+    dash, key, val = m.group("dash"), m.group("key"), m.group("val")
+    if key is None and dash is None:
+        return None, 0
+    if key is not None and (key in _WORD_KEYS or len(key) > 1000
+                            or (key[0] in "\"'" and (key[1:-1] == "<<"
+                                                     or not isinstance(resolve_plain(key[1:-1]), str)))):
+        return None, 0
+    column = indent + (len(dash) if dash and key is not None else 0)
+    if not val or val[0] == "#":
+        return "empty", column
+    return _value_kind(val), column
 
 
 def _value_kind(val: str) -> str | None:

@@ -283,6 +283,24 @@ def test_simple_subset(text, simple):
     assert is_simple(text) is simple
 
 
+def test_simple_subset_with_every_line_seen_before(monkeypatch):
+    """The test remembers each line's shape (the language server lints nearly the same text again on
+    every change): a line seen before, in any text, decides exactly as when it is new; a very long
+    line is not remembered."""
+    from evalfmt.npmyaml import simple
+
+    texts = [text for text, _ in test_simple_subset.pytestmark[0].args[1]]
+    monkeypatch.setattr(simple, "_SHAPES", {})
+    cold = [is_simple(t) for t in texts]
+    assert simple._SHAPES
+    assert [is_simple(t) for t in texts] == cold == [s for _, s in test_simple_subset.pytestmark[0].args[1]]
+    long = "a: " + "x" * 300 + "\n"
+    assert is_simple(long) and long.rstrip("\n") not in simple._SHAPES
+    monkeypatch.setattr(simple, "_SHAPES", {})
+    monkeypatch.setattr(simple, "_SHAPES_MAX", 2)
+    assert [is_simple(t) for t in texts] == cold and len(simple._SHAPES) <= 2
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.integers(0, 2))
 def test_simple_texts_libyaml_reads_are_read_the_same_by_the_model(r, edits):
