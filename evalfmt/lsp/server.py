@@ -11,6 +11,7 @@ Imported only by the ``lsp`` command: pygls and lsprotocol are the optional extr
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import sys
@@ -51,6 +52,7 @@ class EvalfmtServer(LanguageServer):
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.finished: dict[str, float] = {}  # key -> when its last lint ended (loop time)
         self.shown: dict[str, list[Shown]] = {}  # uri -> what was published last
+        self.frozen = False  # the objects alive after the first lint are out of the cycle collector's way
 
     # ------------------------------------------------------------------------------ scheduling
 
@@ -72,6 +74,10 @@ class EvalfmtServer(LanguageServer):
 
     def run(self, key: str, uri: str) -> None:
         self.pending.pop(key, None)
+        # A lint makes some hundred thousand objects that live until the next one: the cycle collector
+        # waits until it is over, and never walks the server's own long-lived objects again (frozen
+        # after the first lint, when the modules are loaded); memory is freed by reference counts.
+        gc.disable()
         try:
             self.publish(uri)
         except Exception as exc:  # noqa: BLE001 - a bad document must never stop the server
@@ -79,6 +85,10 @@ class EvalfmtServer(LanguageServer):
             self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Error,
                                                          f"evalfmt: internal error: {type(exc).__name__}: {exc}"))
         finally:
+            gc.enable()
+            if not self.frozen:
+                self.frozen = True
+                gc.freeze()
             self.finished[key] = asyncio.get_running_loop().time()
 
     def publish(self, uri: str) -> None:

@@ -100,6 +100,7 @@ for _kind, (_type, _field) in TERUM_TYPES.items():
     KIND_FIELDS[_kind] = ((_field, "value", "str", True),)
 COMMON_FIELDS = (("name", "str"), ("weight", "number"), ("required", "required"), ("min_score", "number"),
                  ("negate", "bool"))
+_COMMON = dict(COMMON_FIELDS)
 
 #: Canonical key orders (what the writer emits without a ``keys`` hint).
 TOP_ORDER = ("name", "description", "tags", "input", "assertions", "tests")
@@ -113,10 +114,24 @@ JS_REGEX_FLAGS = set("dgimsuvy")
 
 def canonical_check_order(kind: str, present: list[str]) -> list[str]:
     """The writer's key order for a check: name, type, its own fields, the common fields, extras."""
-    own = [k for _, k, _, _ in KIND_FIELDS.get(kind, ())]
-    fixed = ["name", "type"] + own + ["weight", "required", "min_score", "negate"]
+    fixed = _FIXED_ORDER.get(kind)
+    if fixed is None:
+        own = [k for _, k, _, _ in KIND_FIELDS.get(kind, ())]
+        fixed = _FIXED_ORDER[kind] = ["name", "type"] + own + ["weight", "required", "min_score", "negate"]
     known = [k for k in fixed if k in present]
     return known + [k for k in present if k not in fixed]
+
+
+_FIXED_ORDER: dict[str, list[str]] = {}  # kind -> the keys canonical_check_order puts first (KIND_FIELDS is fixed)
+_SPECS: dict[str, dict[str, tuple[str, str, bool]]] = {}  # kind -> its fields by key (see _spec)
+
+
+def _spec(ir_kind: str) -> dict[str, tuple[str, str, bool]]:
+    """A check kind's fields by their key in the file: (IR field, type, required)."""
+    spec = _SPECS.get(ir_kind)
+    if spec is None:
+        spec = _SPECS[ir_kind] = {key: (fld, typ, req) for fld, key, typ, req in KIND_FIELDS[ir_kind]}
+    return spec
 
 
 def canonical_order(fixed: tuple[str, ...], present: list[str], extras_before: str | None = None) -> list[str]:
@@ -834,8 +849,8 @@ class Reader:
     def _typed(self, ctx: Ctx, item: dict, kind: str, ir_kind: str, at: tuple, span: ir.Span) -> ir.Check:
         fields: dict[str, Any] = {}
         extra: dict[str, Any] = {}
-        spec = {key: (fld, typ, req) for fld, key, typ, req in KIND_FIELDS[ir_kind]}
-        common = dict(COMMON_FIELDS)
+        spec = _spec(ir_kind)
+        common = _COMMON
         if kind == "rubrics" and isinstance(item.get("criteria"), str):
             raw = plain(item)
             raw["type"] = kind
