@@ -486,7 +486,7 @@ def _tagged(value: str, tag: str, path: str, mark) -> Any:
 
 
 def _load_yaml(text: str, path: str, max_bytes: int) -> tuple[Any, list[Duplicate]]:
-    from _ruamel_yaml import CParser  # type: ignore[import-not-found]  # ruamel.yaml.clib's C parser: no stubs
+    from _ruamel_yaml import CParser
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml import events as ev
 
