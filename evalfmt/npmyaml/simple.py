@@ -121,7 +121,7 @@ def _line_shape(line: str, indent: int) -> tuple[str | None, int]:
     (``scalar``: a one-line value, ``block``: a block scalar header, ``empty``: no value on the line,
     None: outside the subset) and the column of the key or dash that owns the value."""
     m = _LINE.fullmatch(line)
-    assert m is not None  # (the pattern matches any line)
+    assert m is not None  # every group is optional but val, which takes the rest of the line
     dash, key, val = m.group("dash"), m.group("key"), m.group("val")
     if key is None and dash is None:
         return None, 0
