@@ -330,6 +330,7 @@ class Cache:
     def put(self, key: str, recorder: Recorder | None, payload: Any) -> None:
         """Write the run's file: its payload with the inputs ``recorder`` saw (none when they cannot
         be trusted, or when nothing was recorded: then only the parts are kept), and its parts."""
+        self.inputs = None  # (known again only once this run's own are stored)
         inside = {(k, n) for probes, _ in self.parts_out.values() for k, n, _s in probes}
         own = None
         if recorder is not None and not (recorder.tainted or recorder.racy()):
