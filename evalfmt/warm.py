@@ -145,6 +145,14 @@ def answer(argv: list[str]) -> int | None:
     except BrokenPipeError:  # as the full command does: the reader went away, nothing more to say
         sys.stdout = None
         return 0
+    except OSError as exc:  # as the full command does: one line, exit 2
+        from .errors import one_line
+
+        try:
+            sys.stderr.write(f"evalfmt: internal error: {one_line(f'{type(exc).__name__}: {exc}')}\n")
+        except OSError:
+            pass
+        return 2
     return code
 
 

@@ -240,3 +240,42 @@ def test_compact_keeps_a_stat_only_where_lstat_does_not_tell():
     assert warm.compact(probes) == (("l", "a", tuple(reg)), ("l", "b", tuple(link)), ("s", "b", tuple(reg)),
                                     ("s", "c", tuple(reg)), ("d", "dir", ("a", "b")), ("l", "e", ("E", 2)),
                                     ("s", "e", ("E", 2)))
+
+
+class _Failing:
+    encoding, errors = "utf-8", "strict"
+
+    def __init__(self, exc: OSError) -> None:
+        self.exc = exc
+
+    def write(self, _text: str) -> int:
+        raise self.exc
+
+    def flush(self) -> None:
+        return None
+
+    def isatty(self) -> bool:
+        return False
+
+
+class _Known:
+    """A cache whose run read nothing (its answer depends on no file)."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.inputs: list = []
+
+
+def test_an_answer_that_cannot_be_written(repo, monkeypatch, capsys):
+    """As the full command: a reader gone away is exit 0 and nothing more; another write error is one
+    line on stderr and exit 2, never a traceback."""
+    monkeypatch.chdir(repo)
+    (repo / ".evalfmt_cache" / "v1").mkdir(parents=True)
+    for exc, code in ((BrokenPipeError(32, "Broken pipe"), 0), (OSError(5, "Input/output\nerror"), 2)):
+        with monkeypatch.context() as m:
+            m.setattr(sys, "stdout", _Failing(exc))
+            monkeypatch.setattr(warm, "CURRENT", warm.invocation(list(ARGS)))
+            warm.remember(_Known(str(repo / ".evalfmt_cache")), "0 errors\n", "", 1)
+            assert warm.answer(list(ARGS)) == code
+    err = capsys.readouterr().err
+    assert err == "evalfmt: internal error: OSError: [Errno 5] Input/output error\n"
