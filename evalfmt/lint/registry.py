@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..errors import Severity
     from ..ir import EvalSet
     from .context import Context, SkillFolder
 
@@ -77,7 +78,7 @@ class Rule:
 
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""
-    severity: ClassVar[str] = "warning"
+    severity: ClassVar[Severity] = "warning"
     scope: ClassVar[str] = "set"  # reader | set | skill | meta
     fixable: ClassVar[bool] = False
     #: option name -> default value (documented in the docstring's "Options:" section)
