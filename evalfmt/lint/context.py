@@ -18,7 +18,6 @@ from ..load import Loaded, YMap, YSeq, virtual_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir import Node, Span
-    from .registry import Rule
 
 #: How much of a file decides whether it is text (terum: no NUL in the first 8 KiB).
 TEXT_PROBE = 8192
@@ -296,8 +295,7 @@ class Context:
         merged.update(self._options.get(rule.code, {}))
         return merged
 
-    def report(self, rule: Rule, path: str, pos: Pos | tuple[int, int], message: str,
-               severity: Severity | None = None,
+    def report(self, rule, path: str, pos: Pos | tuple[int, int], message: str, severity: Severity | None = None,
                **data) -> None:
         line, column = (pos.line, pos.column) if isinstance(pos, Pos) else pos
         fix = bool(rule.fixable and data.get("fix"))

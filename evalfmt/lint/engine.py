@@ -269,10 +269,6 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
     :class:`evalfmt.cache.Cache`): each skill folder's findings are read back from it when nothing
     they depend on changed. Raises EvalfmtError for unusable paths or configuration (exit 2)."""
     reg = registry()
-    for problem in reg.problems:
-        import sys
-
-        sys.stderr.write(f"evalfmt: {one_line(problem)}\n")
     for option, codes in (("--select", select), ("--ignore", ignore)):
         for code in codes or ():
             message = config_mod.unknown_code(code, option, reg.rules)
@@ -359,8 +355,6 @@ def result_to_json(result: LintResult) -> dict | None:
     """A result as the cache stores it (its texts are left out: ``--fix`` never uses the cache)."""
     from ..cache import diagnostics_to_json
 
-    if registry().problems:
-        return None  # a plugin that failed to load is reported on every run
     return {"diagnostics": diagnostics_to_json(result.diagnostics), "files": result.files,
             "paths": sorted(result.paths), "notes": result.notes, "empty": result.empty}
 
