@@ -3,14 +3,12 @@ the linted repository is ever imported or run."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 import textwrap
 
 import pytest
 
-from conftest import ROOT
+from conftest import run_source_checkout
 from evalfmt.lint import config as cfgmod
 from evalfmt.lint import registry as regmod
 from lintkit import materialize
@@ -136,15 +134,7 @@ def test_builtin_rules_are_known_from_a_source_checkout(run_cli):
     code, installed, err = run_cli("rules")
     assert (code, err) == (0, "") and installed.startswith("EV001  unused-suppression ")
     assert len(installed.splitlines()) == len(regmod.registry(plugins=False).codes())
-    boot = ("import importlib.metadata as m, sys\n"
-            "m.entry_points = lambda **kw: m.EntryPoints(())\n"
-            "from evalfmt.cli import main\n"
-            "main(sys.argv[1:])\n")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    env["PYTHONPATH"] = str(ROOT)
-    proc = subprocess.run([sys.executable, "-c", boot, "rules"], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
-    assert (proc.returncode, proc.stderr, proc.stdout) == (0, "", installed)
+    assert run_source_checkout("rules") == (0, installed, "")
 
 
 def test_nothing_in_the_linted_repository_is_imported(run_cli, tmp_path):
