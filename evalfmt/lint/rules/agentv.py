@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, ClassVar
 
 from ... import ir
-from ...errors import Pos
+from ...errors import Pos, Severity
 from ..registry import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class _Reader(Rule):
     scope = "reader"
-    severity = "warning"
+    severity: ClassVar[Severity] = "warning"
     formats = ("agentv",)
 
 
