@@ -129,6 +129,39 @@ def test_the_ray_receipt_is_the_command_runners(cluster, run_cli, tmp_path):
     assert notes[0] == notes[1] and len(notes[0]) == 1 and notes[0][0].startswith("left out symlink secret.txt -> ")
 
 
+def test_staging_on_the_worker_keeps_to_the_sandbox_as_the_command_runner_does(cluster, run_cli, tmp_path):
+    """Hostile staging: an inline path climbing out, a fixture symlink leading out with a file written
+    below its name, and a setup that points .claude at a folder outside (the skill must not be staged
+    through it, on the node). Nothing is written outside; drops, receipt and sandboxes are the command
+    runner's."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    skill = make_skill(tmp_path / "lib", "hostile", {
+        "climbs": "task: |\n  !say hi\nfiles:\n  ok.txt: fine\n  ../../outside.txt: gotcha\n"
+                  "checks:\n  - transcript_mentions: hi\n",
+        "link-out": "task: |\n  !say hi\nfixture: ../fixtures/repo\nfiles:\n  out/x.txt: gotcha\n"
+                    "checks:\n  - file_exists: out/x.txt\n",
+        "setup-link": f"task: |\n  !say hi\nsetup: ln -s {elsewhere} .claude\nchecks:\n  - transcript_mentions: hi\n",
+    }, body="!say SKILLED\n", extra_files={"evals/fixtures/repo/data.txt": "x\n"})
+    os.symlink(str(elsewhere), skill / "evals" / "fixtures" / "repo" / "out")
+    code, _, stderr = run_cli(*ray_args(skill, tmp_path / "ray", cluster.address, "--jobs", "3"))
+    assert (code, stderr) == (0, "")
+    code, _, stderr = run_cli("run", str(skill), "--agent-command", agent_command(), "--out", str(tmp_path / "cmd"),
+                              "--quiet", "--run-id", RUN_ID, "--jobs", "3")
+    assert (code, stderr) == (0, "")
+    assert os.listdir(elsewhere) == [] and not (tmp_path / "outside.txt").exists()
+    a, b = ((tmp_path / run / "receipt.json").read_bytes() for run in ("ray", "cmd"))
+    assert TIMING.sub(b"", a).replace(b'"runner": "ray"', b'"runner": "command"') == TIMING.sub(b"", b)
+    receipt = load(tmp_path / "ray" / "receipt.json")
+    assert receipt["dropped_cases"]["climbs"]["detail"].startswith("unsafe file path '../../outside.txt'")
+    assert receipt["dropped_cases"]["setup-link"] == {
+        "kind": "staging", "detail": "cannot stage the skill: .claude/skills leads out of the sandbox"}
+    assert sandboxes(tmp_path / "ray") == sandboxes(tmp_path / "cmd")
+    box = tmp_path / "ray" / "candidate" / "link-out" / "sandbox"
+    assert (box / "out" / "x.txt").read_text() == "gotcha" and not (box / "out").is_symlink()
+    assert (tmp_path / "ray" / "candidate" / "setup-link" / "sandbox" / ".claude").is_symlink()  # what setup left
+
+
 def test_a_worker_killed_mid_session_then_resume(cluster, run_cli, tmp_path, evalfmt_exe):
     skill = make_skill(tmp_path / "lib", "slowish", cases(tmp_path), body="!say SKILLED\n")
     out = tmp_path / "out"
