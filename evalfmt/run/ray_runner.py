@@ -19,12 +19,13 @@ the skill folder: validate's EV107) run where evalfmt runs, before anything trav
 :func:`sandbox.check` that :func:`sandbox.stage` starts with. A case whose staging or ``setup``
 fails on the node is dropped exactly as with the ``command`` runner. Sessions are scored where
 evalfmt runs, so the receipt is the ``command`` runner's for the same agent. Ray's runtime
-environments were not chosen for the inputs: a ``working_dir`` is uploaded per job (one skill
-folder for the whole run would fit, but not a folder per case, and it becomes every worker's
-working directory), is capped at 500 MiB by default and is cached by content hash in the GCS and
-on each node until the cluster goes away; the object store is freed when the run ends, and refs
-cost nothing to pass to every task. Runtime environments suit code and packages: evalfmt itself
-must be installed on the nodes (e.g. in their image).
+environments were not chosen for the inputs: a ``working_dir`` is zipped and uploaded per
+environment (at most 512 MiB, Ray's largest gRPC message), cached on each node by content hash (up
+to 10 GB, dropped when unused) and becomes the workers' working directory; a folder per case would
+be an environment per case, and Ray starts separate worker processes for each distinct environment.
+The object store is freed when the run ends, and refs cost nothing to pass to every task. Runtime
+environments suit code and packages: evalfmt itself must be installed on the nodes (e.g. in their
+image). See docs/running.md ("What travels, and how").
 
 ``--jobs N`` is the number of sessions in flight (threads waiting on tasks): give the cluster's
 slots. ``num_cpus`` (default 1), ``num_gpus``, ``memory`` (bytes, or with K/M/G) and
