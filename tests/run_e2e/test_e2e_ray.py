@@ -216,11 +216,16 @@ def _processes_of_session(sid: int) -> list[str]:
     return found
 
 
-def _gone(sid: int, limit: float = 15.0) -> list[str]:
-    end = time.monotonic() + limit
-    while _processes_of_session(sid) and time.monotonic() < end:
+def _reap(proc: subprocess.Popen) -> list[str]:
+    """Kill evalfmt (started in its own session) if it is still running; then what is left of its
+    session after a grace period (an instance shutting down takes a moment)."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    end = time.monotonic() + 15
+    while _processes_of_session(proc.pid) and time.monotonic() < end:
         time.sleep(0.1)
-    return _processes_of_session(sid)
+    return _processes_of_session(proc.pid)
 
 
 def test_ctrl_c_without_an_address_cancels_the_tasks_stops_the_instance_and_resume_completes(tmp_path, evalfmt_exe,
@@ -248,10 +253,7 @@ def test_ctrl_c_without_an_address_cancels_the_tasks_stops_the_instance_and_resu
         os.kill(proc.pid, signal.SIGINT)  # evalfmt alone: it must stop the tasks and the instance itself
         stdout, stderr = proc.communicate(timeout=90)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        left = _gone(proc.pid)
+        left = _reap(proc)
         alive = [name for name, pid in _log(tmp_path) if _alive_agent(pid, tmp_path)]
         _kill_agents(tmp_path)
     assert proc.returncode == 130
@@ -273,10 +275,7 @@ def test_ctrl_c_without_an_address_cancels_the_tasks_stops_the_instance_and_resu
     try:
         stdout, stderr = again.communicate(timeout=300)
     finally:
-        if again.poll() is None:
-            os.killpg(again.pid, signal.SIGKILL)
-            again.wait()
-        left = _gone(again.pid)
+        left = _reap(again)
     assert (again.returncode, stderr) == (0, "")
     assert stdout.splitlines()[0].startswith("a-fast vs baseline: win (checks)")
     assert left == [], f"the local Ray instance of the resumed run is still running: {left}"
