@@ -16,9 +16,12 @@ A sandbox is a plain directory the agent runs in (its working directory and Clau
    top-level ``evals/`` and ``fixtures/`` (the agent never sees its own answer key).
 
 A failure in steps 1-4 raises :class:`StageError` with ``kind`` ``staging`` or ``setup`` (terum's
-two reasons for dropping a case) and ``where``, the field to point at in the case file.
+two reasons for dropping a case) and ``where``, the field to point at in the case file. The checks of
+steps 1-2 are :func:`check`, which writes nothing: a runner that stages on another machine (``ray``)
+runs them where the case files are, then :func:`stage` itself on that machine.
 
-Copies never follow a symlink out of the source tree: a symlink whose target resolves inside the
+Copies (:func:`copy_tree`, and the archives of :mod:`sandbox_tar`: both take :func:`walk_tree`'s
+decisions) never follow a symlink out of the source tree: a symlink whose target resolves inside the
 tree being copied is recreated as a relative link to that target, one that leads out is left out
 and reported in :attr:`StageReport.notes`. Files are never written through a symlink that leads out of the sandbox.
 
