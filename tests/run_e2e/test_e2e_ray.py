@@ -228,11 +228,14 @@ def _reap(proc: subprocess.Popen) -> list[str]:
     return _processes_of_session(proc.pid)
 
 
+@pytest.mark.parametrize("target", ["evalfmt", "group"])
 def test_ctrl_c_without_an_address_cancels_the_tasks_stops_the_instance_and_resume_completes(tmp_path, evalfmt_exe,
-                                                                                             run_cli):
-    """Without an address the run starts a local Ray instance: Ctrl-C (SIGINT to evalfmt alone) cancels
-    the running tasks (their agents end), keeps what finished, writes the partial receipt and shuts the
-    instance down; ``--resume`` (a local instance again) runs only what did not finish."""
+                                                                                             run_cli, target):
+    """Without an address the run starts a local Ray instance: Ctrl-C cancels the running tasks (their
+    agents end), keeps what finished, writes the partial receipt and shuts the instance down, whether
+    SIGINT reaches evalfmt alone (it must stop the tasks and the instance itself) or its whole process
+    group, Ray's processes included (a terminal's Ctrl-C); ``--resume`` (a local instance again) runs
+    only what did not finish."""
     skill = make_skill(tmp_path / "lib", "slowish", cases(tmp_path), body="!say SKILLED\n")
     out = tmp_path / "out"
     args = ["run", str(skill), "--runner", "ray", "--runner-opt", "num_cpus=0.5", "--agent-command", agent_command(),
@@ -250,7 +253,10 @@ def test_ctrl_c_without_an_address_cancels_the_tasks_stops_the_instance_and_resu
         assert started(tmp_path) == ["a-fast", "a-fast", "b-waits", "b-waits", "c-waits"]
         running = _processes_of_session(proc.pid)
         assert {"raylet", "gcs_server", "ray::remote_session"} <= set(running), running  # the run's own instance
-        os.kill(proc.pid, signal.SIGINT)  # evalfmt alone: it must stop the tasks and the instance itself
+        if target == "group":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGINT)
         stdout, stderr = proc.communicate(timeout=90)
     finally:
         left = _reap(proc)
@@ -268,6 +274,8 @@ def test_ctrl_c_without_an_address_cancels_the_tasks_stops_the_instance_and_resu
         assert (out / arm / "b-waits" / "dead.txt").read_text() == \
             "interrupted: the run was stopped while this session ran\n"
     assert (out / "candidate" / "c-waits" / "dead.txt").read_text() == "not run: the run was interrupted\n"
+    if target == "group":
+        return  # resuming is the same after either
     before = started(tmp_path)
     (tmp_path / "release").write_text("")
     again = subprocess.Popen([*evalfmt_exe, *args, "--resume"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
