@@ -6,6 +6,10 @@ from __future__ import annotations
 import re
 
 CORE_TAG = "tag:yaml.org,2002:"
+#: what JavaScript's String.prototype.trim() strips (the package trims a directive's line so): not
+#: Python's whitespace, which also holds NEL (U+0085) and U+001C-U+001F, and lacks the BOM
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+            "\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 
 class Directives:
@@ -32,7 +36,7 @@ class Directives:
             self.explicit, self.version = False, "1.1"
             self.tags = {"!!": CORE_TAG}
             self.at_next_document = False
-        parts = _split_blank(line.strip())
+        parts = _split_blank(line.strip(_JS_SPACE))
         name = parts.pop(0) if parts else ""
         if name == "%TAG":
             if len(parts) != 2:

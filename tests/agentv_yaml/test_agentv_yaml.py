@@ -354,3 +354,16 @@ def test_a_quoted_merge_key_is_a_plain_key(run_cli, tmp_path):
     merged = write(tmp_path, text.replace('"<<"', "<<"))
     code, out, _ = run_cli("validate", str(merged))
     assert (code, out) == (0, f"{merged}:2:1: EV101 unknown key 'base'; agentv ignores it\n0 errors, 1 warning in 1 file\n")
+
+
+def test_a_directive_line_is_trimmed_as_javascript_trims():
+    """The package reads a directive after ``line.trim()``: NEL (U+0085) is no JavaScript space, so
+    ``%YAML 1.2<NEL>`` names version '1.2<NEL>' and is refused there (found by the differential test
+    against the yaml package: the model had taken it for 1.2 and failed later, at 2:2)."""
+    from evalfmt.formats.agentv.loader import AgentvYamlError, load_text
+
+    with pytest.raises(AgentvYamlError) as err:
+        load_text("%YAML 1.2\x85\r\n ---\r\nname: deploy\r\ntests:\r\n  - id: case-0\r\n", "EVAL.yaml")
+    assert (err.value.line, err.value.column) == (1, 7)
+    assert "unsupported YAML version 1.2" in str(err.value)
+    assert load_text("%YAML 1.2\t \n---\na: 1\n", "EVAL.yaml").data == {"a": 1}
