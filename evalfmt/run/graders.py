@@ -64,7 +64,8 @@ def rubric_of(check: ir.Check, ctx: Context) -> tuple[str | None, str]:
                                                                   "criteria")
         return _prompt_text(check.prompt, check.span), ""
     if isinstance(check, ir.Rubrics):
-        lines = [c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or "") for c in check.criteria]
+        lines = [c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or "")
+                 for c in check.criteria]
         return "\n".join(f"- {x}" for x in lines if x) or None, "the rubric has no criteria"
     if isinstance(check, ir.Opaque):
         raw = check.raw if isinstance(check.raw, dict) else {}
@@ -175,8 +176,10 @@ def _score_of(answer: dict) -> float:
 
 
 def _assertion_texts(answer: dict) -> str:
-    items = answer.get("assertions") if isinstance(answer.get("assertions"), list) else []
-    texts = [(a["text"], bool(a.get("passed"))) for a in items if isinstance(a, dict) and isinstance(a.get("text"), str)]
+    found = answer.get("assertions")
+    items: list = found if isinstance(found, list) else []
+    texts = [(a["text"], bool(a.get("passed"))) for a in items
+             if isinstance(a, dict) and isinstance(a.get("text"), str)]
     failed = [t for t, ok in texts if not ok]
     return "; ".join(failed or [t for t, _ in texts]) or "no assertions given"
 
@@ -233,7 +236,8 @@ def composite(check: ir.Opaque, ctx: Context, score_member: Callable[[ir.Check, 
     names = [m.name or (m.type if isinstance(m, ir.Opaque) else m.kind) or f"#{i}"
              for i, m in enumerate(members, 1)]
     results = [score_member(m, ctx) for m in members]
-    agg = raw.get("aggregator") if isinstance(raw.get("aggregator"), dict) else {}
+    given = raw.get("aggregator")
+    agg: dict = given if isinstance(given, dict) else {}
     kind = agg.get("type") or "weighted_average"
     scored = [(n, r) for n, r in zip(names, results) if r.passed is not None]
     skipped = [f"{n} ({r.detail.removeprefix('not scored: ')})" for n, r in zip(names, results) if r.passed is None]
@@ -255,8 +259,10 @@ def composite(check: ir.Opaque, ctx: Context, score_member: Callable[[ir.Check, 
         if common.negate:
             return Scored(not ok, f"negated: {what}", 1.0 - frac)
         return Scored(ok, what, frac)
-    weights = agg.get("weights") if isinstance(agg.get("weights"), dict) else {}
-    parts, total, acc = [], 0.0, 0.0
+    given_weights = agg.get("weights")
+    weights: dict = given_weights if isinstance(given_weights, dict) else {}
+    parts: list[str] = []
+    total = acc = 0.0
     for n, r in scored:
         w = _limit(weights.get(n))
         w = 1.0 if w is None else w

@@ -34,6 +34,7 @@ from ..plugins import Registry
 from .runners import run_process, split_template
 
 TAIL_CHARS = 6000
+NOT_CONFIGURED = "the case has a judge rubric but no judge is configured (--judge command --judge-command CMD)"
 COMMAND_TIMEOUT = 300.0
 
 
