@@ -184,14 +184,23 @@ def _assertion_texts(answer: dict) -> str:
     return "; ".join(failed or [t for t, _ in texts]) or "no assertions given"
 
 
-def _messages(value: Any) -> list[dict] | None:
+def _messages(value: Any, role: str) -> list[dict] | None:
+    """``input`` / ``expected_output`` as agentv expands them: messages, a lone value as one message."""
     if value is None:
         return None
-    if isinstance(value, str):
-        return [{"role": "user", "content": value}]
     if isinstance(value, list):
-        return [ir.dump(m, spans=False) if isinstance(m, ir.Message) else m for m in value]
-    return [{"role": "assistant", "content": value}]
+        return [_plain(m) for m in value]
+    return [{"role": role, "content": value}]
+
+
+def _plain(node: Any) -> Any:
+    """A message (or content part) as the eval file wrote it: its fields, then its extra keys."""
+    if isinstance(node, ir.Message):
+        content = [_plain(p) for p in node.content] if isinstance(node.content, list) else node.content
+        return {"role": node.role, "content": content, **node.extra}
+    if isinstance(node, ir.ContentPart):
+        return {"type": node.type, "value": node.value, **node.extra}
+    return node
 
 
 def payload_of(check: ir.CodeGrader, ctx: Context) -> dict:
@@ -199,9 +208,9 @@ def payload_of(check: ir.CodeGrader, ctx: Context) -> dict:
     s = ctx.session
     usage = None if s.input_tokens is None and s.output_tokens is None else \
         {"input": s.input_tokens, "output": s.output_tokens}
-    return {"criteria": ctx.criteria, "expected_output": _messages(ctx.expected),
+    return {"criteria": ctx.criteria, "expected_output": _messages(ctx.expected, "assistant"),
             "output": [{"role": "assistant", "content": s.final_output}], "output_path": None, "input_files": [],
-            "input": _messages(ctx.input), "trace": None, "token_usage": usage, "cost_usd": s.cost_usd,
+            "input": _messages(ctx.input, "user"), "trace": None, "token_usage": usage, "cost_usd": s.cost_usd,
             "duration_ms": s.duration_ms, "start_time": None, "end_time": None, "file_changes": None,
             "workspace_path": ctx.sandbox, "config": {k: v for k, v in check.extra.items() if k != "cwd"} or None}
 
