@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol, TypeVar
 
 import orjson
 
@@ -35,9 +35,30 @@ from .. import ir
 from . import judges
 from .graded import Scored, _limit, _verdict
 from .runners import agent_env, run_process
+from .session import Session
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .checks import CheckResult, Context
+
+class Context(Protocol):
+    """What :class:`~evalfmt.run.checks.Context` gives a grader (checks.py imports this module)."""
+
+    session: Session
+    sandbox: str | None
+    timeout: float
+    expected: object
+    judge: judges.Judge | None
+    task: str
+    input: object
+    criteria: str | None
+    run_code: bool
+    env: dict[str, str]
+
+
+class CheckResult(Protocol):
+    """What a scored member of a composite is (:class:`~evalfmt.run.checks.CheckResult`)."""
+
+    passed: bool | None
+    detail: str
+    score: float | None
 
 Result = tuple[bool | None, str]
 NEEDS_A_JUDGE = "not scored: needs a judge"
@@ -49,6 +70,9 @@ PROMPT_MAX_BYTES = 256 * 1024
 RESULTS_PLACEHOLDER = "{{EVALUATOR_RESULTS_JSON}}"
 DEFAULT_AGGREGATOR_PROMPT = ("Review the following evaluation results:\n" + RESULTS_PLACEHOLDER + "\n\n"
                              "Decide the final score based on all grader results.")
+
+
+C = TypeVar("C", bound=Context)
 
 
 # ------------------------------------------------------------------------------------ model graders
@@ -234,7 +258,7 @@ def code_grader(check: ir.CodeGrader, ctx: Context) -> Result:
 # ------------------------------------------------------------------------------------ composite
 
 
-def composite(check: ir.Opaque, ctx: Context, score_member: Callable[[ir.Check, Context], CheckResult]) -> Result:
+def composite(check: ir.Opaque, ctx: C, score_member: Callable[[ir.Check, C], CheckResult]) -> Result:
     from ..formats.agentv.reader import assertion_checks
 
     raw = check.raw if isinstance(check.raw, dict) else {}
