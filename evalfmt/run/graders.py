@@ -137,7 +137,10 @@ def model_grader(check: ir.Check, ctx: Context) -> Result:
 
 
 def _with_common(check: ir.Check) -> ir.CheckBase:
-    """A check's min_score and negate, read from the raw mapping of an opaque one."""
+    """A check's min_score and negate, read from the raw mapping of an opaque one (promptfoo's ``threshold``
+    is the min_score of its model-graded assertions, llm-rubric's included)."""
+    if check.min_score is None and _limit(check.extra.get("threshold")) is not None:
+        return ir.replace(check, min_score=_limit(check.extra.get("threshold")))
     if isinstance(check, ir.Opaque) and isinstance(check.raw, dict):
         raw = check.raw
         threshold = raw.get("threshold") if check.origin == "promptfoo" else raw.get("min_score")

@@ -79,3 +79,34 @@ def test_a_judge_plugin_that_only_compares_leaves_graders_not_scored(tmp_path):
 def test_composite_edges(tmp_path, assertion, passed, detail):
     (r,) = checks.score_case(case_of(tmp_path, assertion), session()).checks
     assert (r.passed, r.detail) == (passed, detail)
+
+
+class GradingJudge:
+    """A judge plugin that grades: 0.6 for every rubric, and remembers what it was asked."""
+
+    name = "grading"
+    configured = True
+
+    def __init__(self):
+        self.asked = []
+
+    def ask(self, task, rubric, a, b):  # pragma: no cover - never asked here
+        return judges.Answer("A")
+
+    def grade(self, task, rubric, output, transcript):
+        self.asked.append((task, rubric, output))
+        return judges.Grade(0.6, "fair")
+
+
+def test_promptfoo_model_graded_assertions_go_to_a_grading_plugin_with_their_threshold(tmp_path):
+    (tmp_path / "promptfooconfig.yaml").write_text(
+        'prompts: ["{{t}}"]\nproviders: [echo]\ntests:\n  - vars: {t: hi}\n    assert:\n'
+        "      - {type: llm-rubric, value: polite, threshold: 0.6}\n      - {type: g-eval, value: clear}\n"
+        "      - {type: javascript, value: 'output.length > 1'}\n")
+    case = api.read(str(tmp_path)).sets[0].cases[0]
+    judge = GradingJudge()
+    results = checks.score_case(case, session(), judge=judge, task="hi").checks
+    assert [(r.passed, r.detail) for r in results] == [
+        (True, "score 0.60 (needs 0.60): judge: fair"), (False, "score 0.60 (needs 1.00): judge: fair"),
+        (None, "not scored: promptfoo's javascript assertion is code evalfmt does not run")]
+    assert judge.asked == [("hi", "- polite", "done"), ("hi", "g-eval: clear", "done")]
