@@ -48,6 +48,9 @@ def test_compare_two_library_runs_gates_a_description_change(run_cli, tmp_path):
     check_golden(GOLDEN / "compare-ab.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     assert data["compared"] == {"baseline": {"run": "run-a", "library": "library", "run_id": "20260101T000000Z"},
                                 "candidate": {"run": "run-b", "library": "library", "run_id": "20260101T000000Z"}}
+    code, printed, _ = run_cli("compare", "EVAL.yaml", "--runs", "baseline=run-a", "--runs", "candidate=run-b",
+                               "--run-id", "20260102T000000Z", "--format", "json", cwd=str(tmp_path))
+    assert json.loads(printed) == data  # --format json prints the receipt
     # the same through --arm, naming each run's library folder
     code, again, err = run_cli("compare", "EVAL.yaml", "--arm", "baseline=run-a/library", "--arm",
                                "candidate=run-b/library", "--receipt", "cmp.json", cwd=str(tmp_path))
