@@ -239,7 +239,8 @@ def payload_of(check: ir.CodeGrader, ctx: Context) -> dict:
             "output": [{"role": "assistant", "content": s.final_output}], "output_path": None, "input_files": [],
             "input": _messages(ctx.input, "user"), "trace": None, "token_usage": usage, "cost_usd": s.cost_usd,
             "duration_ms": s.duration_ms, "start_time": None, "end_time": None, "file_changes": None,
-            "workspace_path": ctx.sandbox, "config": {k: v for k, v in check.extra.items() if k != "cwd"} or None}
+            "workspace_path": ctx.sandbox,
+            "config": {k: v for k, v in check.extra.items() if k not in ("cwd", "script", "target")} or None}
 
 
 def _folder(check: ir.CheckBase, cwd: Any = None) -> str:
@@ -250,7 +251,8 @@ def _folder(check: ir.CheckBase, cwd: Any = None) -> str:
 def code_grader(check: ir.CodeGrader, ctx: Context) -> Result:
     if not ctx.run_code:
         return None, ONLY_IN_RUN
-    answer, why = run_program(check.command, payload_of(check, ctx), ctx, _folder(check, check.extra.get("cwd")))
+    command = check.command if check.command is not None else check.extra.get("script")  # agentv's older key
+    answer, why = run_program(command, payload_of(check, ctx), ctx, _folder(check, check.extra.get("cwd")))
     if answer is None:
         if why.startswith("malformed check"):
             return False, why

@@ -110,3 +110,17 @@ def test_promptfoo_model_graded_assertions_go_to_a_grading_plugin_with_their_thr
         (True, "score 0.60 (needs 0.60): judge: fair"), (False, "score 0.60 (needs 1.00): judge: fair"),
         (None, "not scored: promptfoo's javascript assertion is code evalfmt does not run")]
     assert judge.asked == [("hi", "- polite", "done"), ("hi", "g-eval: clear", "done")]
+
+
+def test_a_code_grader_given_as_script_runs_too_and_its_cwd_is_relative_to_the_eval_file(tmp_path):
+    import json
+    import sys
+
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "grade.py").write_text("import json, os, sys\nd = json.load(sys.stdin)\n"
+                                             "print(json.dumps({'score': 0.25, 'assertions': [{'text': os.getcwd(), "
+                                             "'passed': False}]}))\n")
+    case = case_of(tmp_path, f"      - {{type: code-grader, script: [{json.dumps(sys.executable)}, grade.py], "
+                             "cwd: g}\n")
+    (r,) = checks.score_case(case, session(), str(tmp_path), run_code=True).checks
+    assert (r.passed, r.detail, r.score) == (False, f"score 0.25 (needs 1.00): {tmp_path / 'g'}", 0.25)
