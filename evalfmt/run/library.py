@@ -40,6 +40,7 @@ from .. import ir
 from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
 from . import detect as detect_mod
+from . import judges
 from .. import verdict
 from . import layout
 from . import runners as runners_mod
@@ -75,6 +76,9 @@ class LibraryRunRequest:
     check_timeout: float = 120.0
     force: bool = False
     cwd: str = "."
+    #: who grades model-graded assertions and decides tied rows of a test with criteria (as for terum runs)
+    judge: str = "none"
+    judge_command: str | None = None
 
 
 @dataclass
@@ -100,6 +104,7 @@ class Session:
     result: CaseResult | None = None
     error: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)
+    tail: str = ""  # the transcript's last 6,000 characters, kept for a judge deciding a tied row
 
     @property
     def dead(self) -> bool:
@@ -275,6 +280,7 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     if set(request.libraries) not in ({LIBRARY}, {layout.BASELINE, layout.CANDIDATE}):
         raise UsageError("give --skills DIR (one library) or --skills baseline=DIR --skills candidate=DIR")
     detect_mod.get(request.detection)
+    judge = judges.make(request.judge, request.judge_command)
     libs = {arm: library_skills(folder) for arm, folder in request.libraries.items()}
     options = runners_mod.RunnerOptions(agent_command=request.agent_command, replay_from=request.replay_from,
                                         model=request.model, options=dict(request.runner_options), cwd=request.cwd,
@@ -295,13 +301,14 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
             sandbox = boxes.take()
             if i + 1 < len(plan):
                 boxes.prepare(plan[i + 1][1])
-            sessions.append(run_one(request, runner, arm, sorted(skills), test, folders[test.id], rep, out, sandbox))
+            sessions.append(run_one(request, runner, arm, sorted(skills), test, folders[test.id], rep, out, sandbox,
+                                    judge))
             boxes.remove(sandbox)
     scores = {arm: score_arm(arm, tests, [s for s in sessions if s.arm == arm], sorted(skills))
               for arm, skills in libs.items()}
     run = LibraryRun(tests, {a: sorted(s) for a, s in libs.items()}, sessions, scores, request.k)
     if len(libs) == 2:
-        run.rows, run.tally = decide_rows(tests, sessions, request.k)
+        run.rows, run.tally = decide_rows(tests, sessions, request.k, judge)
     run.receipt_path = os.path.join(request.out, layout.RECEIPT)
     atomic_write(os.path.join(out, layout.RECEIPT), _dumps(receipt(run, request)))
     return run
@@ -351,7 +358,7 @@ class Sandboxes:
 
 
 def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, skills: list[str], test: Test,
-            folder_name_: str, rep: int, out: str, sandbox: str) -> Session:
+            folder_name_: str, rep: int, out: str, sandbox: str, judge: judges.Judge | None = None) -> Session:
     """Run the agent on the test in ``sandbox`` (the library staged), score it, note which skills fired."""
     t0 = time.perf_counter()
     sess = Session(arm, test.id, rep)
@@ -381,7 +388,9 @@ def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, sk
             fh.write(dead + "\n")
     else:
         sess.result = score_case(test.case, session, sandbox, request.detection, test.extra_checks,
-                                 request.check_timeout)
+                                 request.check_timeout, judge=judge, task=test.task, run_code=True, env=request.env)
+        if judge is not None and judge.configured and test.case.judge:
+            sess.tail = session.tail(judges.TAIL_CHARS)
         sess.fired = [name for name in skills if detect_mod.detect(session, name, request.detection).triggered]
     sess.seconds["total"] = time.perf_counter() - t0
     return sess
@@ -425,8 +434,10 @@ def score_arm(arm: str, tests: list[Test], sessions: list[Session], library: lis
     return ArmScore(arm, list(scores.values()), table, dead)
 
 
-def decide_rows(tests: list[Test], sessions: list[Session], k: int) -> tuple[list[dict[str, Any]], verdict.Tally]:
-    """candidate vs baseline, one row per test and repetition, with terum's rules."""
+def decide_rows(tests: list[Test], sessions: list[Session], k: int,
+                judge: judges.Judge | None = None) -> tuple[list[dict[str, Any]], verdict.Tally]:
+    """candidate vs baseline, one row per test and repetition, with terum's rules (a test's ``criteria``
+    is its judge rubric: equal checks go to the judge, asked twice with A and B swapped)."""
     table = {(s.arm, s.test, s.repetition): s for s in sessions}
     tally = verdict.Tally()
     rows = []
@@ -440,13 +451,27 @@ def decide_rows(tests: list[Test], sessions: list[Session], k: int) -> tuple[lis
             elif b.dead:
                 outcome, reason = "tie", "opponent-run-failed"
             else:
-                cp = c.result.passed if c.result else True
-                bp = b.result.passed if b.result else True
-                outcome, reason = ("win" if cp else "loss", "checks") if cp != bp else ("tie", "checks-equal-no-judge")
+                outcome, reason, detail = _decide_live(t, c, b, judge)
                 tally.add(outcome)
-            rows.append({"case": t.id, "repetition": rep, "opponent": layout.BASELINE, "outcome": outcome,
-                         "reason": reason})
+            row = {"case": t.id, "repetition": rep, "opponent": layout.BASELINE, "outcome": outcome, "reason": reason}
+            if detail:
+                row["detail"] = detail
+            rows.append(row)
     return rows, tally
+
+
+def _decide_live(t: Test, c: Session, b: Session, judge: judges.Judge | None) -> tuple[str, str, str]:
+    """Rules 4-6 of terum's row decision for two live sessions: (outcome, reason, detail)."""
+    cp = c.result.passed if c.result else True
+    bp = b.result.passed if b.result else True
+    if cp != bp:
+        return "win" if cp else "loss", "checks", ""
+    if not t.case.judge:
+        return "tie", "checks-equal-no-judge", ""
+    if judge is None or not judge.configured:
+        return "tie", "judge-not-configured", judges.NOT_CONFIGURED
+    d = judges.judge_pair(judge, t.task, t.case.judge, c.tail, b.tail)
+    return d.outcome, d.reason, d.detail
 
 
 # ---------------------------------------------------------------------------------------- output
@@ -515,6 +540,7 @@ def receipt(run: LibraryRun, request: LibraryRunRequest) -> dict[str, Any]:
         "run_id": request.run_id or run_id(),
         "k": run.k,
         "trigger_detection": request.detection,
+        "judge": request.judge,
         "libraries": {arm: {"skills": skills, "folder": request.libraries[arm]} for arm, skills in run.library.items()},
         "tests": [{"id": t.id, "expect": t.expect} for t in run.tests],
         "scores": {arm: s.to_json() for arm, s in run.scores.items()},
