@@ -4,7 +4,10 @@
 picker agent (tests/run_agents/fake_picker.py), against running the same agent alone 200 times by a bare
 loop (same tasks, one after another in one folder holding the library, staged once; stdout to a file).
 
-    .venv/bin/python benchmarks/trigger_run_bench.py [--runs 5] [--tests 200]
+    .venv/bin/python benchmarks/trigger_run_bench.py [--runs 5] [--tests 200] [--baseline DIR]
+
+``--baseline DIR`` also runs the evalfmt of another checkout (``DIR`` holds its ``evalfmt/`` package, e.g.
+``git archive main | tar -x -C DIR``) in the same rounds, so a change is measured side by side.
 
 Overhead per session = (evalfmt wall time - agent-alone wall time) / sessions. It covers evalfmt's
 start-up and reading, staging the library into each sandbox, reading and scoring the session, the
@@ -62,12 +65,15 @@ def agent_alone(root: pathlib.Path, tasks: list[str]) -> float:
     return wall
 
 
-def evalfmt_run(root: pathlib.Path) -> float:
+def evalfmt_run(root: pathlib.Path, checkout: str | None = None) -> float:
     out = root / "out"
+    env = dict(os.environ)
+    if checkout is not None:
+        env["PYTHONPATH"] = checkout
     cmd = [*EVALFMT, "run", "EVAL.yaml", "--skills", "skills", "--out", str(out), "--force", "--format", "json",
            "--agent-command", f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENT))} {{task}}"]
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"evalfmt run failed ({proc.returncode}): {proc.stderr}")
@@ -78,21 +84,26 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--tests", type=int, default=200)
+    ap.add_argument("--baseline", metavar="DIR", help="another checkout's evalfmt, run in the same rounds")
     args = ap.parse_args()
     root = pathlib.Path(tempfile.mkdtemp(prefix="trigger-bench-"))
     try:
         tasks = setup(root, args.tests)
-        alone, run = [], []
+        alone, run, base = [], [], []
         for _ in range(args.runs):
             alone.append(agent_alone(root, tasks))
             run.append(evalfmt_run(root))
-        a, r = statistics.median(alone), statistics.median(run)
+            if args.baseline:
+                base.append(evalfmt_run(root, os.path.abspath(args.baseline)))
+        a = statistics.median(alone)
         print(f"sessions per run: {args.tests}; library: {len(SKILLS)} skills; runs: {args.runs}")
         print(f"agent alone     : median {a:.2f} s (min {min(alone):.2f}, max {max(alone):.2f}), "
               f"{1000 * a / args.tests:.1f} ms/session")
-        print(f"evalfmt run     : median {r:.2f} s (min {min(run):.2f}, max {max(run):.2f}), "
-              f"{1000 * r / args.tests:.1f} ms/session")
-        print(f"overhead        : {1000 * (r - a) / args.tests:.1f} ms/session (medians)")
+        for label, times in (("evalfmt run", run), ("baseline run", base)):
+            if times:
+                r = statistics.median(times)
+                print(f"{label:16}: median {r:.2f} s (min {min(times):.2f}, max {max(times):.2f}), "
+                      f"{1000 * r / args.tests:.1f} ms/session; overhead {1000 * (r - a) / args.tests:.1f} ms/session")
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -41,7 +41,7 @@ import orjson
 
 from .. import ir
 from ..errors import EvalfmtError, one_line
-from . import agent_hints
+from . import agent_hints, contain
 from . import runners as runners_mod
 from . import scores
 from .compare import ArmRun, run_arm
@@ -145,6 +145,7 @@ def _init_worker() -> None:
     _worker["active"] = False
     _worker["interrupted"] = False
     signal.signal(signal.SIGINT, _session_sigint)
+    contain.keep_warm()  # this worker runs one agent after another: keep its next jail ready
 
 
 def _set_sigint(handler):
@@ -439,18 +440,19 @@ def _run_inline(queue: deque, result: RunResult, handle, progress: Progress) -> 
     _worker["interrupted"] = False
     previous = _set_sigint(_session_sigint)
     try:
-        while queue:
-            if _worker["interrupted"]:
-                result.interrupted = True
-                return
-            job = queue.popleft()
-            if job.unit.name in result.drops:
-                continue
-            res = run_session(job)
-            handle(res)
-            if res.interrupted:
-                result.interrupted = True
-                return
+        with contain.warm():  # one agent after another: the next one's jail is made while one runs
+            while queue:
+                if _worker["interrupted"]:
+                    result.interrupted = True
+                    return
+                job = queue.popleft()
+                if job.unit.name in result.drops:
+                    continue
+                res = run_session(job)
+                handle(res)
+                if res.interrupted:
+                    result.interrupted = True
+                    return
     except KeyboardInterrupt:  # no handler could be installed (not the main thread)
         result.interrupted = True
     finally:

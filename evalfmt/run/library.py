@@ -41,7 +41,7 @@ from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
 from . import detect as detect_mod
 from .. import verdict
-from . import layout
+from . import contain, layout
 from . import runners as runners_mod
 from .checks import CaseResult, score_case
 from .transcripts import SessionError, read_session
@@ -289,7 +289,7 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     sessions: list[Session] = []
     # File system work off the agent's critical path: one helper thread stages the next session's
     # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy)
-    with Sandboxes() as boxes:
+    with Sandboxes() as boxes, contain.warm():
         boxes.prepare(plan[0][1] if plan else {})
         for i, (arm, skills, test, rep) in enumerate(plan):
             sandbox = boxes.take()
