@@ -39,7 +39,7 @@ import signal
 import subprocess
 import threading
 import time
-from typing import IO, Any, Iterator
+from typing import Any, Iterator
 
 ENV = "EVALFMT_CONTAINMENT"
 _PR_SET_CHILD_SUBREAPER = 36
@@ -408,10 +408,10 @@ class _Ready:
             cell = _prepared()
         finally:
             with self.lock:
-                keep = cell is not None and self.want > 0
-                if keep:
+                if cell is not None and self.want > 0:
                     self.ready.append(cell)
-            if cell is not None and not keep:  # warm() ended meanwhile
+                    cell = None
+            if cell is not None:  # warm() ended meanwhile
                 cell.close()
             with self.lock:
                 self.making -= 1

@@ -48,6 +48,7 @@ from .compare import ArmRun, run_arm
 from .layout import ARMS, BASELINE, CANDIDATE, DEAD_MARKER, RUN_JSON, SANDBOX, SETUP_LOG, session_folder
 from .runners import Outcome, Runner, SessionSpec
 from .sandbox import StageError, StageSpec, missing_requirements, stage
+from .tags import check_names
 
 
 
@@ -657,10 +658,7 @@ def units_of(evalset: ir.EvalSet, names: list[str] | None = None) -> list[Unit]:
     if evalset.suite is not None and evalset.suite.entries:
         units.append(_unit("suite", evalset.suite, evalset))
     if names:
-        known = {u.name for u in units}
-        unknown = [n for n in names if n not in known]
-        if unknown:
-            raise EvalfmtError(f"no case named '{unknown[0]}' (cases: {', '.join(sorted(known)) or 'none'})")
+        check_names(names, (u.name for u in units))
         units = [u for u in units if u.name in names]
     seen: dict[str, Unit] = {}
     for u in units:

@@ -31,6 +31,7 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -41,8 +42,9 @@ from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
 from . import detect as detect_mod
 from .. import verdict
-from . import contain, layout
+from . import contain, layout, shell
 from . import runners as runners_mod
+from . import tags as tags_mod
 from .checks import CaseResult, score_case
 from .transcripts import SessionError, read_session
 from .triggers import TriggerScore
@@ -75,6 +77,11 @@ class LibraryRunRequest:
     check_timeout: float = 120.0
     force: bool = False
     cwd: str = "."
+    #: sessions run at once (threads: the agents run in parallel, the scoring in the calling thread)
+    jobs: int = 1
+    #: ``--case``: only the tests with these ids; ``--tag``: only the tests carrying one of these tags
+    cases: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
 
 
 @dataclass
@@ -268,10 +275,25 @@ def tests_of(sets: list[ir.EvalSet]) -> list[Test]:
 # ---------------------------------------------------------------------------------------- running
 
 
+def select(tests: list[Test], request: LibraryRunRequest) -> list[Test]:
+    """The tests ``--tag`` and ``--case`` select, as for a skill's cases (:mod:`tags`): tags first (a test
+    without tags, like a trigger set's prompt, is not selected by any), then the ids, which must exist."""
+    wanted = tags_mod.parse(request.tags)
+    if wanted:
+        tests = [t for t in tests if tags_mod.selected(t.case, wanted)]
+        if not tests:
+            raise EvalfmtError(f"{request.where}: no tests to run with those tags")
+    if request.cases:
+        tags_mod.check_names(request.cases, (t.id for t in tests))
+        tests = [t for t in tests if t.id in request.cases]
+    return tests
+
+
 def run_library(request: LibraryRunRequest) -> LibraryRun:
     tests = tests_of(request.sets)
     if not tests:
         raise EvalfmtError(f"{request.where}: no tests to run")
+    tests = select(tests, request)
     if set(request.libraries) not in ({LIBRARY}, {layout.BASELINE, layout.CANDIDATE}):
         raise UsageError("give --skills DIR (one library) or --skills baseline=DIR --skills candidate=DIR")
     detect_mod.get(request.detection)
@@ -286,17 +308,11 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     folders = {t.id: folder_name(t.id, taken) for t in tests}
     plan = [(arm, skills, test, rep)
             for test in tests for rep in range(1, request.k + 1) for arm, skills in libs.items()]
-    sessions: list[Session] = []
-    # File system work off the agent's critical path: one helper thread stages the next session's
-    # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy)
-    with Sandboxes() as boxes, contain.warm():
-        boxes.prepare(plan[0][1] if plan else {})
-        for i, (arm, skills, test, rep) in enumerate(plan):
-            sandbox = boxes.take()
-            if i + 1 < len(plan):
-                boxes.prepare(plan[i + 1][1])
-            sessions.append(run_one(request, runner, arm, sorted(skills), test, folders[test.id], rep, out, sandbox))
-            boxes.remove(sandbox)
+    with contain.warm(request.jobs):  # each command's jail is made while the one before runs
+        if request.jobs > 1:
+            sessions = _run_parallel(request, runner, plan, folders, out)
+        else:
+            sessions = _run_serial(request, runner, plan, folders, out)
     scores = {arm: score_arm(arm, tests, [s for s in sessions if s.arm == arm], sorted(skills))
               for arm, skills in libs.items()}
     run = LibraryRun(tests, {a: sorted(s) for a, s in libs.items()}, sessions, scores, request.k)
@@ -305,6 +321,78 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     run.receipt_path = os.path.join(request.out, layout.RECEIPT)
     atomic_write(os.path.join(out, layout.RECEIPT), _dumps(receipt(run, request)))
     return run
+
+
+Plan = list[tuple[str, dict[str, str], Test, int]]  # (arm, library, test, repetition), in receipt order
+
+
+def _run_serial(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Plan, folders: dict[str, str],
+                out: str) -> list[Session]:
+    sessions: list[Session] = []
+    # File system work off the agent's critical path: one helper thread stages the next session's
+    # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy)
+    with Sandboxes() as boxes:
+        boxes.prepare(plan[0][1] if plan else {})
+        for i, (arm, skills, test, rep) in enumerate(plan):
+            sandbox = boxes.take()
+            if i + 1 < len(plan):
+                boxes.prepare(plan[i + 1][1])
+            sessions.append(run_one(request, runner, arm, sorted(skills), test, folders[test.id], rep, out, sandbox))
+            boxes.remove(sandbox)
+    return sessions
+
+
+def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Plan, folders: dict[str, str],
+                  out: str) -> list[Session]:
+    """``--jobs N``: N threads stage sandboxes and run agents; this thread scores each session as its agent
+    ends (the regex time budget needs the main thread), then removes its sandbox. The sessions come back
+    in plan order, so the receipt is the serial run's. On Ctrl-C (or any error) no further agent starts,
+    the running ones are killed, and the exception goes on once every thread is done."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    stop = threading.Event()
+
+    def agent(item: tuple[str, dict[str, str], Test, int]) -> tuple[Started, str] | None:
+        arm, skills, test, rep = item
+        if stop.is_set():
+            return None
+        sandbox = Sandboxes._make(skills)
+        try:
+            return start_one(request, runner, arm, test, folders[test.id], rep, out, sandbox), sandbox
+        except BaseException:
+            shutil.rmtree(sandbox, True)
+            raise
+
+    sessions: list[Session | None] = [None] * len(plan)
+    pool = ThreadPoolExecutor(max_workers=request.jobs, thread_name_prefix="evalfmt-session")
+    index: dict[Future, int] = {pool.submit(agent, item): i for i, item in enumerate(plan)}
+    pending, unscored = set(index), set(index)
+    try:
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                got = fut.result()
+                assert got is not None  # None only once stopped, and then we are not here
+                unscored.discard(fut)
+                started, sandbox = got
+                _, skills, test, _ = plan[index[fut]]
+                try:
+                    sessions[index[fut]] = finish_one(request, started, sorted(skills), test, sandbox)
+                finally:
+                    pool.submit(shutil.rmtree, sandbox, True)
+    except BaseException:
+        stop.set()
+        while pending:  # an agent may be starting while we kill: kill again until every thread is back
+            shell.kill_running()
+            _, pending = wait(pending, timeout=0.1)
+        for fut in unscored:  # agents that ended but were not scored: their sandboxes go too
+            got = fut.result() if fut.exception() is None else None
+            if got is not None:
+                shutil.rmtree(got[1], True)
+        raise
+    finally:
+        pool.shutdown(wait=True)
+    return [s for s in sessions if s is not None]
 
 
 def _prepare(out: str, arms: list[str], force: bool) -> None:
@@ -350,9 +438,26 @@ class Sandboxes:
         self.pool.submit(shutil.rmtree, sandbox, True)
 
 
+@dataclass
+class Started:
+    """A session whose agent has ended: its spec and why it is dead (None: it ran to a clean end)."""
+
+    session: Session
+    spec: runners_mod.SessionSpec
+    dead: str | None
+    began: float
+
+
 def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, skills: list[str], test: Test,
             folder_name_: str, rep: int, out: str, sandbox: str) -> Session:
     """Run the agent on the test in ``sandbox`` (the library staged), score it, note which skills fired."""
+    return finish_one(request, start_one(request, runner, arm, test, folder_name_, rep, out, sandbox), skills, test,
+                      sandbox)
+
+
+def start_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, test: Test, folder_name_: str,
+              rep: int, out: str, sandbox: str) -> Started:
+    """The agent's part of a session: its folder, then the runner."""
     t0 = time.perf_counter()
     sess = Session(arm, test.id, rep)
     folder = layout.session_folder(out, arm, folder_name_, rep, request.k)
@@ -368,8 +473,13 @@ def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, sk
         dead = outcome.dead
     except Exception as exc:  # noqa: BLE001 - a runner's bug kills this session, not the run
         dead = f"runner '{getattr(runner, 'name', '?')}' failed: {type(exc).__name__}: {exc}"
-    t2 = time.perf_counter()
-    sess.seconds["agent"] = t2 - t1
+    sess.seconds["agent"] = time.perf_counter() - t1
+    return Started(sess, spec, dead, t0)
+
+
+def finish_one(request: LibraryRunRequest, started: Started, skills: list[str], test: Test, sandbox: str) -> Session:
+    """The scoring part of a session: read the transcript, score the test's checks, detect the skills fired."""
+    sess, spec, dead = started.session, started.spec, started.dead
     if dead is None:
         try:
             session = read_session(spec.transcript)
@@ -377,13 +487,13 @@ def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, sk
             dead = str(exc)
     if dead is not None:
         sess.error = dead
-        with open(os.path.join(folder, layout.DEAD_MARKER), "w", encoding="utf-8") as fh:
+        with open(os.path.join(spec.folder, layout.DEAD_MARKER), "w", encoding="utf-8") as fh:
             fh.write(dead + "\n")
     else:
         sess.result = score_case(test.case, session, sandbox, request.detection, test.extra_checks,
                                  request.check_timeout)
         sess.fired = [name for name in skills if detect_mod.detect(session, name, request.detection).triggered]
-    sess.seconds["total"] = time.perf_counter() - t0
+    sess.seconds["total"] = time.perf_counter() - started.began
     return sess
 
 
