@@ -27,11 +27,11 @@ sign test are terum's (:mod:`verdict`).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
 import tempfile
-import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -42,7 +42,7 @@ from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
 from . import detect as detect_mod
 from .. import verdict
-from . import contain, layout, shell
+from . import contain, layout
 from . import runners as runners_mod
 from . import tags as tags_mod
 from .checks import CaseResult, score_case
@@ -308,11 +308,10 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     folders = {t.id: folder_name(t.id, taken) for t in tests}
     plan = [(arm, skills, test, rep)
             for test in tests for rep in range(1, request.k + 1) for arm, skills in libs.items()]
-    with contain.warm(request.jobs):  # each command's jail is made while the one before runs
-        if request.jobs > 1:
-            sessions = _run_parallel(request, runner, plan, folders, out)
-        else:
-            sessions = _run_serial(request, runner, plan, folders, out)
+    if request.jobs > 1:
+        sessions = _run_parallel(request, runner, plan, folders, out)
+    else:
+        sessions = _run_serial(request, runner, plan, folders, out)
     scores = {arm: score_arm(arm, tests, [s for s in sessions if s.arm == arm], sorted(skills))
               for arm, skills in libs.items()}
     run = LibraryRun(tests, {a: sorted(s) for a, s in libs.items()}, sessions, scores, request.k)
@@ -330,8 +329,9 @@ def _run_serial(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Pl
                 out: str) -> list[Session]:
     sessions: list[Session] = []
     # File system work off the agent's critical path: one helper thread stages the next session's
-    # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy)
-    with Sandboxes() as boxes:
+    # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy);
+    # each command's jail is made while the one before runs
+    with Sandboxes() as boxes, contain.warm():
         boxes.prepare(plan[0][1] if plan else {})
         for i, (arm, skills, test, rep) in enumerate(plan):
             sandbox = boxes.take()
@@ -344,55 +344,69 @@ def _run_serial(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Pl
 
 def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Plan, folders: dict[str, str],
                   out: str) -> list[Session]:
-    """``--jobs N``: N threads stage sandboxes and run agents; this thread scores each session as its agent
-    ends (the regex time budget needs the main thread), then removes its sandbox. The sessions come back
-    in plan order, so the receipt is the serial run's. On Ctrl-C (or any error) no further agent starts,
-    the running ones are killed, and the exception goes on once every thread is done."""
-    from concurrent.futures import FIRST_COMPLETED, wait
+    """``--jobs N``: a process pool (fork) of N workers stages sandboxes and runs agents, as for a skill's
+    cases (each worker is its own subreaper, and keeps its next jail ready); this process scores each session
+    as its agent ends, then removes its sandbox. The sessions come back in plan order, so the receipt is the
+    serial run's. On Ctrl-C no further agent starts, the running ones are killed, and the interrupt goes on
+    once every worker is back."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    stop = threading.Event()
+    from . import execute
 
-    def agent(item: tuple[str, dict[str, str], Test, int]) -> tuple[Started, str] | None:
-        arm, skills, test, rep = item
-        if stop.is_set():
-            return None
-        sandbox = Sandboxes._make(skills)
-        try:
-            return start_one(request, runner, arm, test, folders[test.id], rep, out, sandbox), sandbox
-        except BaseException:
-            shutil.rmtree(sandbox, True)
-            raise
-
+    slim = dataclasses.replace(request, sets=[])  # what a worker needs, without the eval sets
     sessions: list[Session | None] = [None] * len(plan)
-    pool = ThreadPoolExecutor(max_workers=request.jobs, thread_name_prefix="evalfmt-session")
-    index: dict[Future, int] = {pool.submit(agent, item): i for i, item in enumerate(plan)}
+    pool = ProcessPoolExecutor(max_workers=request.jobs, mp_context=multiprocessing.get_context("fork"),
+                               initializer=execute._init_worker)
+    index = {pool.submit(_agent_job, slim, runner, item, folders[item[2].id], out): i for i, item in enumerate(plan)}
     pending, unscored = set(index), set(index)
     try:
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
                 got = fut.result()
-                assert got is not None  # None only once stopped, and then we are not here
                 unscored.discard(fut)
+                if got is None:  # a worker saw the interrupt before it started this one
+                    raise KeyboardInterrupt
                 started, sandbox = got
                 _, skills, test, _ = plan[index[fut]]
                 try:
                     sessions[index[fut]] = finish_one(request, started, sorted(skills), test, sandbox)
                 finally:
-                    pool.submit(shutil.rmtree, sandbox, True)
+                    shutil.rmtree(sandbox, True)
     except BaseException:
-        stop.set()
-        while pending:  # an agent may be starting while we kill: kill again until every thread is back
-            shell.kill_running()
-            _, pending = wait(pending, timeout=0.1)
+        execute._signal_workers(pool)  # each worker kills its own agent (a terminal's Ctrl-C reached them already)
+        for fut in pending:
+            fut.cancel()
+        wait(pending)
         for fut in unscored:  # agents that ended but were not scored: their sandboxes go too
-            got = fut.result() if fut.exception() is None else None
+            got = fut.result() if fut.done() and not fut.cancelled() and fut.exception() is None else None
             if got is not None:
                 shutil.rmtree(got[1], True)
         raise
     finally:
-        pool.shutdown(wait=True)
+        pool.shutdown(wait=True, cancel_futures=True)
     return [s for s in sessions if s is not None]
+
+
+def _agent_job(request: LibraryRunRequest, runner: runners_mod.Runner, item: tuple[str, dict[str, str], Test, int],
+               folder: str, out: str) -> tuple[Started, str] | None:
+    """In a pool worker: stage the sandbox and run the agent (None when the run was interrupted first)."""
+    from .execute import _worker
+
+    if _worker["interrupted"]:
+        return None
+    _worker["active"] = True
+    try:
+        arm, skills, test, rep = item
+        sandbox = Sandboxes._make(skills)
+        try:
+            return start_one(request, runner, arm, test, folder, rep, out, sandbox), sandbox
+        except BaseException:
+            shutil.rmtree(sandbox, True)
+            raise
+    finally:
+        _worker["active"] = False
 
 
 def _prepare(out: str, arms: list[str], force: bool) -> None:

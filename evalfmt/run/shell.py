@@ -16,7 +16,6 @@ import select
 import signal
 import subprocess
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -62,11 +61,6 @@ def run_shell(command: str, cwd: str, timeout: float = CHECK_TIMEOUT, env: dict[
     return ShellResult(code, code is None, tail, time.monotonic() - start)
 
 
-#: the processes started by :func:`spawn` and not yet ended by :func:`supervise` (for :func:`kill_running`)
-_running: set[subprocess.Popen] = set()
-_running_lock = threading.Lock()
-
-
 def spawn(argv: list[str], **popen) -> tuple[subprocess.Popen, Jail]:
     """Start ``argv`` in a new session and a jail (``popen``: the other ``Popen`` arguments)."""
     from .contain import jail
@@ -77,17 +71,7 @@ def spawn(argv: list[str], **popen) -> tuple[subprocess.Popen, Jail]:
     except BaseException:
         cell.close()
         raise
-    with _running_lock:
-        _running.add(proc)
     return proc, cell
-
-
-def kill_running() -> None:
-    """Kill the process group of every command running (started by another thread): each one's
-    :func:`supervise` then returns, and kills what the command left in its jail."""
-    with _running_lock:  # under the lock: none of them has been reaped, so its group id is still its own
-        for proc in _running:
-            kill_group(proc)
 
 
 def supervise(proc: subprocess.Popen, timeout: float, cell: Jail | None = None) -> int | None:
@@ -105,8 +89,6 @@ def supervise(proc: subprocess.Popen, timeout: float, cell: Jail | None = None) 
 
 
 def _end(proc: subprocess.Popen, cell: Jail | None) -> int:
-    with _running_lock:
-        _running.discard(proc)
     try:
         kill_group(proc)
         return proc.wait()
