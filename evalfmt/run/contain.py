@@ -317,7 +317,10 @@ class _Launcher:
     def start(self, argv: list[Any], popen: dict[str, Any]) -> subprocess.Popen | None:
         """The launcher running ``argv`` (the returned ``Popen`` is the launcher's: same pid, the command
         execs in it), or None (``argv`` cannot start this way, or the launcher is gone)."""
-        script = launch_script(argv, popen)
+        try:
+            script = launch_script(argv, popen)
+        except (TypeError, ValueError):  # arguments Popen refuses: let it say so
+            script = None
         if script is None:
             self.drop()
             return None

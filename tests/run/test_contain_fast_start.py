@@ -107,6 +107,9 @@ def test_a_program_that_cannot_run_is_popens_error(cgroups, tmp_path):
             shell.spawn([str(tmp_path / "not-a-program")], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL)
         assert info.value.strerror == "Exec format error"
+        with pytest.raises(TypeError):  # an argument Popen refuses
+            shell.spawn(["/bin/true", 3], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,  # type: ignore[list-item]
+                        stderr=subprocess.DEVNULL)
 
 
 def test_nothing_made_ahead_outlives_warm(cgroups, tmp_path):
