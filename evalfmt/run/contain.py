@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import queue
 import shutil
 import signal
 import subprocess
@@ -387,6 +388,8 @@ class _Ready:
         self.ready: list[_CgroupJail] = []
         self.making = 0
         self.owner = os.getpid()
+        self.tasks: queue.SimpleQueue[None] = queue.SimpleQueue()
+        self.worker: threading.Thread | None = None  # one helper thread makes them, started once
 
     def take(self) -> _CgroupJail | None:
         with self.lock:
@@ -402,8 +405,19 @@ class _Ready:
         with self.lock:
             starts = max(0, self.want - len(self.ready) - self.making)
             self.making += starts
+            new = starts > 0 and self.worker is None
+            if new:
+                self.worker = threading.Thread(target=self._serve, name="evalfmt-jail", daemon=True)
+        if new:
+            assert self.worker is not None
+            self.worker.start()  # once: starting a thread per jail would wait for it to be scheduled
         for _ in range(starts):
-            threading.Thread(target=self._make, name="evalfmt-jail", daemon=True).start()
+            self.tasks.put(None)
+
+    def _serve(self) -> None:
+        while True:
+            self.tasks.get()
+            self._make()
 
     def _make(self) -> None:
         cell = None
