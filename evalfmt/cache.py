@@ -26,9 +26,9 @@ try:  # CPython's own SHA-256: hashlib would load OpenSSL first (~3 ms on every 
     from _sha256 import sha256  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - other interpreters, Python >= 3.12
     try:
-        from _sha2 import sha256  # type: ignore[import-not-found,no-redef]
+        from _sha2 import sha256  # type: ignore[import-not-found]
     except ImportError:
-        from hashlib import sha256  # type: ignore[assignment]
+        from hashlib import sha256
 import io
 import os
 import time

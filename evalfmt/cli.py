@@ -60,7 +60,8 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except UsageError as exc:  # from below the CLI: shown as click's own, with the command's --help hint
             name = ctx.invoked_subcommand
-            sub = click.Context(self.get_command(ctx, name), info_name=name, parent=ctx) if name else ctx
+            cmd = self.get_command(ctx, name) if name else None
+            sub = click.Context(cmd, info_name=name, parent=ctx) if cmd is not None else ctx
             raise click.UsageError(str(exc), ctx=sub) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -128,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         code = 0
         try:
-            sys.stdout = None  # type: ignore[assignment]
+            sys.stdout = None
         except Exception:  # pragma: no cover
             pass
     except Exception as exc:  # noqa: BLE001 - the last line of defence: never a traceback

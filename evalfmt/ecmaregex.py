@@ -174,11 +174,12 @@ def _category_table() -> dict[str, list[tuple[int, int]]]:
 
     table: dict[str, list[tuple[int, int]]] = {}
     start, cur = 0, unicodedata.category(chr(0))
-    for cp in range(1, _MAX + 2):
-        cat = unicodedata.category(chr(cp)) if cp <= _MAX else None
+    for cp in range(1, _MAX + 1):
+        cat = unicodedata.category(chr(cp))
         if cat != cur:
             table.setdefault(cur, []).append((start, cp - 1))
             start, cur = cp, cat
+    table.setdefault(cur, []).append((start, _MAX))
     return table
 
 
@@ -466,8 +467,8 @@ class _Parser:
             elif self.eat("<!"):
                 kind = "nbehind"
             elif self.eat("<"):
-                name = re.compile(r"([A-Za-z_$\u0080-\U0010ffff][A-Za-z0-9_$\u0080-\U0010ffff\u200c\u200d]*)>")
-                m = name.match(self.src, self.pos)
+                name_re = re.compile(r"([A-Za-z_$\u0080-\U0010ffff][A-Za-z0-9_$\u0080-\U0010ffff\u200c\u200d]*)>")
+                m = name_re.match(self.src, self.pos)
                 if not m or not (m.group(1).replace("$", "_").isidentifier()):
                     raise self.err("invalid capture group name", start)
                 name = m.group(1)

@@ -46,7 +46,9 @@ def find(text: str, *, bom: bool = False, spaced_close: bool = False) -> Block |
         return None
     start = at + 3
     close = _CLOSE_SPACED if spaced_close else _CLOSE
-    run_end = _SPACE.match(text, start).end()
+    space = _SPACE.match(text, start)
+    assert space is not None  # \s* matches, at least the empty string
+    run_end = space.end()
     last = text.rfind("\n", start, run_end)
     if last < 0:
         return None

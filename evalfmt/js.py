@@ -103,6 +103,7 @@ def number_string(x: int | float) -> str:
     sign = "-" if x < 0 else ""
     # repr gives the shortest digits that round-trip, which is what ECMAScript asks for.
     _, digits_t, exp = Decimal(repr(abs(x))).as_tuple()
+    assert isinstance(exp, int)  # x is finite: not 'n', 'N' or 'F'
     digits = "".join(map(str, digits_t)).rstrip("0")
     exp += len("".join(map(str, digits_t))) - len(digits)
     k = len(digits)

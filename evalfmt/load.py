@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, cast
 
 from .errors import LoadError, Pos
 
@@ -318,7 +318,13 @@ def _too_deep(text: str, path: str) -> LoadError:
     return LoadError(f"nesting is deeper than {MAX_DEPTH} levels", path, line, col)
 
 
-_WS = re.compile(r"[ \t\n\r]*")
+class _MatchesEverywhere(Protocol):
+    """A compiled pattern that can match the empty string: ``match`` never gives None."""
+
+    def match(self, string: str, pos: int = 0) -> re.Match[str]: ...
+
+
+_WS = cast(_MatchesEverywhere, re.compile(r"[ \t\n\r]*"))
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 
@@ -330,8 +336,8 @@ def _index_json(text: str) -> tuple[Any, list[Duplicate]]:
     dups: list[Duplicate] = []
     # Precompute line starts for offset -> (line, col).
     starts = [0]
-    for m in re.finditer("\n", text):
-        starts.append(m.end())
+    for nl in re.finditer("\n", text):
+        starts.append(nl.end())
     import bisect
 
     def at(off: int) -> tuple[int, int]:
@@ -367,6 +373,7 @@ def _index_json(text: str) -> tuple[Any, list[Duplicate]]:
         c = text[i]
         if stack and isinstance(stack[-1][0], YMap) and stack[-1][2] is None and c == '"':
             m = _STRING.match(text, i)
+            assert m is not None  # the text is valid JSON: a '"' starts a string
             stack[-1][2] = json.loads(m.group(0))
             stack[-1][3] = at(i)
             i = _WS.match(text, m.end()).end() + 1  # skip ':'
@@ -390,6 +397,7 @@ def _index_json(text: str) -> tuple[Any, list[Duplicate]]:
             i += 1
         elif c == '"':
             m = _STRING.match(text, i)
+            assert m is not None  # the text is valid JSON: a '"' starts a string
             attach(json.loads(m.group(0)), vp)
             i = m.end()
         elif text.startswith("true", i):
@@ -489,7 +497,7 @@ def _load_yaml(text: str, path: str, max_bytes: int) -> tuple[Any, list[Duplicat
 
     parser = CParser(text)
     dups: list[Duplicate] = []
-    anchors: dict[str, tuple[Any, int]] = {}
+    anchors: dict[str, tuple[Any, int, int]] = {}  # name -> (value, nodes, characters)
     # frame: [container, anchor, start_count, is_map, pending_key, key_pos, path, start_chars]
     stack: list[list] = []
     root: Any = None

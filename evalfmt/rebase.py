@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import os
-from typing import Any
+from typing import Any, TypeGuard
 
 from . import ir
 
@@ -71,7 +71,7 @@ def move(value: str, src: str, dst: str) -> str:
     return new.replace(os.sep, "/")
 
 
-def _path_like(value: Any) -> bool:
+def _path_like(value: Any) -> TypeGuard[str]:
     """A command argument skillgym and agentv treat as a path: ``.``, ``..``, or starting with ``./``/``../``."""
     return isinstance(value, str) and (value in (".", "..") or value.startswith(("./", "../")))
 
@@ -109,7 +109,7 @@ def rebase(evalset: ir.EvalSet, target: str, out_dir: str) -> tuple[ir.EvalSet, 
 
     for new, old in zip(es.cases, evalset.cases):
         case(new, old)
-    if es.suite is not None:
+    if es.suite is not None and evalset.suite is not None:  # es is a copy: both or neither
         case(es.suite, evalset.suite)
     if set_src is not None:
         _messages(es.input, set_src, set_dst)

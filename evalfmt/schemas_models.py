@@ -12,14 +12,19 @@ Editors use them through ``# yaml-language-server: $schema=<path or URL>`` (see 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema
+from pydantic.json_schema import SkipJsonSchema
 
 from . import ir
 from .formats.agentv import reader as av
 
 Scalar = Union[str, int, float, bool]
+_T = TypeVar("_T")
+#: a key a file may leave out but not set to null: the default None means "absent" and stays out of the
+#: schema (the schema says only the type of a present value)
+Omittable = Union[_T, SkipJsonSchema[None]]
 NonBlank = Annotated[str, StringConstraints(pattern=r"\S")]
 #: a sandbox-relative path the engine writes: not absolute, no '..' segment, not under .claude
 SafePath = Annotated[str, StringConstraints(
@@ -79,25 +84,25 @@ Bucket = Literal[ir.BUCKETS]  # type: ignore[valid-type]
 
 class _CaseFields(_Strict):
     task: NonBlank = Field(description="The prompt the agent receives (required, not blank).")
-    checks: list[TerumCheck] = Field(None, description="Checks, all-or-nothing per arm.")
-    judge: Scalar = Field(None, description="A rubric, read only when the checks tie.")
-    files: dict[SafePath, Union[Scalar, None]] = Field(
+    checks: Omittable[list[TerumCheck]] = Field(None, description="Checks, all-or-nothing per arm.")
+    judge: Omittable[Scalar] = Field(None, description="A rubric, read only when the checks tie.")
+    files: Omittable[dict[SafePath, Union[Scalar, None]]] = Field(
         None, description="Files written into the sandbox: relative path -> contents.")
-    fixture: Scalar = Field(None, description="A directory (relative to this file's folder) copied into the sandbox "
-                                              "first.")
-    setup: Scalar = Field(None, description="POSIX shell run with /bin/sh -ce in the sandbox before the agent (60 s "
-                                            "cap).")
-    requires: list[Requirement] = Field(
+    fixture: Omittable[Scalar] = Field(
+        None, description="A directory (relative to this file's folder) copied into the sandbox first.")
+    setup: Omittable[Scalar] = Field(
+        None, description="POSIX shell run with /bin/sh -ce in the sandbox before the agent (60 s cap).")
+    requires: Omittable[list[Requirement]] = Field(
         None, description="Host tools: a binary name, or python3:<module>. A missing one skips the case.")
-    timeout_minutes: Annotated[float, Field(gt=0, le=120)] = Field(None, description="Per arm; default 120.")
-    max_turns: Annotated[int, Field(gt=0)] = Field(None, description="Default 200.")
+    timeout_minutes: Omittable[Annotated[float, Field(gt=0, le=120)]] = Field(None, description="Per arm; default 120.")
+    max_turns: Omittable[Annotated[int, Field(gt=0)]] = Field(None, description="Default 200.")
 
 
 class TerumCase(_CaseFields):
     """A terum case: evals/cases/<name>.yaml (the file stem is the case name)."""
 
     model_config = ConfigDict(regex_engine="python-re", extra="forbid", title="terum case (evals/cases/<name>.yaml)")
-    bucket: Bucket = Field(None, description="A label for reviewers; never scored.")
+    bucket: Omittable[Bucket] = Field(None, description="A label for reviewers; never scored.")
 
 
 class SuiteEntry(_Strict):
@@ -110,13 +115,13 @@ class TerumSuite(_CaseFields):
 
     model_config = ConfigDict(regex_engine="python-re", extra="forbid", title="terum suite (evals/suite.yaml)")
     cases: list[SuiteEntry] = Field(min_length=1, description="The rows: each only name and checks.")
-    checks: list[TerumCheck] = Field(
+    checks: Omittable[list[TerumCheck]] = Field(
         None, description="Parsed and discarded by the engine: put checks in the rows.",
         json_schema_extra={"deprecated": True})
-    judge: Scalar = Field(None, description="A suite is never judged: discarded.",
-                          json_schema_extra={"deprecated": True})
-    bucket: Bucket = Field(None, description="Parsed and discarded by the engine.",
-                           json_schema_extra={"deprecated": True})
+    judge: Omittable[Scalar] = Field(None, description="A suite is never judged: discarded.",
+                                     json_schema_extra={"deprecated": True})
+    bucket: Omittable[Bucket] = Field(None, description="Parsed and discarded by the engine.",
+                                      json_schema_extra={"deprecated": True})
 
 
 class TerumTriggers(_Strict):
@@ -182,11 +187,11 @@ class Assertion(_Open):
     type: str = Field(description="contains, icontains, regex, equals, is-json, llm-grader, rubrics, code-grader, "
                                   "skill-trigger, ... (snake_case and *-judge spellings are deprecated); "
                                   "any other name is a custom assertion.")
-    name: str = Field(None)
-    weight: float = Field(None)
-    required: Union[bool, float] = Field(None)
-    min_score: float = Field(None)
-    negate: bool = Field(None)
+    name: Omittable[str] = Field(None)
+    weight: Omittable[float] = Field(None)
+    required: Omittable[Union[bool, float]] = Field(None)
+    min_score: Omittable[float] = Field(None)
+    negate: Omittable[bool] = Field(None)
 
 
 AssertionItem = Union[str, Assertion]
@@ -197,14 +202,15 @@ class AgentvTest(_Open):
                                      "a string).")
     input: AgentvInput = Field(description="The prompt (required): a string, messages [{role, content}], one "
                                            "message, or the content of one user message.")
-    criteria: str = Field(None, description="What a good answer does (graded by an LLM).")
+    criteria: Omittable[str] = Field(None, description="What a good answer does (graded by an LLM).")
     expected_output: Any = Field(None)
-    input_files: list[str] = Field(None)
-    assertions: list[AssertionItem] = Field(None)
-    metadata: dict[str, Any] = Field(None)
-    expected_outcome: str = Field(None, description="Deprecated: use criteria.", json_schema_extra={"deprecated": True})
-    assert_: list[AssertionItem] = Field(None, alias="assert", description="Deprecated: use assertions.",
-                                         json_schema_extra={"deprecated": True})
+    input_files: Omittable[list[str]] = Field(None)
+    assertions: Omittable[list[AssertionItem]] = Field(None)
+    metadata: Omittable[dict[str, Any]] = Field(None)
+    expected_outcome: Omittable[str] = Field(None, description="Deprecated: use criteria.",
+                                             json_schema_extra={"deprecated": True})
+    assert_: Omittable[list[AssertionItem]] = Field(None, alias="assert", description="Deprecated: use assertions.",
+                                                    json_schema_extra={"deprecated": True})
 
 
 class AgentvEval(_Open):
@@ -213,19 +219,20 @@ class AgentvEval(_Open):
     model_config = ConfigDict(regex_engine="python-re", extra="allow", title="AgentV EVAL.yaml (agentv 4.42.4)",
                               json_schema_extra={"anyOf": [{"required": ["tests"]}, {"required": ["eval_cases"]},
                                                            {"required": ["evalcases"]}]})
-    name: str = Field(None)
-    description: str = Field(None)
-    tags: list[str] = Field(None)
-    input: AgentvInput = Field(None, description="Prepended to every test's input (same shapes as a test's).")
-    assertions: list[AssertionItem] = Field(None, description="Applied to every test.")
-    tests: Union[list[AgentvTest], str] = Field(None, description="The tests, or a path to a .yaml/.jsonl file or "
-                                                                  "folder.")
-    eval_cases: Union[list[AgentvTest], str] = Field(None, description="Deprecated: use tests.",
-                                                     json_schema_extra={"deprecated": True})
-    evalcases: Union[list[AgentvTest], str] = Field(None, description="Deprecated: use tests.",
+    name: Omittable[str] = Field(None)
+    description: Omittable[str] = Field(None)
+    tags: Omittable[list[str]] = Field(None)
+    input: Omittable[AgentvInput] = Field(
+        None, description="Prepended to every test's input (same shapes as a test's).")
+    assertions: Omittable[list[AssertionItem]] = Field(None, description="Applied to every test.")
+    tests: Omittable[Union[list[AgentvTest], str]] = Field(
+        None, description="The tests, or a path to a .yaml/.jsonl file or folder.")
+    eval_cases: Omittable[Union[list[AgentvTest], str]] = Field(None, description="Deprecated: use tests.",
+                                                                json_schema_extra={"deprecated": True})
+    evalcases: Omittable[Union[list[AgentvTest], str]] = Field(None, description="Deprecated: use tests.",
+                                                               json_schema_extra={"deprecated": True})
+    assert_: Omittable[list[AssertionItem]] = Field(None, alias="assert", description="Deprecated: use assertions.",
                                                     json_schema_extra={"deprecated": True})
-    assert_: list[AssertionItem] = Field(None, alias="assert", description="Deprecated: use assertions.",
-                                         json_schema_extra={"deprecated": True})
 
 
 # ----------------------------------------------------------------------------------- agent skills
@@ -233,13 +240,13 @@ class AgentvEval(_Open):
 
 class AgentSkillsEval(_Open):
     id: int = Field(description="A unique integer.")
-    name: Annotated[str, StringConstraints(pattern=r"\S")] = Field(None)
+    name: Omittable[Annotated[str, StringConstraints(pattern=r"\S")]] = Field(None)
     prompt: NonBlank = Field(description="The task to run.")
-    expected_output: str = Field(None)
-    files: list[str] = Field(None, description="Input files, relative to the skill.")
-    should_trigger: bool = Field(None)
-    expectations: list[str] = Field(None, description="Sentences a grader checks.")
-    assertions: list[str] = Field(None, description="What some files call expectations.")
+    expected_output: Omittable[str] = Field(None)
+    files: Omittable[list[str]] = Field(None, description="Input files, relative to the skill.")
+    should_trigger: Omittable[bool] = Field(None)
+    expectations: Omittable[list[str]] = Field(None, description="Sentences a grader checks.")
+    assertions: Omittable[list[str]] = Field(None, description="What some files call expectations.")
 
 
 class AgentSkillsEvals(_Open):

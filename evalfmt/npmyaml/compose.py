@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from ..load import MAX_DEPTH
 from . import scalars as sc
 from .cst import Parser
 from .directives import CORE_TAG, Directives
 from .error import YamlError
-from .props import contains_newline, empty_position, Props, resolve_end, resolve_props
+from .props import contains_newline, empty_position, Props, resolve_end, resolve_props, Token
 
 MAP_TAG = CORE_TAG + "map"
 SEQ_TAG = CORE_TAG + "seq"
@@ -32,6 +33,17 @@ class Node:
     value or None) pairs) or ``seq`` (items: nodes)."""
 
     __slots__ = ("kind", "range", "anchor", "tag", "value", "items", "style", "merge", "cls", "offset")
+    kind: str
+    range: list[int]  # [start, value end, node end]
+    anchor: str | None
+    tag: str | None
+    value: Any  # a scalar's JavaScript value (sc.MERGE for a merge key), an alias's anchor name
+    #: a map's [(key, value or None)], a seq's [node] (a tagged !!omap/!!pairs seq holds pairs, like a map)
+    items: Any
+    style: str | None
+    merge: bool
+    cls: str | None
+    offset: int  # of a scalar's or an alias's token
 
     def __init__(self, kind: str, value=None, items=None):
         self.kind = kind
@@ -64,7 +76,7 @@ def compose(text: str) -> tuple[Doc, list[int]]:
     parser = Parser()
     tokens = parser.parse(text)
     composer = _Composer()
-    first = None
+    first: Doc | None = None
     try:
         for doc in composer.run(tokens, len(text)):
             if first is None:
@@ -80,6 +92,7 @@ def compose(text: str) -> tuple[Doc, list[int]]:
             first.errors = composer.errors + [err]
         else:
             first.errors.append(err)
+    assert first is not None  # run() yields at least one document
     return first, parser.line_starts
 
 
@@ -300,7 +313,7 @@ class _DocComposer:
             value_end = offset + len(source)
             end, _ = resolve_end(token.get("end"), value_end, self.strict, on_error)
             rng = [offset, value_end, end]
-        tag_name = None
+        tag_name: str | None = None
         if tag_token is not None:
             tag_name = self.directives.tag_name(
                 tag_token["source"], lambda m: on_error(tag_token, "TAG_RESOLVE_FAILED", m))
@@ -308,7 +321,7 @@ class _DocComposer:
         node.style = style
         node.range = rng
         node.offset = token["offset"]
-        if tag_name:
+        if tag_name and tag_token is not None:  # tag_name is only set with a tag_token
             self._tagged_scalar(node, value, tag_name, tag_token)
             node.tag = tag_name
         elif kind == "scalar":
@@ -327,7 +340,7 @@ class _DocComposer:
         short = tag_name[len(CORE_TAG):] if tag_name.startswith(CORE_TAG) else None
         if short is not None:
             for tag, pattern, fn in table:
-                if tag == short and pattern is not None:
+                if tag == short:
                     if pattern.match(value):
                         if tag == "merge":
                             node.value, node.merge = sc.MERGE, True
@@ -373,6 +386,7 @@ class _DocComposer:
         kind = token["type"]
         if kind == "block-seq":
             anchor, nl = props.anchor, props.newline_after_prop
+            last: Token | None
             if anchor is not None and tag_token is not None:
                 last = anchor if anchor["offset"] > tag_token["offset"] else tag_token
             else:
@@ -394,7 +408,7 @@ class _DocComposer:
         else:
             node = self.flow_collection(token)
         node.tag = tag_name
-        if cls is not None:
+        if cls is not None and tag_token is not None:  # cls is only set with a tag_token
             self._tagged_collection(node, cls, tag_token)
         return node
 
@@ -452,7 +466,7 @@ class _DocComposer:
                                        key if key is not None else (sep[0] if sep else None),
                                        offset, on_error, bm["indent"], True)
             implicit = key_props.found is None
-            if implicit:
+            if key_props.found is None:
                 if key is not None:
                     if key["type"] == "block-seq":
                         on_error(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map "

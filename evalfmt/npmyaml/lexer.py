@@ -355,7 +355,7 @@ class _Lexer:
         indent = 0
         i = self.pos
         while i < self.n:
-            ch = s[i]
+            ch: str | None = s[i]  # self.at() below gives None past the end
             if ch == " ":
                 indent += 1
             elif ch == "\n":

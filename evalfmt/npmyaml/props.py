@@ -5,6 +5,11 @@ next token, two anchors, ...)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+#: a token of the concrete syntax tree (cst.py): a dict with "type", "offset", "source", ...
+Token = dict[str, Any]
+
 
 def resolve_end(end: list | None, offset: int, req_space: bool, on_error) -> tuple[int, bool]:
     """(offset after the tokens that end a node, whether they hold a comment)."""
@@ -30,6 +35,15 @@ def resolve_end(end: list | None, offset: int, req_space: bool, on_error) -> tup
 
 class Props:
     __slots__ = ("comma", "found", "comment", "has_newline", "anchor", "tag", "newline_after_prop", "end", "start")
+    comma: Token | None
+    found: Token | None  # the indicator token
+    comment: str
+    has_newline: bool
+    anchor: Token | None
+    tag: Token | None
+    newline_after_prop: Token | None
+    end: int
+    start: int
 
 
 def resolve_props(tokens: list, flow: str | None, indicator: str, nxt, offset: int, on_error, parent_indent: int,

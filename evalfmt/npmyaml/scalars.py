@@ -10,6 +10,7 @@ Values are Python values standing for JavaScript ones: ``None`` (null), ``bool``
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
 PLAIN, QUOTE_SINGLE, QUOTE_DOUBLE, BLOCK_LITERAL, BLOCK_FOLDED = "PLAIN", "QUOTE_SINGLE", "QUOTE_DOUBLE", \
     "BLOCK_LITERAL", "BLOCK_FOLDED"
@@ -327,8 +328,16 @@ def _nan_inf(s: str) -> float:
     return float("-inf") if s[0] == "-" else float("inf")
 
 
+#: (tag, pattern, resolver): a plain scalar that matches the pattern resolves to resolver(text)
+Schema = tuple[tuple[str, re.Pattern[str], Callable[[str], Any]], ...]
+
+
+def _merge(s: str) -> object:
+    return MERGE
+
+
 #: (tag, pattern, resolver) in the order the package tries them: the 1.2 core schema.
-CORE = (
+CORE: Schema = (
     ("null", re.compile(r"(?:~|[Nn]ull|NULL)?\Z"), lambda s: None),
     ("bool", re.compile(r"(?:[Tt]rue|TRUE|[Ff]alse|FALSE)\Z"), lambda s: s[0] in "tT"),
     ("int", re.compile(r"0o[0-7]+\Z"), lambda s: _js_int(s[2:], 8)),
@@ -337,7 +346,7 @@ CORE = (
     ("float", re.compile(r"(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)\Z"), _nan_inf),
     ("float", re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+\Z"), _js_float),
     ("float", re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)\Z"), _js_float),
-    ("merge", re.compile(r"<<\Z"), None),
+    ("merge", re.compile(r"<<\Z"), _merge),
 )
 
 
@@ -348,6 +357,7 @@ def _int11(s: str, skip: int, base: int):
     digits = s[skip:].replace("_", "")
     # JavaScript's parseInt stops at the first character that is not a digit of the base
     m = re.match({2: "[01]*", 8: "[0-7]*", 10: "[0-9]*", 16: "[0-9a-fA-F]*"}[base], digits)
+    assert m is not None  # a '*' pattern matches, at least the empty string
     n = _js_int(m.group(0), base) if m.group(0) else float("nan")
     return -n if sign == "-" else n
 
@@ -362,8 +372,10 @@ def _sexagesimal(s: str):
     return int(res) if res.is_integer() and abs(res) <= 2 ** 53 else res
 
 
-#: The YAML 1.1 schema (``%YAML 1.1``): more booleans, numbers with '_', base 60, and timestamps.
-YAML11 = (
+#: The YAML 1.1 schema (``%YAML 1.1``): more booleans, numbers with '_', base 60, and timestamps. The
+#: package's list also has !!binary (before merge), !!omap, !!pairs and !!set (after it): no plain scalar
+#: resolves to those, only an explicit tag selects them (compose.py).
+YAML11: Schema = (
     ("null", re.compile(r"(?:~|[Nn]ull|NULL)?\Z"), lambda s: None),
     ("bool", re.compile(r"(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)\Z"), lambda s: True),
     ("bool", re.compile(r"(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)\Z"), lambda s: False),
@@ -375,11 +387,7 @@ YAML11 = (
     ("float", re.compile(r"[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+\Z"),
      lambda s: _js_float(s.replace("_", ""))),
     ("float", re.compile(r"[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*\Z"), lambda s: _parse_float(s.replace("_", ""))),
-    ("binary", None, None),
-    ("merge", re.compile(r"<<\Z"), None),
-    ("omap", None, None),
-    ("pairs", None, None),
-    ("set", None, None),
+    ("merge", re.compile(r"<<\Z"), _merge),
     ("int", re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\Z"), _sexagesimal),
     ("float", re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*\Z"), _sexagesimal),
     ("timestamp", re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:t|T|[ \t]+)[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}"
@@ -399,8 +407,6 @@ def resolve_plain(value: str, at_key: bool, version: str):
     """(tag name, value) of a plain scalar by the document's schema; ``("merge", MERGE)`` for a
     '<<' key (agentv turns merge keys on)."""
     for tag, pattern, fn in (YAML11 if version == "1.1" else CORE):
-        if pattern is None:
-            continue
         if tag == "merge":
             if at_key and pattern.match(value):
                 return "merge", MERGE

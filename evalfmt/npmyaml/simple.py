@@ -91,6 +91,7 @@ def is_simple(text: str) -> bool:
                     continue
                 return False
         m = _LINE.fullmatch(line)
+        assert m is not None  # every group is optional but val, which takes the rest of the line
         dash, key, val = m.group("dash"), m.group("key"), m.group("val")
         if key is None and dash is None:
             return False

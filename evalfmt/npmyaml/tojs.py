@@ -42,7 +42,7 @@ class _Anchor:
 class ToJS:
     """Converts one document; ``pos(offset)`` gives (line, column) for positions in the data."""
 
-    def __init__(self, contents: Node, pos):
+    def __init__(self, contents: Node | None, pos):
         self.contents = contents
         self.pos = pos
         self.anchors: dict[int, _Anchor] = {}
@@ -149,35 +149,35 @@ class ToJS:
         if kind == "scalar":
             return "<<" if node.value is sc.MERGE else node.value
         if kind == "seq" and node.cls is None:
-            out = YSeq()
-            out.pos = self.pos(node.range[0])
+            seq = YSeq()
+            seq.pos = self.pos(node.range[0])
             if data is not None:
-                data.res, data.done = out, True
+                data.res, data.done = seq, True
             for item in node.items:
-                out.append(self.value(item))
-                out.ipos.append(self.pos(item.range[0]))
-            return out
+                seq.append(self.value(item))
+                seq.ipos.append(self.pos(item.range[0]))
+            return seq
         if kind == "seq":  # !!omap, !!pairs
-            out = YSeq() if node.cls == "pairs" else YMap()
-            out.pos = self.pos(node.range[0])
+            pairs: YSeq | YMap = YSeq() if node.cls == "pairs" else YMap()
+            pairs.pos = self.pos(node.range[0])
             if data is not None:
-                data.res, data.done = out, True
+                data.res, data.done = pairs, True
             seen: set = set()
             for key, value in node.items:
-                if node.cls == "pairs":
+                if isinstance(pairs, YSeq):  # node.cls == "pairs"
                     one = YMap()
                     one.pos = self.pos(key.range[0])
                     self._pair(one, key, value)
-                    out.append(one)
-                    out.ipos.append(one.pos)
+                    pairs.append(one)
+                    pairs.ipos.append(one.pos)
                 else:
                     k = self.value(key)
                     v = self.value(value)
                     if _canon(k) in seen:
                         raise YamlError(key.range[0], None, "Ordered maps must not include duplicate keys")
                     seen.add(_canon(k))
-                    self._put(out, _js_key(k, key), v, key, value)
-            return out
+                    self._put(pairs, _js_key(k, key), v, key, value)
+            return pairs
         out = YMap()
         out.pos = self.pos(node.range[0])
         if data is not None:
@@ -211,7 +211,8 @@ class ToJS:
             if src is not None and id(src) in self._building:
                 # the package merges the mapping into itself again and again, each time counting one
                 # more use of the alias, until its alias budget runs out
-                raise YamlError((item or value).range[0], None, EXCESSIVE)
+                assert item is not None  # src is item or the node it aliases
+                raise YamlError(item.range[0], None, EXCESSIVE)
             if src is None or src.kind != "map" or src.cls not in (None, "set"):
                 at = item if item is not None else value
                 raise YamlError(at.range[0] if at is not None else 0, None, "Merge sources must be maps or map aliases")
