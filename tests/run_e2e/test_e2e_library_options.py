@@ -13,6 +13,7 @@ import time
 
 import pytest
 from e2ehelp import agent_command, make_skill
+from test_e2e_interrupt import _alive
 from test_e2e_library import EVAL_YAML, PICKER, SKILLS, library
 
 SUITE = """import { assert, type Case } from "skillgym";
@@ -132,14 +133,6 @@ SLOW = """  - id: slow{i}
       - type: contains
         value: x
 """
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return not fh.read().split(") ", 1)[1].startswith("Z")
-    except OSError:
-        return False
 
 
 def test_ctrl_c_with_jobs_kills_every_running_agent(tmp_path, evalfmt_exe):
