@@ -10,15 +10,22 @@ earlier one keeps its name: an entry point named like a built-in is not loaded.
 Entry points are loaded only when a name is asked for that is not a built-in, or when every plugin
 is (:meth:`Registry.all`, :meth:`Registry.names`). An entry point that fails to import, or whose
 object is not of the kind the group holds, is never skipped: :class:`PluginError` (exit 2, one line)
-names it, its group and its target, with the cause.
+names it, its group and its target, with the cause. A registry on a start-up path (lint's rules, run
+by pre-commit on every commit) is made with ``scan_first=True``: it imports ``importlib.metadata``
+(which costs more than linting one file) only when an installed distribution declares the group.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Callable, Generic, Mapping, TypeVar
+import os
+import sys
+from typing import TYPE_CHECKING, Callable, Generic, Mapping, TypeVar
 
 from .errors import EvalfmtError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from importlib.metadata import EntryPoint
 
 T = TypeVar("T")
 
@@ -36,6 +43,31 @@ def load_ref(ref: str) -> object:
     return obj
 
 
+def declared(group: str) -> bool:
+    """True when some distribution on ``sys.path`` declares an entry point in ``group``: a direct look
+    at the ``entry_points.txt`` files, without importing ``importlib.metadata``."""
+    marker = "[" + group + "]"
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith((".dist-info", ".egg-info")):
+                try:
+                    with open(os.path.join(entry or ".", name, "entry_points.txt"), encoding="utf-8") as fh:
+                        if marker in fh.read():
+                            return True
+                except OSError:
+                    continue
+    return False
+
+
+def where(ep: EntryPoint) -> str:
+    """How a message names an entry point: ``(entry point 'name = module:attr' in group 'group')``."""
+    return f"(entry point '{ep.name} = {ep.value}' in group '{ep.group}')"
+
+
 _REGISTRIES: list["Registry[object]"] = []
 
 
@@ -51,14 +83,16 @@ class Registry(Generic[T]):
     says whether a loaded object is of the group's kind."""
 
     def __init__(self, group: str, builtins: Mapping[str, str], *, kind: str,
-                 accepts: Callable[[object], bool] = lambda obj: True) -> None:
+                 accepts: Callable[[object], bool] = lambda obj: True, scan_first: bool = False) -> None:
         self.group = group
         self.kind = kind
         self.accepts = accepts
+        self.scan_first = scan_first
         self._builtin_refs = dict(builtins)
         self._loaded: dict[str, T] = {}
         self._registered: dict[str, T] = {}
         self._plugins: dict[str, T] | None = None
+        self._entries: dict[str, EntryPoint] = {}
         _REGISTRIES.append(self)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ asking
@@ -84,6 +118,14 @@ class Registry(Generic[T]):
     def names(self) -> list[str]:
         return sorted(self.all())
 
+    def builtin_names(self) -> list[str]:
+        """The built-ins' names, in the order they were given."""
+        return list(self._builtin_refs)
+
+    def entry_point(self, name: str) -> EntryPoint | None:
+        """The entry point the plugin ``name`` was loaded from (None for a built-in or a registered one)."""
+        return self._entries.get(name) if name not in self._builtin_refs and name not in self._registered else None
+
     def unknown(self, name: str, what: str | None = None) -> PluginError:
         """The error for a name no plugin has: ``unknown runner 'x' (known: a, b)``."""
         return PluginError(f"unknown {what or self.kind} '{name}' (known: {', '.join(self.names())})")
@@ -106,6 +148,7 @@ class Registry(Generic[T]):
     def reset(self) -> None:
         """Forget the entry points loaded so far (tests install plugins on the fly)."""
         self._plugins = None
+        self._entries = {}
 
     # ------------------------------------------------------------------ loading
 
@@ -115,6 +158,8 @@ class Registry(Generic[T]):
         return self._loaded[name]
 
     def _entry_points(self) -> dict[str, T]:
+        if self._plugins is None and self.scan_first and not declared(self.group):
+            self._plugins = {}
         if self._plugins is None:
             from importlib.metadata import entry_points
 
@@ -122,14 +167,15 @@ class Registry(Generic[T]):
             for ep in sorted(entry_points(group=self.group), key=lambda e: e.name):
                 if ep.name in self._builtin_refs or ep.name in found:
                     continue
-                where = f"(entry point '{ep.name} = {ep.value}' in group '{self.group}')"
                 try:
                     obj = ep.load()
                 except Exception as exc:  # noqa: BLE001 - every failure is reported, one line
                     raise PluginError(f"{self.kind} '{ep.name}' failed to load: {type(exc).__name__}: {exc} "
-                                      f"{where}") from None
+                                      f"{where(ep)}") from None
                 if not self.accepts(obj):
-                    raise PluginError(f"{self.kind} '{ep.name}' is not a {self.kind}: {type(obj).__name__} {where}")
+                    raise PluginError(f"{self.kind} '{ep.name}' is not a {self.kind}: {type(obj).__name__} "
+                                      f"{where(ep)}")
                 found[ep.name] = obj
+                self._entries[ep.name] = ep
             self._plugins = found
         return self._plugins

@@ -4,12 +4,14 @@
   read it carry ``@pytest.mark.conformance`` and skip, saying so, where the folder is absent.
 - ``run_cli``: runs ``evalfmt`` in-process and returns (exit code, stdout, stderr).
 - ``UPDATE_GOLDEN``: set ``EVALFMT_UPDATE_GOLDEN=1`` to rewrite golden files instead of comparing.
+- ``run_source_checkout``: runs ``evalfmt`` as a source checkout does (PYTHONPATH, no entry points).
 """
 
 from __future__ import annotations
 
 import os
 import pathlib
+import subprocess
 import sys
 
 import pytest
@@ -18,6 +20,20 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 CONFORMANCE = pathlib.Path(os.environ.get("EVALFMT_CONFORMANCE", ROOT.parent / "shared" / "conformance"))
 FIXTURES = ROOT / "fixtures"
 UPDATE_GOLDEN = os.environ.get("EVALFMT_UPDATE_GOLDEN") == "1"
+
+
+def run_source_checkout(*args: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of ``evalfmt ARGS`` run in a separate process on the source tree
+    (PYTHONPATH, no pip install), with importlib.metadata seeing no distribution's entry points."""
+    boot = ("import importlib.metadata as m, sys\n"
+            "m.entry_points = lambda **kw: m.EntryPoints(())\n"
+            "from evalfmt.cli import main\n"
+            "main(sys.argv[1:])\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run([sys.executable, "-c", boot, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def pytest_collection_modifyitems(config, items):

@@ -110,5 +110,5 @@ def echo_line(line: str) -> None:
 def summary_line(diags: Iterable) -> str:
     """The counts line under a list of findings (files = the files that have one)."""
     diags = list(diags)
-    return counts_line(*(sum(1 for d in diags if d.severity == s) for s in ("error", "warning", "info")),
-                       len({d.path for d in diags}))
+    errors, warnings, infos = (sum(1 for d in diags if d.severity == s) for s in ("error", "warning", "info"))
+    return counts_line(errors, warnings, infos, len({d.path for d in diags}))

@@ -72,6 +72,7 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbo
         (text,) = conv.files.values()
         click.echo(text, nl=False)
         return 0
+    assert conv.root is not None  # convert() sets it whenever out is given
     copied = copied_files(conv.copies)
     written = write_files({**conv.files, **copied}, conv.root, notify=err)
     for dst, origin in conv.copies.items():

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import Diagnostic, EvalfmtError, LoadError, one_line
+from ..errors import Diagnostic, EvalfmtError, LoadError, Severity, one_line
 from ..paths import plain_name, plain_relpath  # noqa: F401 - writers import them from here
 from ..load import JSON_TOKEN, Loaded, load_file, type_name, virtual_bytes
 
@@ -258,13 +258,13 @@ class Reporter:
         p = self.loaded.pos(*path)
         return Span(self.loaded.path, p.line, p.column)
 
-    def add(self, code: str, message: str, *path: Any, key: bool = False, severity: str = "error",
+    def add(self, code: str, message: str, *path: Any, key: bool = False, severity: Severity = "error",
             fixable: bool = False, data: dict | None = None) -> None:
         p = self.loaded.key_pos(*path) if key else self.loaded.pos(*path)
         self.result.diagnostics.append(
             Diagnostic(self.loaded.path, p.line, p.column, code, message, severity, fixable, data or {}))
 
-    def unknown_key(self, key: str, known: tuple[str, ...], *path: Any, severity: str = "warning",
+    def unknown_key(self, key: str, known: tuple[str, ...], *path: Any, severity: Severity = "warning",
                     otherwise: str = " (it is kept, but skill-creator ignores it)") -> None:
         from ..suggest import near
 

@@ -25,6 +25,8 @@ from . import Format, ReadResult, Reporter, WriteResult, first_char, open_docume
 from .ir_doc import MARKER
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pydantic_core import ErrorDetails
+
     from .. import ir
 
 NAME = "ir"
@@ -76,7 +78,7 @@ def read(path: str) -> ReadResult:
     return result
 
 
-def _report(rep: Reporter, loc: tuple, err: dict, raw: Any) -> None:
+def _report(rep: Reporter, loc: tuple, err: ErrorDetails, raw: Any) -> None:
     from .. import ir
 
     # pydantic puts the union member's tag in the location ("checks", 0, "contains", "value"): drop it.

@@ -49,7 +49,7 @@ def check(items: list[EvalSet], diagnostics: list[Diagnostic], documents: dict[s
         def checks(items: list[Check], span: Span | None) -> None:
             for c in items:
                 if c.kind == "skill-trigger":
-                    report("skill name", c.skill, c.span or span)  # type: ignore[union-attr]
+                    report("skill name", c.skill, c.span or span)
 
         report("eval set name", es.name, _name_key(documents, set_span, es.name) or set_span)
         skill, triggers = es.skill, es.triggers
@@ -88,7 +88,7 @@ def _may_hold(es: EvalSet) -> bool:
     for group in groups:
         for c in group:
             if c.kind == "skill-trigger":
-                add(c.skill)  # type: ignore[union-attr]
+                add(c.skill)
     return CONTROL.search("\ue000".join([n for n in names if n.__class__ is str])) is not None
 
 

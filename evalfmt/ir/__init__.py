@@ -521,7 +521,7 @@ Check = Annotated[Union[
 
 #: kind -> check class
 CHECK_MODELS: dict[str, type[CheckBase]] = {
-    m.__dataclass_fields__["kind"].default: m for m in CHECK_CLASSES  # type: ignore[attr-defined]
+    m.__dataclass_fields__["kind"].default: m for m in CHECK_CLASSES
 }
 #: agentv assertion types the IR models (besides skill-trigger and the opaque rest).
 AGENTV_TYPES = tuple(k for k in CHECK_MODELS if k not in TERUM_KINDS and k != "opaque")

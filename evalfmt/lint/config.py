@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ..errors import EvalfmtError
+from ..errors import EvalfmtError, Severity
 from ..globs import glob_regex, relative
 
 CONFIG_NAMES = ("evalfmt.toml", "pyproject.toml")
@@ -49,7 +49,7 @@ class Config:
     path: str | None = None  # the file it came from (None: defaults)
     root: str = "."  # the folder per-file-ignores are relative to
     layers: list[Layer] = field(default_factory=list)
-    severity: dict[str, str] = field(default_factory=dict)
+    severity: dict[str, Severity] = field(default_factory=dict)
     per_file_ignores: list[tuple[str, Any, list[str]]] = field(default_factory=list)  # (glob, regex, codes)
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: every code the file names, as (setting, code as written, normalised code), for check_codes
@@ -80,7 +80,7 @@ class Config:
                 on = True
         return on
 
-    def severity_of(self, code: str, default: str) -> str:
+    def severity_of(self, code: str, default: Severity) -> Severity:
         best, value = -1, default
         for prefix, sev in self.severity.items():
             n = _match_len(code, prefix)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import frontmatter
-from ..errors import Diagnostic, LoadError, Pos, one_line
+from ..errors import Diagnostic, LoadError, Pos, Severity, one_line
 from ..load import Loaded, YMap, YSeq, virtual_bytes
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -295,7 +295,7 @@ class Context:
         merged.update(self._options.get(rule.code, {}))
         return merged
 
-    def report(self, rule, path: str, pos: Pos | tuple[int, int], message: str, severity: str | None = None,
+    def report(self, rule, path: str, pos: Pos | tuple[int, int], message: str, severity: Severity | None = None,
                **data) -> None:
         line, column = (pos.line, pos.column) if isinstance(pos, Pos) else pos
         fix = bool(rule.fixable and data.get("fix"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Diagnostic, EvalfmtError, one_line
 from ..globs import Exclude
@@ -19,6 +19,9 @@ from . import config as config_mod
 from . import suppress
 from .context import Context, SkillFolder, scan_skill, single_file, skill_name
 from .registry import Registry, registry
+
+if TYPE_CHECKING:  # pragma: no cover
+    from multiprocessing.context import BaseContext
 
 
 # --------------------------------------------------------------------------------------- targets
@@ -153,7 +156,7 @@ def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintRe
         for w in works:
             if w.skill is None:
                 continue  # hygiene is about skill folders: a file outside one gets none
-            folder = _skill_folder(w, read.documents)
+            folder = _skill_folder(w, w.skill, read.documents)
             if folder is None:
                 continue
             for f in folder.files:
@@ -178,12 +181,13 @@ def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintRe
     return LintResult(diags, len(files), texts, list(read.notes), paths=files)
 
 
-def _skill_folder(w: Work, documents) -> SkillFolder:
-    folder = SkillFolder(path=w.skill, name=skill_name(w.skill), whole=w.whole)
+def _skill_folder(w: Work, skill: str, documents) -> SkillFolder:
+    """The folder ``skill`` (``w.skill``) as hygiene sees it."""
+    folder = SkillFolder(path=skill, name=skill_name(skill), whole=w.whole)
     if w.whole:
-        folder.files = scan_skill(w.skill, documents)
+        folder.files = scan_skill(skill, documents)
     else:
-        folder.files = [f for f in (single_file(p, w.skill, documents) for p in w.files) if f is not None]
+        folder.files = [f for f in (single_file(p, skill, documents) for p in w.files) if f is not None]
     return folder
 
 
@@ -196,7 +200,7 @@ def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintR
         if not cfg.enabled(d.code) or cfg.ignored_for_file(d.path, d.code):
             continue
         if cfg.severity:
-            d.severity = cfg.severity_of(d.code, d.severity)  # type: ignore[assignment]
+            d.severity = cfg.severity_of(d.code, d.severity)
         d.message = one_line(d.message)
         kept.append(d)
     sups: dict[str, list[suppress.Suppression]] = {}
@@ -206,10 +210,10 @@ def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintR
             sups[path] = found
     for d in kept:
         if d.path not in sups and d.path not in result.texts:
-            text = _read_text(d.path)
-            if text is not None:
-                result.texts[d.path] = text
-                found = suppress.scan(d.path, text, reg.rules)
+            read_back = _read_text(d.path)
+            if read_back is not None:
+                result.texts[d.path] = read_back
+                found = suppress.scan(d.path, read_back, reg.rules)
                 if found:
                     sups[d.path] = found
     kept = suppress.apply(kept, sups)
@@ -265,10 +269,6 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
     :class:`evalfmt.cache.Cache`): each skill folder's findings are read back from it when nothing
     they depend on changed. Raises EvalfmtError for unusable paths or configuration (exit 2)."""
     reg = registry()
-    for problem in reg.problems:
-        import sys
-
-        sys.stderr.write(f"evalfmt: {one_line(problem)}\n")
     for option, codes in (("--select", select), ("--ignore", ignore)):
         for code in codes or ():
             message = config_mod.unknown_code(code, option, reg.rules)
@@ -355,8 +355,6 @@ def result_to_json(result: LintResult) -> dict | None:
     """A result as the cache stores it (its texts are left out: ``--fix`` never uses the cache)."""
     from ..cache import diagnostics_to_json
 
-    if registry().problems:
-        return None  # a plugin that failed to load is reported on every run
     return {"diagnostics": diagnostics_to_json(result.diagnostics), "files": result.files,
             "paths": sorted(result.paths), "notes": result.notes, "empty": result.empty}
 
@@ -367,7 +365,11 @@ def result_from_json(data: Any) -> LintResult | None:
 
     if not isinstance(data, dict):
         return None
-    files, notes, empty, paths = data.get("files"), data.get("notes"), data.get("empty"), data.get("paths")
+    # unchecked JSON until the test below
+    files: Any = data.get("files")
+    notes: Any = data.get("notes")
+    empty: Any = data.get("empty")
+    paths: Any = data.get("paths")
     if not (type(files) is int and strings(notes) and strings(empty) and strings(paths)):
         return None
     return LintResult(diagnostics_from_json(data.get("diagnostics")), files, {}, list(notes), list(empty), set(paths))
@@ -408,6 +410,7 @@ def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int) -> LintR
     import multiprocessing as mp
 
     chunks = _chunks(works, jobs)
+    ctx: BaseContext
     try:
         ctx = mp.get_context("fork")
     except ValueError:  # pragma: no cover - platforms without fork

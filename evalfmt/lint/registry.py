@@ -29,20 +29,23 @@ engine's own findings (an unused suppression).
 
 Third-party rules load only from installed entry points in the group ``evalfmt.rules`` (each
 pointing at a Rule subclass, or a module whose ``RULES`` lists them), never from files in the
-repository being linted.
+repository being linted. The built-in rule modules and the entry points are one
+:class:`evalfmt.plugins.Registry` (:data:`PLUGINS`): the built-ins are known from a source checkout,
+and a plugin that cannot be used (it fails to import, is neither a Rule subclass nor a module, or
+holds a rule that is not valid) stops the command with one line naming its entry point (exit 2).
 """
 
 from __future__ import annotations
 
-import importlib
-import os
 import re
-import sys
 import types
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Union
+
+from .. import plugins as plugins_mod
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..errors import Severity
     from ..ir import EvalSet
     from .context import Context, SkillFolder
 
@@ -77,7 +80,7 @@ class Rule:
 
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""
-    severity: ClassVar[str] = "warning"
+    severity: ClassVar[Severity] = "warning"
     scope: ClassVar[str] = "set"  # reader | set | skill | meta
     fixable: ClassVar[bool] = False
     #: option name -> default value (documented in the docstring's "Options:" section)
@@ -183,7 +186,6 @@ class Registry:
     def __init__(self) -> None:
         self.rules: dict[str, type[Rule]] = {}
         self.by_name: dict[str, type[Rule]] = {}
-        self.problems: list[str] = []
 
     def add(self, rule: type[Rule]) -> None:
         if not _CODE.match(rule.code or ""):
@@ -217,77 +219,50 @@ def rules_of(module) -> list[type[Rule]]:
             and obj.__module__ == module.__name__]
 
 
+def _is_rules(obj: object) -> bool:
+    """What an ``evalfmt.rules`` entry point may point at: a Rule subclass, or a module of rules."""
+    return isinstance(obj, types.ModuleType) or (isinstance(obj, type) and issubclass(obj, Rule))
+
+
+#: The built-in rule modules and the ``evalfmt.rules`` entry points (a built-in is named by its module).
+PLUGINS: plugins_mod.Registry[Union[type[Rule], types.ModuleType]] = plugins_mod.Registry(
+    ENTRY_POINT_GROUP, {name: name for name in BUILTIN_MODULES}, kind="rule plugin", accepts=_is_rules,
+    scan_first=True)
+
 _REGISTRY: Registry | None = None
 
 
 def registry(plugins: bool = True) -> Registry:
-    """The registry of built-in rules plus (unless ``plugins=False``) installed plugin rules."""
+    """The registry of built-in rules plus (unless ``plugins=False``) installed plugin rules. Raises
+    :class:`evalfmt.plugins.PluginError` for a plugin that cannot be used."""
     global _REGISTRY
     if _REGISTRY is not None and plugins:
         return _REGISTRY
     reg = Registry()
     for name in BUILTIN_MODULES:
-        for rule in rules_of(importlib.import_module(name)):
+        for rule in rules_of(PLUGINS.require(name)):
             reg.add(rule)
     if not plugins:
         return reg
-    for rule, origin, problem in _plugin_rules():
-        if problem:
-            reg.problems.append(problem)
-            continue
-        try:
-            rule.origin = origin  # type: ignore[misc]
-            reg.add(rule)
-        except ValueError as exc:
-            reg.problems.append(f"plugin {origin}: {exc}")
+    for name, obj in PLUGINS.all().items():
+        ep = PLUGINS.entry_point(name)
+        if ep is None:
+            continue  # a built-in (added above)
+        origin = getattr(ep.dist, "name", None) or ep.value
+        found = [obj] if isinstance(obj, type) else rules_of(obj)
+        for rule in found:
+            rule.origin = origin
+            try:
+                reg.add(rule)
+            except ValueError as exc:
+                raise plugins_mod.PluginError(f"rule plugin '{name}' is not usable: {exc} "
+                                              f"{plugins_mod.where(ep)}") from None
     _REGISTRY = reg
     return reg
 
 
-def _declares_plugins() -> bool:
-    """True when some installed distribution declares an ``evalfmt.rules`` entry point. A direct look
-    at the ``entry_points.txt`` files on sys.path: importing importlib.metadata costs more than a
-    pre-commit hook's whole lint of one file, so it is imported only when there is a plugin to load."""
-    marker = "[" + ENTRY_POINT_GROUP + "]"
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for name in names:
-            if name.endswith((".dist-info", ".egg-info")):
-                try:
-                    with open(os.path.join(entry or ".", name, "entry_points.txt"), encoding="utf-8") as fh:
-                        if marker in fh.read():
-                            return True
-                except OSError:
-                    continue
-    return False
-
-
-def _plugin_rules() -> Iterable[tuple[Any, str, str | None]]:
-    """(rule class, origin, problem) for every rule an installed ``evalfmt.rules`` entry point gives."""
-    if not _declares_plugins():
-        return
-    from importlib.metadata import entry_points
-
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        origin = getattr(getattr(ep, "dist", None), "name", None) or ep.value
-        try:
-            obj = ep.load()
-        except Exception as exc:  # noqa: BLE001 - a broken plugin must not break the linter
-            yield None, origin, f"plugin {origin}: cannot load entry point '{ep.name}': {type(exc).__name__}: {exc}"
-            continue
-        if isinstance(obj, type) and issubclass(obj, Rule):
-            yield obj, origin, None
-        elif isinstance(obj, types.ModuleType):
-            for rule in rules_of(obj):
-                yield rule, origin, None
-        else:
-            yield None, origin, f"plugin {origin}: entry point '{ep.name}' is neither a Rule subclass nor a module"
-
-
 def reset() -> None:
-    """Forget the cached registry (tests install plugins on the fly)."""
+    """Forget the cached registry and the entry points loaded (tests install plugins on the fly)."""
     global _REGISTRY
     _REGISTRY = None
+    PLUGINS.reset()

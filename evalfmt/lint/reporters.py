@@ -149,6 +149,10 @@ def render(fmt: str, result: "LintResult", reg: "Registry | None", fixed: int = 
     if fmt == "json":
         return json(result, fixed)
     if fmt == "sarif":
+        if reg is None:
+            from .registry import registry
+
+            reg = registry()
         return sarif(result, reg, fixed)
     if fmt == "github":
         return github(result, fixed)

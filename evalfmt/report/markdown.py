@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from . import text as t
-from .model import Report, Row, Run, SkillReport
+from .model import CaseTally, Report, Row, Run, SkillReport
 
 #: characters of a value in a table cell, and in a list item
 CELL = 120
@@ -104,20 +104,20 @@ def _tallies(out: list[str], run: Run) -> None:
     head = " | ".join(f"vs {md(o)} W / L / T" for o in opps)
     w(f"| case | {head} |")
     w("|---|" + "---|" * len(opps))
-    cases: dict[tuple[str, bool], dict[str, object]] = {}
+    cases: dict[tuple[str, bool], dict[str, CaseTally]] = {}
     for o in opps:
         for c in run.tallies[o]:
             cases.setdefault((c.case, c.suite), {})[o] = c
     for (case, suite), by in cases.items():
         cells = []
         for o in opps:
-            c = by.get(o)
-            if c is None:
+            tally = by.get(o)
+            if tally is None:
                 cells.append("")
                 continue
-            cell = f"{c.win} / {c.loss} / {c.tie}"  # type: ignore[attr-defined]
-            if c.unscored:  # type: ignore[attr-defined]
-                cell += f" ({c.unscored} not scored)"  # type: ignore[attr-defined]
+            cell = f"{tally.win} / {tally.loss} / {tally.tie}"
+            if tally.unscored:
+                cell += f" ({tally.unscored} not scored)"
             cells.append(cell)
         w(f"| {md(case)}{' (suite)' if suite else ''} | " + " | ".join(cells) + " |")
     w("")

@@ -315,7 +315,7 @@ def _rows(d: receipt_model.Receipt) -> list[Row]:
     return _rows_from_per_case(d.per_case or [])
 
 
-def _row(r: dict) -> Row:
+def _row(r: receipt_model.Row) -> Row:
     arms = r.get("arms") or {}
     opp = r["opponent"]
     scored = r.get("scored")
@@ -331,7 +331,7 @@ def _row(r: dict) -> Row:
 def _cell(arm: str, a: Any, dead_by_reason: bool) -> ArmCell:
     if not isinstance(a, dict):
         return ArmCell(arm, dead=dead_by_reason)
-    details = {}
+    details: dict[str, str] = {}
     for c in a.get("checks") or []:
         if c.get("passed") is False:
             details.setdefault(c["check"], str(c.get("detail") or ""))
@@ -344,18 +344,19 @@ def _cell(arm: str, a: Any, dead_by_reason: bool) -> ArmCell:
                    results=[(c["check"], c.get("passed")) for c in a.get("checks") or []])
 
 
-def _rows_from_per_case(entries: list[dict]) -> list[Row]:
+def _rows_from_per_case(entries: list[receipt_model.PerCase]) -> list[Row]:
     """terum's receipts carry no rows: rebuild them from per_case (no reasons; an arm without a
     verdict and without checks counts as dead)."""
     rows = []
     for e in entries:
         arms = e.get("arms") or {}
-        rep = e.get("repetition") if _is_count(e.get("repetition")) else 1
+        rep = e["repetition"] if _is_count(e.get("repetition")) else 1
         for cname, outcome in (e.get("outcomes") or {}).items():
             opp = cname[len("candidate-vs-"):] if cname.startswith("candidate-vs-") else cname
             cells = []
             for arm in ("candidate", opp):
-                a = arms.get(arm) if isinstance(arms.get(arm), dict) else {}
+                given = arms.get(arm)
+                a: receipt_model.PerCaseArm = given if isinstance(given, dict) else {}
                 checks = a.get("checks") or []
                 passed = a.get("passed") if isinstance(a.get("passed"), bool) else None
                 cells.append(ArmCell(arm, dead=passed is None and not checks, passed=passed,
@@ -416,7 +417,7 @@ def _arms(d: receipt_model.Receipt, opponents: list[str]) -> list[ArmFigures]:
     out = []
     for a in ordered:
         e = eff.get(a) or {}
-        cr = runs.get(a) or {}
+        cr: receipt_model.CaseRuns | dict[str, Any] = runs.get(a) or {}
         out.append(ArmFigures(a, e.get("turns"), e.get("duration_ms"), e.get("cost_usd"), scores.get(a),
                               cr.get("passed"), cr.get("total")))
     return out

@@ -25,7 +25,7 @@ def score(check: ir.CheckBase, session: Session) -> tuple[bool, str] | None:
     :class:`~evalfmt.ecmaregex.EcmaRegexError` for a bad regex (the caller reports a malformed check) and
     :class:`~evalfmt.run.regex_deadline.RegexTimeout` for one that runs past its budget."""
     out = session.final_output
-    kind = check.kind  # type: ignore[attr-defined]
+    kind = check.kind
     if isinstance(check, ir.Contains):
         ok, what = check.value in out, f'contains "{check.value}"'
     elif isinstance(check, ir.Icontains):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 from .. import ir
 from .. import ecmaregex
@@ -179,10 +179,10 @@ def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
     if isinstance(check, ir.SkillTrigger):
         if not check.skill:
             return False, "malformed check: skill-trigger needs a 'skill'"
-        found = detect.detect(s, check.skill, ctx.detection)
+        detection = detect.detect(s, check.skill, ctx.detection)
         expect = check.expects_trigger
-        ok = found.triggered == expect
-        detail = found.evidence if expect else f"{found.evidence} (expected not to trigger)"
+        ok = detection.triggered == expect
+        detail = detection.evidence if expect else f"{detection.evidence} (expected not to trigger)"
         if check.negate:
             return (not ok), f"negated: {detail}"
         return ok, f"{ctx.detection}: {detail}"
@@ -225,7 +225,9 @@ def _opaque(check: ir.Opaque, ctx: Context) -> tuple[bool | None, str]:
     field_name = {"transcript_mentions": "text", "transcript_omits": "text", "command_matching": "pattern",
                   "no_command_matching": "pattern", "file_exists": "path", "file_absent": "path",
                   "command_succeeds": "command"}[check.type]
-    model = ir.CHECK_MODELS[check.type](**{field_name: text})
+    args: dict[str, Any] = {field_name: text}
+    model = ir.CHECK_MODELS[check.type](**args)
+    # CHECK_MODELS holds the classes of the ir.Check union, typed by their base class
     return _score(model, ctx)  # type: ignore[arg-type]
 
 

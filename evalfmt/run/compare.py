@@ -273,8 +273,8 @@ def run_arm(arm: str, runs_dir: str, unit: str, target: ir.Case, rep: int, folde
     except SessionError as exc:
         run.error = str(exc)
         return run
-    sandbox = os.path.join(folder, SANDBOX)
-    sandbox = sandbox if os.path.isdir(sandbox) else None
+    staged = os.path.join(folder, SANDBOX)
+    sandbox = staged if os.path.isdir(staged) else None
     if isinstance(target, ir.Suite):
         run.results = score_suite(target, session, sandbox, detection, timeout)
     else:
@@ -356,7 +356,8 @@ def decide(name: str, unit: str, rep: int, opp: str, cand: ArmRun, other: ArmRun
               candidate_error=cand.error, opponent_error=other.error)
     if cand.dead and other.dead:
         row.reason = "both-arms-failed"
-        row.detail = cand.error if cand.error == other.error else f"candidate: {cand.error}; {opp}: {other.error}"
+        row.detail = (cand.error or "") if cand.error == other.error else \
+            f"candidate: {cand.error}; {opp}: {other.error}"
     elif cand.dead:
         row.reason, row.detail = "candidate-run-failed", cand.error or ""
     elif other.dead:

@@ -35,7 +35,7 @@ import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import orjson
 
@@ -50,6 +50,8 @@ from .runners import Outcome, Runner, SessionSpec
 from .sandbox import StageError, StageSpec, missing_requirements, stage
 from .tags import check_names
 
+if TYPE_CHECKING:  # pragma: no cover
+    from multiprocessing.context import BaseContext
 
 
 @dataclass
@@ -481,6 +483,7 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
         _worker["interrupted"] = False
         pool = ThreadPoolExecutor(max_workers=jobs)
     else:
+        ctx: BaseContext
         try:
             ctx = multiprocessing.get_context("fork")
         except ValueError:  # pragma: no cover - platforms without fork
@@ -549,6 +552,8 @@ def _signal_workers(pool) -> None:
     except RuntimeError:  # changed while we looked
         found = multiprocessing.active_children()
     for proc in found:
+        if proc.pid is None:  # not started
+            continue
         try:
             os.kill(proc.pid, signal.SIGINT)
         except (ProcessLookupError, PermissionError, TypeError):

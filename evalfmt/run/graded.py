@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any
+from typing import Any, Sequence
 
 from .. import ir, js
 from .session import Session
@@ -103,7 +103,7 @@ def _limit(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _within(check: ir.CheckBase, limits: list[tuple[str, float, float | None]], unknown: list[str]) -> Result:
+def _within(check: ir.CheckBase, limits: Sequence[tuple[str, float, float | None]], unknown: list[str]) -> Result:
     if unknown:
         return None, f"not scored: unknown threshold(s) {', '.join(unknown)}"
     if not limits:

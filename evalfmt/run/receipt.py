@@ -74,7 +74,8 @@ def build(cmp: Comparison, *, skill_dir: str | None = None, triggers: TriggerSco
     """The receipt of a comparison. ``rid``/``timestamp`` default to now (pass them for reproducible output)."""
     now = datetime.now(timezone.utc)
     meta = skill_meta(skill_dir) if skill_dir else {}
-    metadata = meta.get("metadata") if isinstance(meta.get("metadata"), dict) else {}
+    given = meta.get("metadata")
+    metadata = given if isinstance(given, dict) else {}
     skill_id = metadata.get("id") if isinstance(metadata.get("id"), str) else None
     skill_name = os.path.basename(os.path.abspath(skill_dir)) if skill_dir else cmp.skill
     provenance: dict[str, Any] = {

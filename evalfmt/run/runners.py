@@ -322,7 +322,7 @@ def make(name: str, options: RunnerOptions) -> Runner:
     runner = REGISTRY.require(name)(options)
     if not getattr(runner, "name", None):
         try:
-            runner.name = name  # type: ignore[misc]
+            runner.name = name
         except AttributeError:
             pass
     return runner

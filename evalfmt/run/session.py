@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import collections
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Union
+from typing import IO, Any, Iterator, Union, final
 
 import orjson
 
@@ -48,6 +48,7 @@ class ToolResult:
     preview: str = ""
 
 
+@final  # (so that `type(b) is TextBlock` is false only for a ToolCall)
 @dataclass(slots=True)
 class ToolCall:
     """A ``tool_use`` block: ``input`` as recorded (usually a dict)."""
@@ -69,6 +70,7 @@ class ToolCall:
         return None
 
 
+@final
 @dataclass(slots=True)
 class TextBlock:
     """A ``text`` block of an assistant or user message (thinking blocks are not kept)."""
@@ -148,6 +150,11 @@ class Session:
         """True when the transcript text moved to a temporary file (a very large session)."""
         return self._store is not None and self._store.spilled
 
+    def _spilled(self) -> TranscriptStore | None:
+        """The store of a session whose text is on disk (None while it is in memory)."""
+        store = self._store
+        return store if store is not None and store.spilled else None
+
     # ------------------------------------------------------------------------------- views
 
     @property
@@ -188,8 +195,9 @@ class Session:
         (For a session whose text is on disk, the pieces are read back from there.)"""
         if self.result is not None:
             yield self.result
-        if self.on_disk:
-            yield self._store.text()  # (the whole text, in memory: checks use transcript_contains)
+        store = self._spilled()
+        if store is not None:
+            yield store.text()  # (the whole text, in memory: checks use transcript_contains)
             return
         for b in self.blocks:
             if isinstance(b, TextBlock):
@@ -199,17 +207,19 @@ class Session:
 
     def transcript_contains(self, needle: str) -> bool:
         """True when the lower-cased transcript text contains ``needle`` (lower-cased already)."""
-        if not self.on_disk:
+        store = self._spilled()
+        if store is None:
             return needle in self.transcript_lower()
         self.prefetch([needle])
-        return self._store.found[needle]
+        return store.found[needle]
 
     def prefetch(self, needles: list[str]) -> None:
         """Look for all of ``needles`` at once (one pass over a transcript text on disk; nothing to
         do for one in memory). :meth:`transcript_contains` then answers from what was found."""
-        if self.on_disk:
+        store = self._spilled()
+        if store is not None:
             head = "" if self.result is None else self.result.lower() + "\n"
-            self._store.search(needles, head)
+            store.search(needles, head)
 
     def transcript_text(self) -> str:
         """The transcript text, pieces joined with newlines."""
@@ -226,7 +236,8 @@ class Session:
         ``TAIL_CHARS`` for a session whose text is on disk)."""
         if chars <= 0:
             return ""
-        text = self._store.tail(self.result) if self.on_disk else self.transcript_text()
+        store = self._spilled()
+        text = store.tail(self.result) if store is not None else self.transcript_text()
         return text[-chars:]
 
     def efficiency(self) -> dict[str, Any]:
@@ -259,7 +270,7 @@ class TranscriptStore:
         self.budget = bytes_setting("EVALFMT_TRANSCRIPT_MEMORY", DEFAULT_MEMORY)
         self.size = 0
         self.spilled = False
-        self._file = None
+        self._file: IO[str] | None = None  # opened by spill()
         self._written = False
         self._tail: collections.deque[str] = collections.deque()
         self._tail_size = 0
@@ -277,6 +288,7 @@ class TranscriptStore:
 
     def write(self, piece: str) -> None:
         f = self._file
+        assert f is not None  # only a spilled store is written to
         if self._written:
             f.write("\n")
         self._written = True
@@ -298,6 +310,7 @@ class TranscriptStore:
         """The text in pieces of about 4 MiB, each ending at a line break (so that lower-casing a
         piece is lower-casing that part of the whole)."""
         f = self._file
+        assert f is not None  # only a spilled store is read back
         f.flush()
         f.seek(0)
         while True:

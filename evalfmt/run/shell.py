@@ -102,7 +102,7 @@ def wait_process(proc: subprocess.Popen, timeout: float) -> bool:
     the platform allows (so its process group id stays reserved until :func:`kill_group`)."""
     pidfd = None
     try:
-        pidfd = os.pidfd_open(proc.pid)  # type: ignore[attr-defined]
+        pidfd = os.pidfd_open(proc.pid)
     except (AttributeError, OSError):
         pidfd = None
     if pidfd is None:

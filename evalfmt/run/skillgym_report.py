@@ -93,21 +93,23 @@ def session_of(report: dict, path: str | None = None) -> Session:
         if kind == "message":
             text = event.get("text")
             if isinstance(text, str) and event.get("phase") != "thinking":
-                role = event.get("role") if event.get("role") in ("user", "assistant") else "assistant"
+                given = event.get("role")
+                role = given if isinstance(given, str) and given in ("user", "assistant") else "assistant"
                 s.add(TextBlock(role, text))
         elif kind == "toolCall":
-            tool = event.get("tool") if isinstance(event.get("tool"), str) else ""
+            named = event.get("tool")
+            tool = named if isinstance(named, str) else ""
             call = ToolCall(None, tool, event.get("args", {}))
             s.add(call)
             pending.append(call)
             last_bash = call if tool == "Bash" else None
         elif kind == "toolResult":
             output = "\n".join(output_strings(event.get("output")))
-            tool = event.get("tool")
-            call = next((c for c in pending if tool is None or c.name == tool), None)
-            if call is not None:
-                pending.remove(call)
-                call.result = _result(output)
+            named = event.get("tool")
+            answered = next((c for c in pending if named is None or c.name == named), None)
+            if answered is not None:
+                pending.remove(answered)
+                answered.result = _result(output)
         elif kind == "command":
             command = event.get("command")
             if not isinstance(command, str):
@@ -144,7 +146,7 @@ def file_reads(session: Session) -> list[str]:
     reads = getattr(session, "file_reads", None)
     if reads is not None:
         return list(reads)
-    return [c.arg("file_path") for c in session.tool_calls if c.name in ("Read", "read") and c.arg("file_path")]
+    return [path for c in session.tool_calls if c.name in ("Read", "read") and (path := c.arg("file_path"))]
 
 
 def score_file_reads(check, session: Session) -> tuple[bool, str]:

@@ -122,7 +122,7 @@ def score_triggers(triggers: ir.TriggerSet, selections: dict[str, Selection], sk
     for p in triggers.prompts:
         sel = selections.get(p.text)
         failed = sel is None or sel.selected is None
-        fired = (not failed) and name in (sel.selected or [])
+        fired = sel is not None and sel.selected is not None and name in sel.selected
         if p.should_trigger or not failed:
             sc.count(p.text, want=bool(p.should_trigger), fired=fired)
         if p.should_trigger and failed:

@@ -3,10 +3,12 @@ the linted repository is ever imported or run."""
 
 from __future__ import annotations
 
+import sys
 import textwrap
 
 import pytest
 
+from conftest import run_source_checkout
 from evalfmt.lint import config as cfgmod
 from evalfmt.lint import registry as regmod
 from lintkit import materialize
@@ -73,20 +75,66 @@ def test_plugin_rule_is_listed_explained_and_run(plugin, run_cli, tmp_path):
     assert code == 0
 
 
-def test_broken_plugin_is_reported_not_fatal(tmp_path, monkeypatch, run_cli):
+BAD_CODE = '''
+from evalfmt.lint.registry import Rule
+
+
+class BadRule(Rule):
+    """A rule whose code is not a code."""
+
+    code = "bad1"
+    name = "bad-rule"
+'''
+
+
+def _install(tmp_path, monkeypatch, entry: str, module: str | None = None) -> None:
+    """An installed distribution 'broken' declaring the ``evalfmt.rules`` entry point ``entry``
+    (with ``module`` as evalfmt_bad_rule_plugin.py beside it)."""
     site = tmp_path / "site"
     (site / "broken-1.0.dist-info").mkdir(parents=True)
     (site / "broken-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 1.0\n")
-    (site / "broken-1.0.dist-info" / "entry_points.txt").write_text("[evalfmt.rules]\nx = no_such_module:Rule\n")
+    (site / "broken-1.0.dist-info" / "entry_points.txt").write_text(f"[evalfmt.rules]\n{entry}\n")
+    if module is not None:
+        (site / "evalfmt_bad_rule_plugin.py").write_text(textwrap.dedent(module))
+        monkeypatch.delitem(sys.modules, "evalfmt_bad_rule_plugin", raising=False)
     monkeypatch.syspath_prepend(str(site))
     regmod.reset()
+
+
+@pytest.mark.parametrize("entry, module, message", [
+    ("x = evalfmt_no_such_module_9:Rule", None,
+     "rule plugin 'x' failed to load: ModuleNotFoundError: No module named 'evalfmt_no_such_module_9' "
+     "(entry point 'x = evalfmt_no_such_module_9:Rule' in group 'evalfmt.rules')"),
+    ("odd = os.path:join", None,
+     "rule plugin 'odd' is not a rule plugin: function (entry point 'odd = os.path:join' in group 'evalfmt.rules')"),
+    ("bad = evalfmt_bad_rule_plugin:BadRule", BAD_CODE,
+     "rule plugin 'bad' is not usable: rule BadRule: code 'bad1' is not like 'EV204' "
+     "(entry point 'bad = evalfmt_bad_rule_plugin:BadRule' in group 'evalfmt.rules')"),
+    ("bad = evalfmt_bad_rule_plugin", "from evalfmt.lint.rules.quality import *\nRULES = [ShortAnchor]\n",
+     "rule plugin 'bad' is not usable: rule EV204 is defined twice (ShortAnchor, ShortAnchor) "
+     "(entry point 'bad = evalfmt_bad_rule_plugin' in group 'evalfmt.rules')"),
+])
+def test_a_broken_rule_plugin_is_one_line_naming_its_entry_point(tmp_path, monkeypatch, run_cli, entry, module,
+                                                                   message):
+    """One policy for every plugin (evalfmt/plugins.py): a rule plugin that cannot be used stops lint
+    and rules with exit 2 and one line naming its entry point; it is never skipped."""
+    _install(tmp_path, monkeypatch, entry, module)
     try:
-        repo = materialize(tmp_path / "w", {"files": {}})
-        code, out, err = run_cli("lint", "--isolated", "sample", cwd=str(repo))
-        assert code == 0
-        assert err.startswith("evalfmt: plugin broken: cannot load entry point 'x': ModuleNotFoundError")
+        repo = materialize(tmp_path / "w", {"files": {"evals/cases/a.yaml": "task: Write the notes.\n"}})
+        assert run_cli("lint", "--isolated", "--no-cache", "sample", cwd=str(repo)) == (2, "", f"evalfmt: {message}\n")
+        regmod.reset()
+        assert run_cli("rules") == (2, "", f"evalfmt: {message}\n")
     finally:
         regmod.reset()
+
+
+def test_builtin_rules_are_known_from_a_source_checkout(run_cli):
+    """From a source checkout (PYTHONPATH, no pip install, importlib.metadata seeing no entry point
+    at all) ``evalfmt rules`` lists every built-in rule, as an installed evalfmt does."""
+    code, installed, err = run_cli("rules")
+    assert (code, err) == (0, "") and installed.startswith("EV001  unused-suppression ")
+    assert len(installed.splitlines()) == len(regmod.registry(plugins=False).codes())
+    assert run_source_checkout("rules") == (0, installed, "")
 
 
 def test_nothing_in_the_linted_repository_is_imported(run_cli, tmp_path):

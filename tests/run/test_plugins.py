@@ -5,13 +5,10 @@ point, never skipped."""
 from __future__ import annotations
 
 import importlib.metadata as md
-import os
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_source_checkout
 from evalfmt import plugins
 from evalfmt.run import detect, judges, runners, selectors, transcripts
 
@@ -56,16 +53,8 @@ def test_source_checkout_scores_a_skillgym_report(tmp_path):
     """The defect: from a source checkout (PYTHONPATH, no pip install) the skillgym session reader and
     detector were unknown, because they were registered only as entry points. Run as a separate
     process on the source tree with importlib.metadata seeing no distribution's entry points."""
-    boot = ("import importlib.metadata as m, sys\n"
-            "m.entry_points = lambda **kw: m.EntryPoints(())\n"
-            "from evalfmt.cli import main\n"
-            "main(sys.argv[1:])\n")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    env["PYTHONPATH"] = str(ROOT)
-    proc = subprocess.run([sys.executable, "-c", boot, "score", SUITE, "--transcript", REPORT, "--case", "find-skills",
-                           "--trigger-detection", "skillgym"], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
-    assert (proc.returncode, proc.stderr, proc.stdout) == (0, "", SCORED)
+    assert run_source_checkout("score", SUITE, "--transcript", REPORT, "--case", "find-skills",
+                               "--trigger-detection", "skillgym") == (0, SCORED, "")
 
 
 def test_source_checkout_in_process(run_cli, monkeypatch):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from ... import ir
 from ...ir import build
@@ -113,7 +113,7 @@ def _read_seed(rep: Reporter, data: dict, evalset: ir.EvalSet) -> None:
                 case.extra[key] = item[key]
 
 
-def _messages(value: Any) -> bool:
+def _messages(value: Any) -> TypeGuard[list[dict[str, Any]]]:
     return isinstance(value, list) and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value)
 
 

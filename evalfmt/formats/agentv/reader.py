@@ -30,7 +30,7 @@ import glob
 import os
 from typing import Any
 
-from ...errors import Diagnostic, LoadError, Pos
+from ...errors import Diagnostic, LoadError, Pos, Severity
 from ...load import Loaded, load_text, type_name
 from ...suggest import key as suggest_key, near
 from ... import ir
@@ -160,11 +160,11 @@ class Ctx:
         p = self.pos(*path)
         return ir.Span(self.path, p.line, p.column)
 
-    def add(self, p: Pos, code: str, message: str, severity: str = "error", **data) -> None:
+    def add(self, p: Pos, code: str, message: str, severity: Severity = "error", **data) -> None:
         self.diags.append(Diagnostic(self.path, p.line, p.column, code, message, severity,
                                      fixable=bool(data.get("fix")), data=data))
 
-    def at_value(self, path: tuple, code: str, message: str, severity: str = "error", **data) -> None:
+    def at_value(self, path: tuple, code: str, message: str, severity: Severity = "error", **data) -> None:
         if data.get("fix"):  # what --fix replaces: it refuses when the file holds something else there
             node = self.loaded.data
             for step in path:
@@ -172,7 +172,7 @@ class Ctx:
             data["old"] = node
         self.add(self.pos(*path), code, message, severity, **data)
 
-    def at_key(self, path: tuple, code: str, message: str, severity: str = "error", **data) -> None:
+    def at_key(self, path: tuple, code: str, message: str, severity: Severity = "error", **data) -> None:
         if data.get("fix"):
             data["old"] = path[-1]
         self.add(self.kpos(*path), code, message, severity, **data)
@@ -1067,7 +1067,7 @@ def _lift_terum(case: ir.Case, terum: dict) -> bool:
 # ------------------------------------------------------------------------------------- regexes
 
 
-def regex_problem(pattern: str, flags: str | None) -> tuple[str, str, str] | None:
+def regex_problem(pattern: str, flags: str | None) -> tuple[str, Severity, str] | None:
     """What is wrong with ``new RegExp(pattern, flags)``, as (key at fault, severity, message); None
     when nothing is. Invalid ECMAScript (or flags) is an error; syntax Python reads differently a warning."""
     if flags is not None:

@@ -137,7 +137,7 @@ _DROPPED = object()  # a check the output leaves out (reported as lost)
 
 
 class _Writer:
-    def __init__(self):
+    def __init__(self) -> None:
         self.losses: list[Loss] = []
         self.r = Restore("agentv", "agentv")  # (until :meth:`top` names the set's format: carry every key)
 
@@ -298,7 +298,7 @@ class _Writer:
         return values
 
     def triggers(self, ts: ir.TriggerSet, taken: set[str]) -> list[dict]:
-        out = []
+        out: list[dict] = []
         counts = {True: 0, False: 0}
         if ts.skill is None and ts.prompts:  # a skill-trigger without 'skill' is an error agentv refuses
             self.lose("triggers/no_skill", ts, "triggers", f"{len(ts.prompts)} trigger prompts (the trigger set names "

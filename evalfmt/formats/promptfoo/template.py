@@ -18,11 +18,12 @@ def prompt_template(prompts: Any, config: str = "") -> tuple[str | None, str | N
     """(template, variable): the single prompt's text (a ``file://`` prompt read from its file), and the
     variable it consists of when it is exactly one ``{{ variable }}``."""
     if isinstance(prompts, list) and len(prompts) == 1 and isinstance(prompts[0], str):
-        text = prompts[0]
+        text: str = prompts[0]
         if text.startswith("file://"):
-            text = _prompt_file(config, text[len("file://"):])
-            if text is None:
+            read = _prompt_file(config, text[len("file://"):])
+            if read is None:
                 return None, None
+            text = read
         m = _TEMPLATE_VAR.match(text.strip())
         if m:
             return text, m.group(1)

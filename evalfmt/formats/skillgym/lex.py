@@ -343,9 +343,10 @@ def cook(raw: str) -> str:
     return "".join(out)
 
 
-def template_parts(raw: str) -> list[tuple[str, object]]:
-    """A template literal's source split into ("text", cooked) and ("code", (offset, source)) parts."""
-    parts: list[tuple[str, object]] = []
+def template_parts(raw: str) -> list[str | tuple[int, str]]:
+    """A template literal's source split into its text parts (cooked strings) and code parts
+    (``(offset, source)`` of each ``${...}``)."""
+    parts: list[str | tuple[int, str]] = []
     body_start = 1
     i = 1
     chunk_start = 1
@@ -356,16 +357,16 @@ def template_parts(raw: str) -> list[tuple[str, object]]:
             i += 2
             continue
         if ch == "$" and raw.startswith("${", i):
-            parts.append(("text", cook(raw[chunk_start:i])))
+            parts.append(cook(raw[chunk_start:i]))
             inner = Tokenizer(raw, i + 2)
             inner.tokens(stop_at_close=True)
-            parts.append(("code", (i + 2, raw[i + 2:inner.i])))
+            parts.append((i + 2, raw[i + 2:inner.i]))
             i = inner.i + 1
             chunk_start = i
             continue
         i += 1
     del body_start
-    parts.append(("text", cook(raw[chunk_start:n])))
+    parts.append(cook(raw[chunk_start:n]))
     return parts
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from lark import Token, Tree
 
@@ -61,7 +61,7 @@ def jsonable(value: Any) -> Any:
 
 def pos_of(node: Any) -> tuple[int, int]:
     if isinstance(node, Token):
-        return node.line, node.column
+        return node.line or 1, node.column or 1  # a lexer's token always has its position
     if isinstance(node, Tree) and not node.meta.empty:
         return node.meta.line, node.meta.column
     return 1, 1
@@ -70,7 +70,7 @@ def pos_of(node: Any) -> tuple[int, int]:
 def span_of(node: Any) -> tuple[int, int]:
     """Start and end offsets of a node in the source."""
     if isinstance(node, Token):
-        return node.start_pos, node.end_pos
+        return node.start_pos or 0, node.end_pos or 0  # a lexer's token always has its offsets
     return node.meta.start_pos, node.meta.end_pos
 
 
@@ -144,7 +144,7 @@ class Module:
         return cook(str(node.children[0])[1:-1])
 
     def _template_node(self, node: Tree) -> Any:
-        return self._template(node.children[0])
+        return self._template(cast(Token, node.children[0]))  # the grammar's template_node is one TEMPLATE
 
     def _number(self, node: Tree) -> Any:
         return number_value(str(node.children[0]))
@@ -245,13 +245,13 @@ class Module:
 
     def _template(self, tok: Token) -> str:
         raw = str(tok)
-        out = []
-        for kind, part in template_parts(raw):
-            if kind == "text":
+        out: list[str] = []
+        for part in template_parts(raw):
+            if isinstance(part, str):
                 out.append(part)
                 continue
             offset, code = part
-            base = tok.start_pos + offset
+            base = span_of(tok)[0] + offset
             sub = tokenize_at(self.text, base, base + len(code))
             if not sub:
                 raise NotStatic("an empty ${} in a template literal", tok)

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from ... import ir
 from ...kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
-from ...errors import Diagnostic, LoadError
+from ...errors import Diagnostic, LoadError, Severity
 from ...js import is_integer as is_js_integer, is_number as is_js_number, string as js_string
 from ...load import Loaded, load_file, plain, type_name
 from ...suggest import key as suggest_key, near
@@ -65,14 +65,14 @@ class _Ctx:
         self.path = loaded.path
         self.diags = diags
 
-    def at(self, pos, code: str, message: str, severity: str = "error", **data) -> None:
+    def at(self, pos, code: str, message: str, severity: Severity = "error", **data) -> None:
         self.diags.append(Diagnostic(self.path, pos.line, pos.column, code, message, severity,
                                      fixable=bool(data.get("fix")), data=data))
 
-    def value(self, *path, code: str, message: str, severity: str = "error", **data) -> None:
+    def value(self, *path, code: str, message: str, severity: Severity = "error", **data) -> None:
         self.at(self.loaded.pos(*path), code, message, severity, **data)
 
-    def key(self, *path, code: str, message: str, severity: str = "error", **data) -> None:
+    def key(self, *path, code: str, message: str, severity: Severity = "error", **data) -> None:
         if data.get("fix"):  # what --fix replaces: it refuses when the file holds something else there
             data["old"] = path[-1]
         self.at(self.loaded.key_pos(*path), code, message, severity, **data)
@@ -129,7 +129,9 @@ def parse_check(ctx: _Ctx, item: Any, where: tuple) -> ir.Check:
         ctx.value(*where, kind, code="EV106",
                   message=f"path '{text}' escapes the sandbox; the check always fails "
                           "('path escapes the sandbox'): use a path relative to the sandbox root")
-    return ir.CHECK_MODELS[kind](span=span, **{field: text})  # type: ignore[return-value]
+    args: dict[str, Any] = {field: text}
+    # CHECK_MODELS holds the classes of the ir.Check union, typed by their base class
+    return ir.CHECK_MODELS[kind](span=span, **args)  # type: ignore[return-value]
 
 
 def _opaque(span: ir.Span, kind: str | None, item: Any) -> ir.Opaque:
@@ -619,8 +621,7 @@ def read_unit(path: str, forced: bool = False, exclude: frozenset = frozenset())
     by an agentv eval file as its tests) are never read."""
     result = ReadResult()
     if os.path.isdir(path):
-        root = skill_root(path) or path
-        _read_folder(root, result, forced, exclude)
+        _read_folder(skill_root(path) or path, result, forced, exclude)
         return result
     root = skill_root(path)
     evals = os.path.dirname(path) if os.path.basename(os.path.dirname(path)) == "evals" else \

@@ -4,10 +4,10 @@ transpile output with what the EVAL.yaml beside it routes to now."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ... import ir
-from ...errors import Pos
+from ...errors import Pos, Severity
 from ..registry import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class _Reader(Rule):
     scope = "reader"
-    severity = "warning"
+    severity: ClassVar[Severity] = "warning"
     formats = ("agentv",)
 
 

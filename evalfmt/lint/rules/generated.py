@@ -10,7 +10,7 @@ from ... import ir
 from ...errors import Pos
 from ...formats.terum.paths import GENERATED_MARK
 from ..registry import Rule
-from .quality import whole_set
+from .quality import file_of, whole_set
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import Context, SkillFolder
@@ -72,7 +72,7 @@ class GeneratedCaseRules(Rule):
     def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         generated = [c for c in evalset.cases if c.span and _generated(ctx, c.span.file)]
         for case in generated:
-            path = case.span.file
+            path = file_of(case)
             loaded = ctx.doc(path)
             for c in case.checks:
                 if c.kind == "command_succeeds":
@@ -90,13 +90,13 @@ class GeneratedCaseRules(Rule):
                            f"generated case name '{case.name}' is not kebab-case (like 'no-tag-push'): rename the file")
         if not generated or not whole_set(evalset):
             return  # the set-level counts need every case of the skill
-        first = min(generated, key=lambda c: c.span.file)
+        first = min(generated, key=file_of)
         n = len(generated)
         if not 3 <= n <= 7:
-            ctx.report(self, first.span.file, Pos(1, 1),
+            ctx.report(self, file_of(first), Pos(1, 1),
                        f"the generated set has {n} case{'s' if n != 1 else ''}: the generator writes 3 to 7")
         if not any(c.bucket == "adversarial" for c in generated):
-            ctx.report(self, first.span.file, Pos(1, 1),
+            ctx.report(self, file_of(first), Pos(1, 1),
                        "no generated case is adversarial: the generator always writes at least one")
 
 

@@ -70,10 +70,14 @@ def emails(text: str):
             start -= 1
         end = None
         if start < at:
-            run_end = _EMAIL_DOMAIN.match(text, at + 1).end()
+            run = _EMAIL_DOMAIN.match(text, at + 1)
+            assert run is not None  # the pattern matches the empty string
+            run_end = run.end()
             dot = text.rfind(".", at + 2, run_end)
             while dot >= 0:  # the engine backtracks from the end of the run to the last fitting dot
-                letters = _LETTERS.match(text, dot + 1).end()
+                tail = _LETTERS.match(text, dot + 1)
+                assert tail is not None  # the pattern matches the empty string
+                letters = tail.end()
                 if letters - dot - 1 >= 2:
                     end = letters
                     break
@@ -129,7 +133,7 @@ def schema_issues(md, managed_required: bool) -> list[tuple[Pos, str]]:
     meta = data.get("metadata")
     if "metadata" in data and not isinstance(meta, dict):
         out.append((md.pos("metadata"), "SKILL.md field 'metadata' must be a mapping"))
-    elif "metadata" not in data:
+    elif not isinstance(meta, dict):  # no 'metadata' at all
         if managed_required:
             out.append((md.pos(), "SKILL.md frontmatter needs 'metadata' with id, author and terum-category"))
     else:

@@ -42,9 +42,10 @@ def whole_set(evalset: ir.EvalSet) -> bool:
     return evalset.source is None or os.path.isdir(evalset.source)
 
 
-def file_of(node: ir.Node) -> str | None:
+def file_of(node: ir.Node) -> str:
+    """The file a node was read from ('' when it has no span)."""
     span = node.span
-    return span.file if span is not None else None
+    return span.file if span is not None else ""
 
 
 def task_pos(ctx: Context, case: ir.Case) -> Pos:
@@ -561,7 +562,7 @@ class UndeclaredTool(Rule):
                                    "without it skips the case instead of failing both arms")
 
     @staticmethod
-    def _where(ctx, case, check) -> tuple[str | None, Pos]:
+    def _where(ctx, case, check) -> tuple[str, Pos]:
         if check is not None:
             return file_of(check) or file_of(case), ctx.check_arg_pos(check)
         found = ctx.locate(case.span)

@@ -3,12 +3,15 @@ findings); they are registered here for ``rules``, ``--explain``, selection and 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from ...errors import Severity
 from ..registry import Rule
 
 
 class _Reader(Rule):
     scope = "reader"
-    severity = "error"
+    severity: ClassVar[Severity] = "error"
 
 
 class ParseError(_Reader):

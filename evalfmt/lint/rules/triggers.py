@@ -15,9 +15,10 @@ def norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def _file(ts: ir.TriggerSet, prompt: ir.TriggerPrompt | None = None) -> str | None:
+def _file(ts: ir.TriggerSet, prompt: ir.TriggerPrompt | None = None) -> str:
+    """The file a prompt (else the set) was read from ('' when neither has a span)."""
     span = (prompt.span if prompt is not None else None) or ts.span
-    return span.file if span is not None else None
+    return span.file if span is not None else ""
 
 
 def _pos(prompt: ir.TriggerPrompt) -> Pos:
@@ -73,7 +74,7 @@ class ContradictoryTrigger(Rule):
         ts = evalset.triggers
         if ts is None:
             return
-        first: dict[str, object] = {}
+        first: dict[str, ir.TriggerPrompt] = {}
         for p in ts.prompts:
             key = norm(p.text)
             if not key:
@@ -120,7 +121,7 @@ class DuplicateTrigger(Rule):
         ts = evalset.triggers
         if ts is None:
             return
-        seen: dict[tuple[bool, str], object] = {}
+        seen: dict[tuple[bool, str], ir.TriggerPrompt] = {}
         for p in ts.prompts:
             key = (p.should_trigger, norm(p.text))
             if not key[1]:
