@@ -36,6 +36,7 @@ def test_a_library_run_whose_agents_daemonize_leaves_nothing_behind(tmp_path, mo
     piddir.mkdir()
     cmd = f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENT))} {{task}}"
     base = contain._cgroup_dir()
+    before = set(os.listdir(base)) if base is not None and os.path.isdir(base) else set()
     try:
         proc = subprocess.run([sys.executable, "-m", "evalfmt", "run", "EVAL.yaml", "--skills", "skills", "--out",
                                "out", "--agent-command", cmd, "--jobs", jobs, "--env", f"DAEMON_PIDDIR={piddir}"],
@@ -45,9 +46,11 @@ def test_a_library_run_whose_agents_daemonize_leaves_nothing_behind(tmp_path, mo
         daemons = [f for f in piddir.iterdir() if f.name.startswith("daemon-")]
         assert len(daemons) == 3  # each session really left a daemon running
         assert _alive(piddir) == []
-        if base is not None and os.path.isdir(base):  # and no cgroup of it is left, used or made ahead
-            mine = [n for n in os.listdir(base) if n.startswith("evalfmt-")
-                    and not os.path.exists(f"/proc/{n.split('-')[1]}")]
-            assert mine == []
+        if base is not None and os.path.isdir(base):  # and no cgroup of it is left, used or made ahead (others'
+            # runs share the hierarchy: a cgroup left by this run is new, its maker is gone, and it is empty)
+            left = [n for n in set(os.listdir(base)) - before if n.startswith("evalfmt-")
+                    and not os.path.exists(f"/proc/{n.split('-')[1]}")
+                    and not pathlib.Path(base, n, "cgroup.procs").read_text().split()]
+            assert left == []
     finally:
         _cleanup(piddir)
