@@ -186,28 +186,32 @@ def _session(job: SessionJob, res: SessionResult) -> None:
     outcome: Outcome | None = None
     info: dict[str, Any] = {}
     staged_skill = job.skill_name if job.arm == CANDIDATE else None
+    # a runner with ``stages = True`` (ray) stages the sandbox where it runs the agent, with the same stage()
+    remote = bool(getattr(job.runner, "stages", False))
     try:
         spec = StageSpec(unit.name, unit.case_dir, target.fixture, target.files, target.setup,
                          job.skill_dir if staged_skill else None, staged_skill, job.exclude,
                          fixture_root=unit.skill_dir)
         try:
-            report = stage(spec, sandbox, env)
-            info["staging_notes"] = report.notes
+            if not remote:
+                report = stage(spec, sandbox, env)
+                info["staging_notes"] = report.notes
         except StageError as exc:
-            res.dropped = (exc.kind, exc.detail)
-            if exc.output:
-                with open(os.path.join(folder, SETUP_LOG), "w", encoding="utf-8") as fh:
-                    fh.write(exc.output)
+            _dropped(res, folder, exc)
             return
         finally:
             res.seconds["stage"] = time.monotonic() - t_start
         tm = timeout_minutes(target, job.default_timeout_minutes)
         sess = SessionSpec(arm=job.arm, unit=unit.name, repetition=job.repetition, k=job.k, task=target.task or "",
                            note=job.note, max_turns=max_turns(target), timeout=tm * 60.0, model=job.model,
-                           sandbox=sandbox, folder=folder, env=env, skill=staged_skill)
+                           sandbox=sandbox, folder=folder, env=env, skill=staged_skill,
+                           stage=spec if remote else None)
         t0 = time.monotonic()
         try:
             outcome = job.runner.run(sess)
+        except StageError as exc:  # staged where the agent runs: the case cannot start there either
+            _dropped(res, folder, exc)
+            return
         except KeyboardInterrupt:
             res.interrupted = True
             res.dead = "interrupted: the run was stopped while this session ran"
@@ -243,6 +247,13 @@ def _session(job: SessionJob, res: SessionResult) -> None:
     })
     if not res.interrupted:
         scores.write(folder, res.run)  # last: the session has finished (``--resume`` keeps it)
+
+
+def _dropped(res: SessionResult, folder: str, exc: StageError) -> None:
+    """Staging or ``setup`` failed: the case is dropped (setup's output goes to ``setup.log``)."""
+    res.dropped = (exc.kind, exc.detail)
+    if exc.output:
+        _write_text(os.path.join(folder, SETUP_LOG), exc.output)
 
 
 def _unreadable(error: str) -> bool:

@@ -3,17 +3,29 @@
     evalfmt run SKILL --out DIR --runner ray --agent-command TEMPLATE --jobs 16 \\
         [--runner-opt address=auto|HOST:PORT] [--runner-opt num_cpus=1] [--runner-opt memory=2G] ...
 
-What travels, and how: evalfmt stages the session's sandbox where it runs (fixture, files, setup and,
-for the candidate, the skill in ``.claude/skills/``), exactly as for the ``command`` runner; the
-sandbox then travels to the task as one tar archive in Ray's object store (a task argument), the
-task unpacks it into a private folder on its node, runs the agent there (the ``command`` runner's
-process handling: own process group, timeout, nothing left running), and returns the transcript,
-the agent's stderr and the sandbox *overlay* (the files the agent added or changed, and the paths
-it removed), which evalfmt lays over the staged sandbox in the run folder. Sessions are scored
-where evalfmt runs, so the receipt is the ``command`` runner's for the same agent. Ray's runtime
-environments were not chosen for this: they are set up per job or per task and cached by content,
-which suits code and packages (evalfmt itself must be installed on the nodes, e.g. in their image),
-not a different folder for every session.
+What travels, and how: the task carries the session's inputs, not a staged sandbox. The skill
+folder (as staging copies it: without ``evals/`` and ``fixtures/``) is packed and put into Ray's
+object store once per run (``ray.put``), each case's fixture once per case (shared by its arms and
+repetitions); every task gets their object refs, so each node fetches each input once and keeps it
+in its object store. The inline ``files``, the ``setup`` script and the task text travel as plain
+task arguments. On the node the task unpacks the inputs into a private folder, stages the sandbox
+there with :func:`sandbox.stage` (the function the ``command`` runner's sessions use: the same
+order, checks and write-root rules; ``setup`` runs on the node), runs the agent in it (the
+``command`` runner's process handling: own process group, timeout, nothing left running), and
+returns the transcript, the agent's stderr and the sandbox as the session left it (one tar), which
+evalfmt unpacks into the session's folder without letting anything land outside it
+(:func:`sandbox_tar.unpack`). The checks that need the case files (inline paths, the fixture inside
+the skill folder: validate's EV107) run where evalfmt runs, before anything travels, with the same
+:func:`sandbox.check` that :func:`sandbox.stage` starts with. A case whose staging or ``setup``
+fails on the node is dropped exactly as with the ``command`` runner. Sessions are scored where
+evalfmt runs, so the receipt is the ``command`` runner's for the same agent. Ray's runtime
+environments were not chosen for the inputs: a ``working_dir`` is zipped and uploaded per
+environment (at most 512 MiB, Ray's largest gRPC message), cached on each node by content hash (up
+to 10 GB, dropped when unused) and becomes the workers' working directory; a folder per case would
+be an environment per case, and Ray starts separate worker processes for each distinct environment.
+The object store is freed when the run ends, and refs cost nothing to pass to every task. Runtime
+environments suit code and packages: evalfmt itself must be installed on the nodes (e.g. in their
+image). See docs/running.md ("What travels, and how").
 
 ``--jobs N`` is the number of sessions in flight (threads waiting on tasks): give the cluster's
 slots. ``num_cpus`` (default 1), ``num_gpus``, ``memory`` (bytes, or with K/M/G) and
@@ -26,20 +38,20 @@ machine); with one it connects to that cluster and leaves it running.
 
 from __future__ import annotations
 
-import io
 import logging
 import os
 import shutil
-import tarfile
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import EvalfmtError
+from . import agent_hints, sandbox_tar
 from .runners import (CommandRunner, Outcome, RunnerOptions, SessionSpec, describe_exit, expand, make_command,
                       run_process)
+from .sandbox import SKILL_EXCLUDED, StageError, StageSpec, check, stage
 
 OPTIONS = ("address", "num_cpus", "num_gpus", "memory", "max_retries")
 _UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
@@ -70,8 +82,12 @@ class RayRunner:
     #: the executor runs sessions in threads (Ray's driver must not be forked)
     threads: bool = True
     _started: bool = False
+    #: the runner stages each sandbox on the node, where the agent runs (``SessionSpec.stage``)
+    stages: bool = True
     _stop: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _inputs: dict[tuple, tuple[Any, list[str]]] = field(default_factory=dict)
+    _inputs_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def _connect(self) -> Any:
         import ray
@@ -93,11 +109,35 @@ class RayRunner:
         """Before the first session (in the main thread): connect, or start the local instance."""
         self._connect()
 
+    def _shared(self, key: tuple, pack: Callable[[], tuple[bytes, list[str]]]) -> tuple[Any, list[str]]:
+        """An input shared by several sessions (the skill, a case's fixture): packed and put into the
+        object store once per run; every later session gets the same object ref."""
+        import ray
+
+        with self._inputs_lock:
+            if key not in self._inputs:
+                data, notes = pack()
+                self._inputs[key] = (ray.put(data), notes)
+            return self._inputs[key]
+
     def run(self, spec: SessionSpec) -> Outcome:
         ray = self._connect()
         start = time.monotonic()
+        if spec.stage is None:
+            raise EvalfmtError("the ray runner stages the sandbox itself: the session has no staging to do")
+        staging = spec.stage
+        fixture = check(staging)  # what needs the case files runs here, before anything travels
+        fixture_ref, notes = self._shared(("fixture", fixture), lambda: sandbox_tar.pack_tree(fixture)) \
+            if fixture is not None else (None, [])
+        skill_ref = None
+        if staging.skill_dir is not None:
+            skill = (staging.skill_dir, staging.exclude)
+            skill_ref, skill_notes = self._shared(("skill", *skill), lambda: sandbox_tar.pack_tree(
+                skill[0], SKILL_EXCLUDED, skill[1]))
+            notes = notes + skill_notes
         task = _remote(ray).options(**self.task_options)
-        ref = task.remote(self.command.words, _values(spec), _pack(spec.sandbox), _env(spec), spec.timeout)
+        plain = {"name": staging.name, "files": staging.files, "setup": staging.setup, "skill_name": staging.skill_name}
+        ref = task.remote(self.command.words, _values(spec), plain, fixture_ref, skill_ref, _env(spec), spec.timeout)
         try:
             while True:
                 ready, _ = ray.wait([ref], timeout=0.2)
@@ -114,17 +154,25 @@ class RayRunner:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             return Outcome(dead=f"lost: the Ray task failed ({type(exc).__name__}{': ' + first if first else ''})",
                            seconds=time.monotonic() - start, info={"ray": {"error": type(exc).__name__}})
+        try:
+            sandbox_tar.unpack(result["sandbox"], spec.sandbox)
+        except (sandbox_tar.UnsafeArchive, OSError) as exc:
+            return Outcome(dead=f"lost: the sandbox that came back from the node cannot be laid out: {exc}",
+                           seconds=time.monotonic() - start, info={"ray": {"error": type(exc).__name__}})
+        if result.get("stage_error"):
+            kind, detail, where, output = result["stage_error"]
+            raise StageError(kind, detail, tuple(where), output)
         for name, data in ((spec.transcript, result["stdout"]), (spec.stderr, result["stderr"])):
             with open(name, "wb") as fh:
                 fh.write(data)
-        _apply(spec.sandbox, result["overlay"], result["removed"])
         code, timed_out = result["code"], result["timed_out"]
-        if result.get("error"):
-            dead = result["error"]
-        else:
-            dead = describe_exit(code, timed_out, spec.timeout)
+        dead = result["error"] or describe_exit(code, timed_out, spec.timeout)
+        if dead is not None and not result["error"]:  # say what the agent said, as the command runner does
+            dead = agent_hints.with_stderr(dead, spec.stderr)
         return Outcome(dead=dead, exit_code=code, timed_out=timed_out, seconds=time.monotonic() - start,
-                       info={"ray": {"node": result["node"], "worker_pid": result["pid"],
+                       info={"staging_notes": notes + result["notes"],
+                             "ray": {"node": result["node"], "worker_pid": result["pid"],
+                                     "seconds_staging": round(result["seconds_staging"], 4),
                                      "seconds_on_node": round(result["seconds"], 4)}})
 
     def interrupt(self) -> None:
@@ -132,7 +180,10 @@ class RayRunner:
         self._stop.set()
 
     def close(self) -> None:
-        """After the last session: shut down the Ray instance this runner started (none with an address)."""
+        """After the last session: drop the run's inputs from the object store, and shut down the Ray
+        instance this runner started (none with an address)."""
+        with self._inputs_lock:
+            self._inputs.clear()
         if self._started:
             import ray
 
@@ -159,86 +210,59 @@ def _env(spec: SessionSpec) -> dict[str, str]:
     return {k: v for k, v in spec.env.items() if k not in ("CLAUDE_PROJECT_DIR", "PWD")}
 
 
-def _pack(folder: str, only: set[str] | None = None) -> bytes:
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as tar:
-        for base, dirs, files in os.walk(folder):
-            dirs.sort()
-            for name in sorted(dirs) + sorted(files):
-                full = os.path.join(base, name)
-                rel = os.path.relpath(full, folder)
-                if only is not None and rel not in only:
-                    continue
-                tar.add(full, arcname=rel, recursive=False)
-    return buf.getvalue()
-
-
-def _unpack(data: bytes, folder: str) -> None:
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r") as tar:
-        tar.extractall(folder, filter="data")
-
-
-def _state(folder: str) -> dict[str, tuple[int, int, int]]:
-    """Every path under ``folder`` (relative) with its mode, size and modification time."""
-    out = {}
-    for base, dirs, files in os.walk(folder):
-        for name in dirs + files:
-            full = os.path.join(base, name)
-            st = os.lstat(full)
-            out[os.path.relpath(full, folder)] = (st.st_mode, st.st_size, st.st_mtime_ns)
-    return out
-
-
-def _apply(sandbox: str, overlay: bytes, removed: list[str]) -> None:
-    """Lay the agent's changes over the staged sandbox: remove what it removed, write what it wrote."""
-    root = os.path.realpath(sandbox)
-    for rel in sorted(removed, reverse=True):
-        path = os.path.realpath(os.path.join(root, os.path.dirname(rel)))
-        target = os.path.join(path, os.path.basename(rel))
-        if not (path == root or path.startswith(root + os.sep)):
-            continue
-        if os.path.isdir(target) and not os.path.islink(target):
-            shutil.rmtree(target, ignore_errors=True)
-        elif os.path.lexists(target):
-            os.unlink(target)
-    _unpack(overlay, sandbox)
-
-
-def remote_session(words: list[str], values: dict[str, str], sandbox_tar: bytes, env: dict[str, str],
-                   timeout: float) -> dict[str, Any]:
-    """The Ray task: unpack the sandbox, run the agent in it, return what it printed and what it changed."""
+def remote_session(words: list[str], values: dict[str, str], plain: dict[str, Any], fixture_tar: bytes | None,
+                   skill_tar: bytes | None, env: dict[str, str], timeout: float) -> dict[str, Any]:
+    """The Ray task: unpack the inputs, stage the sandbox (:func:`sandbox.stage`, setup included), run
+    the agent in it, and return what it printed and the sandbox as it left it."""
     import ray
 
     root = tempfile.mkdtemp(prefix="evalfmt-ray-")
     try:
+        inputs: dict[str, str | None] = {"fixture": None, "skill": None}
+        for name, data in (("fixture", fixture_tar), ("skill", skill_tar)):
+            if data is not None:
+                folder = inputs[name] = os.path.join(root, name)
+                os.mkdir(folder)
+                sandbox_tar.unpack(data, folder)
         sandbox = os.path.join(root, "sandbox")
         os.mkdir(sandbox)
-        _unpack(sandbox_tar, sandbox)
-        before = _state(sandbox)
         env = dict(env, CLAUDE_PROJECT_DIR=sandbox, PWD=sandbox)
-        out, err = os.path.join(root, "stdout"), os.path.join(root, "stderr")
-        error = None
+        # the checks that need the case files ran where evalfmt runs (sandbox.check): the fixture is
+        # the unpacked copy, and the skill was packed without what staging leaves out
+        spec = StageSpec(plain["name"], root, "fixture" if inputs["fixture"] else None, plain["files"], plain["setup"],
+                         inputs["skill"], plain["skill_name"])
         start = time.monotonic()
+        out: dict[str, Any] = {"node": ray.get_runtime_context().get_node_id(), "pid": os.getpid(), "notes": [],
+                               "stage_error": None, "stdout": b"", "stderr": b"", "code": None, "timed_out": False,
+                               "error": None, "seconds": 0.0}
         try:
-            code, timed_out, _ = run_process(expand(words, values), cwd=sandbox, env=env, stdout=out, stderr=err,
-                                             timeout=timeout)
-        except OSError as exc:
-            code, timed_out, error = None, False, f"agent could not start: {exc.strerror or exc}"
-            for path in (out, err):
-                open(path, "wb").close()
-        seconds = time.monotonic() - start
-        after = _state(sandbox)
-        changed = {rel for rel, st in after.items() if before.get(rel) != st}
-        removed = [rel for rel in before if rel not in after]
-        with open(out, "rb") as fh:
-            stdout = fh.read()
-        with open(err, "rb") as fh:
-            stderr = fh.read()
-        return {"stdout": stdout, "stderr": stderr, "overlay": _pack(sandbox, changed), "removed": removed,
-                "code": code, "timed_out": timed_out, "error": error, "seconds": seconds,
-                "node": ray.get_runtime_context().get_node_id(), "pid": os.getpid()}
+            out["notes"] = stage(spec, sandbox, env).notes
+        except StageError as exc:
+            out["stage_error"] = [exc.kind, exc.detail, list(exc.where), exc.output]
+        out["seconds_staging"] = time.monotonic() - start
+        if out["stage_error"] is None:
+            _run_agent(words, values, sandbox, root, env, timeout, out)
+        out["sandbox"] = sandbox_tar.pack_folder(sandbox)
+        return out
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _run_agent(words: list[str], values: dict[str, str], sandbox: str, root: str, env: dict[str, str],
+               timeout: float, out: dict[str, Any]) -> None:
+    stdout, stderr = os.path.join(root, "stdout"), os.path.join(root, "stderr")
+    start = time.monotonic()
+    try:
+        out["code"], out["timed_out"], _ = run_process(expand(words, values), cwd=sandbox, env=env, stdout=stdout,
+                                                       stderr=stderr, timeout=timeout)
+    except OSError as exc:
+        out["error"] = f"agent could not start: {exc.strerror or exc}"
+        for path in (stdout, stderr):
+            open(path, "wb").close()
+    out["seconds"] = time.monotonic() - start
+    for key, path in (("stdout", stdout), ("stderr", stderr)):
+        with open(path, "rb") as fh:
+            out[key] = fh.read()
 
 
 def make(options: RunnerOptions) -> RayRunner:

@@ -39,12 +39,15 @@ import signal
 import subprocess
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from ..errors import EvalfmtError
 from ..plugins import Registry
 from . import agent_hints, layout
 from .shell import spawn, supervise
+
+if TYPE_CHECKING:
+    from .sandbox import StageSpec
 
 #: what every arm is told (our wording): nobody can answer questions during the run
 NOTE = ("This is an automated evaluation run and nobody is watching it: no human can answer a question, "
@@ -89,6 +92,9 @@ class SessionSpec:
     folder: str  # the session's folder in the run layout
     env: dict[str, str]
     skill: str | None  # the skill staged in .claude/skills/, None for the baseline arm
+    #: for a runner with ``stages = True`` only: what to stage (``sandbox`` is then empty; the runner
+    #: stages it where the agent runs, with :func:`evalfmt.run.sandbox.stage`)
+    stage: StageSpec | None = None
 
     @property
     def transcript(self) -> str:

@@ -16,9 +16,12 @@ A sandbox is a plain directory the agent runs in (its working directory and Clau
    top-level ``evals/`` and ``fixtures/`` (the agent never sees its own answer key).
 
 A failure in steps 1-4 raises :class:`StageError` with ``kind`` ``staging`` or ``setup`` (terum's
-two reasons for dropping a case) and ``where``, the field to point at in the case file.
+two reasons for dropping a case) and ``where``, the field to point at in the case file. The checks of
+steps 1-2 are :func:`check`, which writes nothing: a runner that stages on another machine (``ray``)
+runs them where the case files are, then :func:`stage` itself on that machine.
 
-Copies never follow a symlink out of the source tree: a symlink whose target resolves inside the
+Copies (:func:`copy_tree`, and the archives of :mod:`sandbox_tar`: both take :func:`walk_tree`'s
+decisions) never follow a symlink out of the source tree: a symlink whose target resolves inside the
 tree being copied is recreated as a relative link to that target, one that leads out is left out
 and reported in :attr:`StageReport.notes`. Files are never written through a symlink that leads out of the sandbox.
 
@@ -33,6 +36,7 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from . import shell
@@ -116,30 +120,40 @@ def _inside(root_real: str, path_real: str) -> bool:
     return path_real == root_real or path_real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
+def check(spec: StageSpec) -> str | None:
+    """Steps 1 and 2's checks of :func:`stage`, writing nothing: every inline path is allowed and the
+    fixture is a folder inside the skill folder. Returns the fixture folder to copy (None without
+    one); raises :class:`StageError` as :func:`stage` would. A runner that stages elsewhere (``ray``)
+    calls it where the case files are, before anything travels."""
+    for rel in spec.files or {}:
+        problem = file_path_violation(rel)
+        if problem is not None:
+            shown = rel.replace("\x00", "\\0")
+            raise StageError("staging", f"unsafe file path '{shown}': {problem}", ("files", rel))
+    if spec.fixture is None:
+        return None
+    if "\x00" in spec.fixture:  # no folder has such a name (and the path functions refuse it)
+        shown = spec.fixture.replace("\x00", "\\0")
+        raise StageError("staging", f"fixture '{shown}' holds a NUL character (EV107): not copied", ("fixture",))
+    source = os.path.normpath(os.path.join(spec.case_dir, spec.fixture))
+    if spec.fixture_root is not None and _fixture_outside(spec.case_dir, spec.fixture, spec.fixture_root):
+        raise StageError("staging", f"fixture '{spec.fixture}' is outside the skill folder (EV107): not copied; "
+                                    "keep fixtures under evals/", ("fixture",))
+    if not os.path.isdir(source):
+        what = "not a directory" if os.path.exists(source) else "not found"
+        raise StageError("staging", f"fixture directory {what}: {source}", ("fixture",))
+    return source
+
+
 def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
           setup_timeout: float = SETUP_TIMEOUT) -> StageReport:
     """Fill the (existing, empty) directory ``sandbox`` for ``spec``. Raises :class:`StageError`."""
     start = time.monotonic()
     report = StageReport()
     files = spec.files or {}
-    # 1. every inline path is checked before anything is written
-    for rel in files:
-        problem = file_path_violation(rel)
-        if problem is not None:
-            shown = rel.replace("\x00", "\\0")
-            raise StageError("staging", f"unsafe file path '{shown}': {problem}", ("files", rel))
-    # 2. the fixture
-    if spec.fixture is not None:
-        if "\x00" in spec.fixture:  # no folder has such a name (and the path functions refuse it)
-            shown = spec.fixture.replace("\x00", "\\0")
-            raise StageError("staging", f"fixture '{shown}' holds a NUL character (EV107): not copied", ("fixture",))
-        source = os.path.normpath(os.path.join(spec.case_dir, spec.fixture))
-        if spec.fixture_root is not None and _fixture_outside(spec.case_dir, spec.fixture, spec.fixture_root):
-            raise StageError("staging", f"fixture '{spec.fixture}' is outside the skill folder (EV107): not copied; "
-                                        "keep fixtures under evals/", ("fixture",))
-        if not os.path.isdir(source):
-            what = "not a directory" if os.path.exists(source) else "not found"
-            raise StageError("staging", f"fixture directory {what}: {source}", ("fixture",))
+    # 1. every inline path is checked before anything is written; 2. the fixture
+    source = check(spec)
+    if source is not None:
         try:
             report.notes.extend(copy_tree(source, sandbox))
         except OSError as exc:
@@ -194,15 +208,44 @@ def copy_tree(src: str, dst: str, exclude_top: tuple[str, ...] = (), exclude: tu
     """Copy the contents of ``src`` into the existing directory ``dst``, never following a symlink
     out of ``src``. Top-level names in ``exclude_top`` and absolute paths in ``exclude`` are left
     out. Returns notes on what was left out (symlinks leading out, special files)."""
-    root_real = os.path.realpath(src)
-    excluded = {os.path.realpath(p) for p in exclude}
     notes: list[str] = []
-    _copy_dir(src, dst, root_real, "", exclude_top, excluded, notes)
+    for entry in walk_tree(src, notes, exclude_top, exclude):
+        target = os.path.join(dst, entry.rel)
+        if entry.link is not None:
+            if os.path.lexists(target):
+                _remove(target)
+            os.symlink(entry.link, target)
+        elif entry.is_dir:
+            os.makedirs(target, exist_ok=True)
+        else:
+            if os.path.lexists(target) and (os.path.islink(target) or os.path.isdir(target)):
+                _remove(target)
+            shutil.copy2(entry.path, target, follow_symlinks=False)
     return notes
 
 
-def _copy_dir(src: str, dst: str, root_real: str, rel: str, exclude_top: tuple[str, ...], excluded: set[str],
-              notes: list[str]) -> None:
+@dataclass(frozen=True)
+class TreeEntry:
+    """One thing :func:`walk_tree` keeps: a folder, a regular file, or a symlink (``link``: the
+    relative path to recreate it with). ``rel`` uses ``/``; ``path`` is where it is now."""
+
+    rel: str
+    path: str
+    is_dir: bool = False
+    link: str | None = None
+
+
+def walk_tree(src: str, notes: list[str], exclude_top: tuple[str, ...] = (),
+              exclude: tuple[str, ...] = ()) -> Iterator[TreeEntry]:
+    """What :func:`copy_tree` copies, in order (a folder before what it holds); what is left out is
+    added to ``notes``. The one place that decides what of a tree travels into a sandbox (copied
+    here, or packed for a remote node by :mod:`sandbox_tar`)."""
+    excluded = {os.path.realpath(p) for p in exclude}
+    yield from _walk_dir(src, os.path.realpath(src), "", exclude_top, excluded, notes)
+
+
+def _walk_dir(src: str, root_real: str, rel: str, exclude_top: tuple[str, ...], excluded: set[str],
+              notes: list[str]) -> Iterator[TreeEntry]:
     with os.scandir(src) as it:
         entries = sorted(it, key=lambda e: e.name)
     for entry in entries:
@@ -211,7 +254,6 @@ def _copy_dir(src: str, dst: str, root_real: str, rel: str, exclude_top: tuple[s
             continue
         if excluded and os.path.realpath(entry.path) in excluded:
             continue
-        target = os.path.join(dst, entry.name)
         if entry.is_symlink():
             link = os.readlink(entry.path)
             real = os.path.realpath(entry.path)
@@ -221,17 +263,12 @@ def _copy_dir(src: str, dst: str, root_real: str, rel: str, exclude_top: tuple[s
             # Recreated as the relative path to where it leads, never as written: a link may climb
             # out of the tree and back in ('../fixture/data'), which in the copy would lead out of
             # the sandbox (back to the original fixture).
-            link = os.path.relpath(real, os.path.realpath(os.path.dirname(entry.path)))
-            if os.path.lexists(target):
-                _remove(target)
-            os.symlink(link, target)
+            yield TreeEntry(sub, entry.path, link=os.path.relpath(real, os.path.realpath(os.path.dirname(entry.path))))
         elif entry.is_dir(follow_symlinks=False):
-            os.makedirs(target, exist_ok=True)
-            _copy_dir(entry.path, target, root_real, sub, exclude_top, excluded, notes)
+            yield TreeEntry(sub, entry.path, is_dir=True)
+            yield from _walk_dir(entry.path, root_real, sub, exclude_top, excluded, notes)
         elif entry.is_file(follow_symlinks=False):
-            if os.path.lexists(target) and (os.path.islink(target) or os.path.isdir(target)):
-                _remove(target)
-            shutil.copy2(entry.path, target, follow_symlinks=False)
+            yield TreeEntry(sub, entry.path)
         else:
             notes.append(f"left out {sub}: not a regular file, folder or symlink")
 

@@ -12,10 +12,10 @@ import sys
 import time
 
 import pytest
-from e2ehelp import agent_command, load, make_skill, rows
+from e2ehelp import agent_command, load, make_skill, rows, tree
 from test_e2e_interrupt import _wait_for
 from test_e2e_resume import _kill_agents, _log, cases, started
-from test_e2e_shard import TIMING
+from test_e2e_shard import TIMING, timeless
 
 # read when Ray is imported: every node of a local multi-node cluster then uses 127.0.0.1 (loopback only)
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
@@ -23,8 +23,13 @@ ray = pytest.importorskip("ray", reason="Ray is not installed here (the extra ev
 
 RUN_ID = "20260101T000000Z"
 SKILL_BODY = "!say SKILLED\n!write notes.md :: made by the skill\n"
+# a-wins stages everything there is: a fixture (with a symlink inside it and one leading out), inline
+# files and a setup that records which process ran it and changes a fixture file
+SETUP = "setup: |\n  tr '\\0' ' ' < /proc/$PPID/cmdline > setup-parent.txt\n  echo set up >> data.txt\n"
 CASES = {
-    "a-wins": "task: |\n  !say hello\nchecks:\n  - transcript_mentions: SKILLED\n  - file_exists: notes.md\n",
+    "a-wins": "task: |\n  !say hello\nfixture: ../fixtures/repo\nfiles:\n  seed/notes.txt: seeded\n  bin/tool: echo\n"
+              f"{SETUP}checks:\n  - transcript_mentions: SKILLED\n  - file_exists: notes.md\n"
+              "  - file_exists: seed/notes.txt\n",
     "b-loses": "task: |\n  !say hello\nchecks:\n  - transcript_omits: SKILLED\n",
     "c-ties": "task: |\n  !say hello\n  !write plain.md :: x\nchecks:\n  - transcript_mentions: hello\n"
               "  - file_exists: plain.md\n",
@@ -48,6 +53,27 @@ def cluster():
         made.shutdown()
 
 
+def notes_skill(root, cases: dict[str, str]):
+    """The skill of CASES, with a-wins's fixture (evals/fixtures/repo)."""
+    skill = make_skill(root, "notes", cases, body=SKILL_BODY, extra_files={"evals/fixtures/repo/data.txt": "data\n"})
+    os.symlink("data.txt", skill / "evals" / "fixtures" / "repo" / "alias.txt")
+    os.symlink(str(root / "secret.txt"), skill / "evals" / "fixtures" / "repo" / "secret.txt")
+    (root / "secret.txt").write_text("left out of the sandbox\n")
+    return skill
+
+
+def sandboxes(out) -> dict[str, dict[str, bytes | str]]:
+    """Each session's sandbox in a run folder: every path with its bytes (a symlink: where it leads)."""
+    found = {}
+    for box in sorted(out.glob("*/*/sandbox")):
+        items: dict[str, bytes | str] = {}
+        for rel in tree(box):
+            path = box / rel
+            items[rel] = os.readlink(path) if path.is_symlink() else b"<dir>" if path.is_dir() else path.read_bytes()
+        found[str(box.relative_to(out))] = items
+    return found
+
+
 def ray_args(skill, out, address, *extra):
     return ["run", str(skill), "--runner", "ray", "--runner-opt", f"address={address}", "--agent-command",
             agent_command(), "--out", str(out), "--quiet", "--run-id", RUN_ID, *extra]
@@ -62,7 +88,7 @@ def test_the_cluster_has_three_nodes_all_on_loopback(cluster):
 
 
 def test_the_ray_receipt_is_the_command_runners(cluster, run_cli, tmp_path):
-    skill = make_skill(tmp_path / "lib", "notes", CASES, body=SKILL_BODY)
+    skill = notes_skill(tmp_path / "lib", CASES)
     code, _, stderr = run_cli(*ray_args(skill, tmp_path / "ray", cluster.address, "--jobs", "3"))
     assert (code, stderr) == (0, "")
     code, _, stderr = run_cli("run", str(skill), "--agent-command", agent_command(), "--out", str(tmp_path / "cmd"),
@@ -82,6 +108,58 @@ def test_the_ray_receipt_is_the_command_runners(cluster, run_cli, tmp_path):
             for case in CASES]
     node_ids = {n["NodeID"] for n in ray.nodes() if n["Alive"]} if ray.is_initialized() else set()
     assert {i["node"] for i in info} <= node_ids and len({i["node"] for i in info}) >= 2  # spread over the nodes
+    # staged on the worker: setup ran in the Ray task's process (with the command runner: in evalfmt's)
+    for arm in ("baseline", "candidate"):
+        box = tmp_path / "ray" / arm / "a-wins" / "sandbox"
+        assert (box / "setup-parent.txt").read_text().startswith("ray::remote_session")
+        assert not (tmp_path / "cmd" / arm / "a-wins" / "sandbox" / "setup-parent.txt").read_text().startswith("ray")
+        assert (box / "data.txt").read_text() == "data\nset up\n"
+        assert oct((box / "bin" / "tool").stat().st_mode & 0o777) == "0o755"
+        assert all(i["seconds_staging"] > 0 for i in info)
+    # ... and the run folders hold the same sandboxes (setup-parent.txt apart) and staging notes
+    ray_boxes, cmd_boxes = sandboxes(tmp_path / "ray"), sandboxes(tmp_path / "cmd")
+    for boxes in (ray_boxes, cmd_boxes):
+        for items in boxes.values():
+            items.pop("setup-parent.txt", None)
+    assert ray_boxes == cmd_boxes
+    assert ray_boxes["candidate/a-wins/sandbox"]["alias.txt"] == "data.txt"
+    assert "secret.txt" not in ray_boxes["candidate/a-wins/sandbox"]
+    assert ray_boxes["candidate/a-wins/sandbox"][".claude/skills/notes/SKILL.md"].startswith(b"---\nname: notes")
+    notes = [load(tmp_path / run / "candidate" / "a-wins" / "run.json")["info"]["staging_notes"] for run in ("ray", "cmd")]
+    assert notes[0] == notes[1] and len(notes[0]) == 1 and notes[0][0].startswith("left out symlink secret.txt -> ")
+
+
+def test_staging_on_the_worker_keeps_to_the_sandbox_as_the_command_runner_does(cluster, run_cli, tmp_path):
+    """Hostile staging: an inline path climbing out, a fixture symlink leading out with a file written
+    below its name, and a setup that points .claude at a folder outside (the skill must not be staged
+    through it, on the node). Nothing is written outside; drops, receipt and sandboxes are the command
+    runner's."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    skill = make_skill(tmp_path / "lib", "hostile", {
+        "climbs": "task: |\n  !say hi\nfiles:\n  ok.txt: fine\n  ../../outside.txt: gotcha\n"
+                  "checks:\n  - transcript_mentions: hi\n",
+        "link-out": "task: |\n  !say hi\nfixture: ../fixtures/repo\nfiles:\n  out/x.txt: gotcha\n"
+                    "checks:\n  - file_exists: out/x.txt\n",
+        "setup-link": f"task: |\n  !say hi\nsetup: ln -s {elsewhere} .claude\nchecks:\n  - transcript_mentions: hi\n",
+    }, body="!say SKILLED\n", extra_files={"evals/fixtures/repo/data.txt": "x\n"})
+    os.symlink(str(elsewhere), skill / "evals" / "fixtures" / "repo" / "out")
+    code, _, stderr = run_cli(*ray_args(skill, tmp_path / "ray", cluster.address, "--jobs", "3"))
+    assert (code, stderr) == (0, "")
+    code, _, stderr = run_cli("run", str(skill), "--agent-command", agent_command(), "--out", str(tmp_path / "cmd"),
+                              "--quiet", "--run-id", RUN_ID, "--jobs", "3")
+    assert (code, stderr) == (0, "")
+    assert os.listdir(elsewhere) == [] and not (tmp_path / "outside.txt").exists()
+    a, b = ((tmp_path / run / "receipt.json").read_bytes() for run in ("ray", "cmd"))
+    assert TIMING.sub(b"", a).replace(b'"runner": "ray"', b'"runner": "command"') == TIMING.sub(b"", b)
+    receipt = load(tmp_path / "ray" / "receipt.json")
+    assert receipt["dropped_cases"]["climbs"]["detail"].startswith("unsafe file path '../../outside.txt'")
+    assert receipt["dropped_cases"]["setup-link"] == {
+        "kind": "staging", "detail": "cannot stage the skill: .claude/skills leads out of the sandbox"}
+    assert sandboxes(tmp_path / "ray") == sandboxes(tmp_path / "cmd")
+    box = tmp_path / "ray" / "candidate" / "link-out" / "sandbox"
+    assert (box / "out" / "x.txt").read_text() == "gotcha" and not (box / "out").is_symlink()
+    assert (tmp_path / "ray" / "candidate" / "setup-link" / "sandbox" / ".claude").is_symlink()  # what setup left
 
 
 def test_a_worker_killed_mid_session_then_resume(cluster, run_cli, tmp_path, evalfmt_exe):
@@ -121,35 +199,124 @@ def test_a_worker_killed_mid_session_then_resume(cluster, run_cli, tmp_path, eva
     assert rows(receipt) == [(c, 1, "baseline", "win", "checks") for c in ("a-fast", "b-waits", "c-waits")]
 
 
-def _ray_daemons() -> set[int]:
-    """The pids of every Ray node daemon (raylet, GCS server) on this machine."""
-    found = set()
+def _processes_of_session(sid: int) -> list[str]:
+    """The processes of the session ``sid`` (evalfmt is started in a session of its own: its local Ray
+    instance's daemons and Ray's worker processes are in it too), by name."""
+    found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
+            with open(f"/proc/{pid}/stat") as fh:
+                fields = fh.read().rsplit(") ", 1)[1].split()
             with open(f"/proc/{pid}/cmdline", "rb") as fh:
-                argv0 = fh.read().split(b"\0")[0]
+                argv = fh.read().split(b"\0")
         except OSError:
             continue
-        if os.path.basename(argv0) in (b"raylet", b"gcs_server"):
-            found.add(int(pid))
+        if int(fields[3]) == sid and fields[0] != "Z":
+            found.append(os.path.basename(argv[0]).decode(errors="replace").strip())
     return found
 
 
-def test_without_an_address_a_local_instance_runs_the_sessions_and_stops(tmp_path, evalfmt_exe):
-    skill = make_skill(tmp_path / "lib", "notes", {"a-wins": CASES["a-wins"]}, body=SKILL_BODY)
-    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
-    before = _ray_daemons()
-    proc = subprocess.run([*evalfmt_exe, "run", str(skill), "--runner", "ray", "--agent-command", agent_command(),
-                           "--out", str(tmp_path / "out"), "--quiet", "--runner-opt", "num_cpus=0.5"],
-                          capture_output=True, text=True, timeout=300, env=env)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[0].startswith("a-wins vs baseline: win (checks)")
-    info = load(tmp_path / "out" / "candidate" / "a-wins" / "run.json")["info"]["ray"]
-    assert len(info["node"]) == 56  # a Ray node id (hex)
+def _reap(proc: subprocess.Popen) -> list[str]:
+    """Kill evalfmt (started in its own session) if it is still running; then what is left of its
+    session after a grace period (an instance shutting down takes a moment)."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
     end = time.monotonic() + 15
-    while _ray_daemons() - before and time.monotonic() < end:
+    while _processes_of_session(proc.pid) and time.monotonic() < end:
         time.sleep(0.1)
-    assert not _ray_daemons() - before, "the local Ray instance of the run is still running"
+    return _processes_of_session(proc.pid)
+
+
+@pytest.mark.parametrize("target", ["evalfmt", "group"])
+def test_ctrl_c_without_an_address_cancels_the_tasks_stops_the_instance_and_resume_completes(tmp_path, evalfmt_exe,
+                                                                                             run_cli, target):
+    """Without an address the run starts a local Ray instance: Ctrl-C cancels the running tasks (their
+    agents end), keeps what finished, writes the partial receipt and shuts the instance down, whether
+    SIGINT reaches evalfmt alone (it must stop the tasks and the instance itself) or its whole process
+    group, Ray's processes included (a terminal's Ctrl-C); ``--resume`` (a local instance again) runs
+    only what did not finish."""
+    skill = make_skill(tmp_path / "lib", "slowish", cases(tmp_path), body="!say SKILLED\n")
+    out = tmp_path / "out"
+    args = ["run", str(skill), "--runner", "ray", "--runner-opt", "num_cpus=0.5", "--agent-command", agent_command(),
+            "--out", str(out), "--quiet", "--run-id", RUN_ID, "--jobs", "3"]
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    proc = subprocess.Popen([*evalfmt_exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        for arm in ("baseline", "candidate"):
+            _wait_for(out / arm / "a-fast" / "score.json", "a-fast")
+        end = time.monotonic() + 60  # three sessions in flight: both arms of b-waits, the baseline of c-waits
+        while started(tmp_path) != ["a-fast", "a-fast", "b-waits", "b-waits", "c-waits"] and time.monotonic() < end:
+            time.sleep(0.05)
+        assert started(tmp_path) == ["a-fast", "a-fast", "b-waits", "b-waits", "c-waits"]
+        running = _processes_of_session(proc.pid)
+        assert {"raylet", "gcs_server", "ray::remote_session"} <= set(running), running  # the run's own instance
+        if target == "group":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=90)
+    finally:
+        left = _reap(proc)
+        alive = [name for name, pid in _log(tmp_path) if _alive_agent(pid, tmp_path)]
+        _kill_agents(tmp_path)
+    assert proc.returncode == 130
+    assert stderr.splitlines()[-1] == "evalfmt: interrupted: 5 of 6 sessions ran; receipt written (partial)", stderr
+    assert "Traceback" not in stderr
+    assert left == [], f"processes of the interrupted run's Ray instance are still running: {left}"
+    assert alive == [], f"agents of cancelled tasks are still running: {alive}"
+    receipt = load(out / "receipt.json")
+    assert (receipt["interrupted"], receipt["execution_status"]) == (True, "partial")
+    for arm in ("baseline", "candidate"):
+        assert (out / arm / "a-fast" / "score.json").exists() and not (out / arm / "a-fast" / "dead.txt").exists()
+        assert (out / arm / "b-waits" / "dead.txt").read_text() == \
+            "interrupted: the run was stopped while this session ran\n"
+    assert (out / "candidate" / "c-waits" / "dead.txt").read_text() == "not run: the run was interrupted\n"
+    if target == "group":
+        return  # resuming is the same after either
+    before = started(tmp_path)
+    (tmp_path / "release").write_text("")
+    again = subprocess.Popen([*evalfmt_exe, *args, "--resume"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env, start_new_session=True)
+    try:
+        stdout, stderr = again.communicate(timeout=300)
+    finally:
+        left = _reap(again)
+    assert (again.returncode, stderr) == (0, "")
+    assert stdout.splitlines()[0].startswith("a-fast vs baseline: win (checks)")
+    assert left == [], f"the local Ray instance of the resumed run is still running: {left}"
+    after = started(tmp_path)
+    assert after.count("a-fast") == 2, "a finished session ran again"
+    for name in ("b-waits", "c-waits"):  # none of their sessions had finished: both arms ran again
+        assert after.count(name) == before.count(name) + 2
+    assert len(load(out / "candidate" / "c-waits" / "run.json")["info"]["ray"]["node"]) == 56  # a Ray node id
+    # the receipt is the one of the run done in one go (with the command runner: the same receipt)
+    code, _, stderr = run_cli("run", str(skill), "--agent-command", agent_command(), "--out", str(tmp_path / "whole"),
+                              "--quiet", "--run-id", RUN_ID, "--jobs", "3")
+    assert (code, stderr) == (0, "")
+    resumed = timeless((out / "receipt.json").read_bytes())
+    assert resumed.replace(b'"runner": "ray"', b'"runner": "command"') == \
+        timeless((tmp_path / "whole" / "receipt.json").read_bytes())
+    assert load(out / "receipt.json")["execution_status"] == "complete"
+
+
+def _alive_agent(pid: int, tmp_path, limit: float = 10.0) -> bool:
+    """Whether the agent ``pid`` (logged by the fake agent) is still running after ``limit`` seconds."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if str(tmp_path).encode() not in fh.read():
+                    return False  # gone, and the pid taken by another process
+            with open(f"/proc/{pid}/stat") as fh:
+                if fh.read().rsplit(") ", 1)[1].startswith("Z"):
+                    return False
+        except OSError:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 @pytest.mark.parametrize("opt, message", [
