@@ -12,9 +12,10 @@ from ._common import detection_option, echo_json, echo_line, from_option, read_s
 @click.argument("skill_dir", type=click.Path())
 @click.option("--arm", "arms", multiple=True, metavar="NAME=RUNS_DIR",
               help="An arm and its runs folder: candidate=DIR, baseline=DIR, optionally incumbent=DIR (repeatable).")
-@click.option("--runs", "runs_dir", type=click.Path(file_okay=False), metavar="DIR",
+@click.option("--runs", "runs_dirs", multiple=True, metavar="[ARM=]DIR",
               help="The output folder of `evalfmt run`: its arm folders (DIR/candidate, DIR/baseline, ...) are the "
-                   "arms, and the eval format it ran is the default of --from.")
+                   "arms, and the eval format it ran is the default of --from. Trigger runs (`run EVAL --skills`): "
+                   "one run over two libraries, or baseline=RUN_A and candidate=RUN_B, one library each.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--k", type=click.IntRange(min=1), help="Repetitions per case (default: as many as the runs folders "
                                                       "hold).")
@@ -33,7 +34,7 @@ from ._common import detection_option, echo_json, echo_line, from_option, read_s
               help="Seconds a command_succeeds check may run.")
 @tag_option
 @from_option
-def command(skill_dir: str, arms: tuple[str, ...], runs_dir: str | None, fmt: str, k: int | None, detection: str,
+def command(skill_dir: str, arms: tuple[str, ...], runs_dirs: tuple[str, ...], fmt: str, k: int | None, detection: str,
             judge_name: str,
             judge_command: str | None, receipt: str | None, selections: str | None, run_id: str | None,
             require_pass: bool, timeout: float, from_: str | None, tags: tuple[str, ...] = ()) -> int:
@@ -53,6 +54,14 @@ def command(skill_dir: str, arms: tuple[str, ...], runs_dir: str | None, fmt: st
     from ..discover import skill_root
     from ..run.arms import CompareRequest, compare_arms
 
+    given = _given(runs_dirs, arms)
+    if given and _trigger_runs(given):
+        return _compare_trigger_runs(skill_dir, given, fmt=fmt, from_=from_, judge=judge_name,
+                                     judge_command=judge_command, run_id=run_id, receipt=receipt,
+                                     require_pass=require_pass)
+    if len(runs_dirs) > 1 or any("=" in r for r in runs_dirs):
+        raise click.UsageError("--runs takes one output folder of `evalfmt run` (ARM=DIR only for trigger runs)")
+    runs_dir = runs_dirs[0] if runs_dirs else None
     arm_dirs: dict[str, str] = {}
     if runs_dir is not None:
         from ..run.layout import run_arms
@@ -81,3 +90,48 @@ def command(skill_dir: str, arms: tuple[str, ...], runs_dir: str | None, fmt: st
         for line in text_lines(outcome.comparison, outcome.triggers):
             echo_line(line)
     return exit_code(outcome.comparison, require_pass)
+
+
+def _given(runs_dirs: tuple[str, ...], arms: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """arm name -> (option, folder) for every --runs [ARM=]DIR and --arm NAME=DIR ("" for a plain --runs DIR)."""
+    out: dict[str, tuple[str, str]] = {}
+    for option, values in (("--runs", runs_dirs), ("--arm", arms)):
+        for spec in values:
+            name, sep, folder = spec.partition("=")
+            if not sep and option == "--runs":
+                name, folder = "", spec
+            elif not sep or not name or not folder:
+                raise click.UsageError(f"{option} takes {'[ARM=]DIR' if option == '--runs' else 'NAME=RUNS_DIR'}, "
+                                       f"not '{spec}'")
+            if name in out:
+                raise click.UsageError(f"arm '{name}' given twice" if name else "--runs DIR given twice")
+            out[name] = (option, folder)
+    return out
+
+
+def _trigger_runs(given: dict[str, tuple[str, str]]) -> bool:
+    from ..run.library_compare import is_trigger_folder
+
+    return any(is_trigger_folder(folder) for _, folder in given.values())
+
+
+def _compare_trigger_runs(skill_dir: str, given: dict[str, tuple[str, str]], *, fmt: str, from_: str | None,
+                          judge: str, judge_command: str | None, run_id: str | None, receipt: str | None,
+                          require_pass: bool) -> int:
+    """compare over trigger runs (evalfmt.run.library_compare): the run's text and exit code."""
+    from ..run.library import text_lines as library_lines
+    from ..run.library_compare import compare_trigger_runs, sources
+
+    sources(given)  # a mixed or incomplete set of folders is refused before the eval set is read
+    sets = read_sets(skill_dir, from_, one=True)
+    run, data = compare_trigger_runs(skill_dir, sets, given, judge=judge, judge_command=judge_command, run_id=run_id,
+                                     receipt_path=receipt)
+    if fmt == "json":
+        echo_json(data)
+    else:
+        for line in library_lines(run):
+            echo_line(line)
+        if run.receipt_path:
+            echo_line(f"receipt: {run.receipt_path}")
+    assert run.tally is not None
+    return 1 if run.tally.verdict == "FAIL" or (require_pass and run.tally.verdict != "PASS") else 0

@@ -49,8 +49,11 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @detection_option
 @click.option("--judge", "judge_name", default="none", show_default=True, metavar="NAME",
-              help="Who decides rows whose checks tie on a case with a judge rubric: none, command, or a plugin.")
-@click.option("--judge-command", metavar="CMD", help="The command judge's program (see evalfmt compare --help).")
+              help="Who decides rows whose checks tie on a case with a judge rubric, and (trigger runs) grades "
+                   "model-graded assertions (llm-grader, rubrics, llm-rubric): none, command, or a plugin.")
+@click.option("--judge-command", metavar="CMD", help="The command judge's program (see evalfmt compare --help; to "
+                                                     "grade one session it gets {\"mode\": \"grade\", ...} and "
+                                                     "prints {\"score\": 0..1}).")
 @click.option("--selections", type=click.Path(dir_okay=False), help="Recorded trigger selections to score into the "
                                                                     "receipt.")
 @click.option("--run-id", metavar="ID", help="The receipt's run_id (default: now, YYYYMMDDTHHMMSSZ).")
@@ -120,7 +123,8 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
                             replay_from=replay_from, runner_options=_pairs(runner_opts, "--runner-opt"), k=k,
                             model=model, timeout_minutes=timeout_minutes, env=env, detection=detection,
                             run_id=run_id, check_timeout=timeout, force=force, fmt=fmt, require_pass=require_pass,
-                            cwd=os.getcwd(), jobs=jobs, cases=case_names, tags=tags)
+                            cwd=os.getcwd(), jobs=jobs, cases=case_names, tags=tags, judge=judge_name,
+                            judge_command=judge_command)
     if root is None:
         raise EvalfmtError(f"{skill_dir}: not a skill folder with evals/ (cases or a suite)")
     outcome = run_skill(RunRequest(

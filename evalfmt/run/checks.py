@@ -19,7 +19,8 @@ from typing import Any, Iterable
 from .. import ir
 from .. import ecmaregex
 from .. import js
-from . import assertions, detect, graded, sandboxfs, shell
+from . import assertions, detect, graded, graders, sandboxfs, shell
+from .judges import Judge
 from .regex_deadline import RegexTimeout, first_match
 from .session import Session
 
@@ -34,6 +35,8 @@ class CheckResult:
     kind: str
     passed: bool | None
     detail: str
+    #: a graded assertion's score in [0, 1] (None for a pass/fail check); what a composite aggregates
+    score: float | None = None
 
     def to_json(self) -> dict:
         return {"check": self.check, "passed": self.passed, "detail": self.detail}
@@ -96,13 +99,27 @@ class Context:
     timeout: float = shell.CHECK_TIMEOUT
     #: the test's expected_output (agentv's field-accuracy compares the output with it)
     expected: object = None
+    #: who grades model-graded assertions (None or an unconfigured judge: they are not scored)
+    judge: Judge | None = None
+    #: the test's task, its input as written and its criteria (what a judge and a code grader are given)
+    task: str = ""
+    input: object = None
+    criteria: str | None = None
+    #: whether code graders may run (``evalfmt run`` only), and the extra environment they get
+    run_code: bool = False
+    env: dict[str, str] = field(default_factory=dict)
 
 
 def score_case(case: ir.Case | ir.SuiteEntry, session: Session, sandbox: str | None = None,
                detection: str = detect.DEFAULT, extra_checks: Iterable[ir.Check] = (),
-               timeout: float = shell.CHECK_TIMEOUT) -> CaseResult:
-    """Score a case's checks (after ``extra_checks``, e.g. agentv's file-level assertions)."""
-    ctx = Context(session, sandbox, detection, timeout, getattr(case, "expected_output", None))
+               timeout: float = shell.CHECK_TIMEOUT, judge: Judge | None = None, task: str | None = None,
+               run_code: bool = False, env: dict[str, str] | None = None) -> CaseResult:
+    """Score a case's checks (after ``extra_checks``, e.g. agentv's file-level assertions). ``judge``
+    grades model-graded assertions; ``run_code`` lets code graders run (``evalfmt run``)."""
+    ctx = Context(session, sandbox, detection, timeout, getattr(case, "expected_output", None), judge=judge,
+                  task=task if task is not None else (getattr(case, "task", None) or ""),
+                  input=getattr(case, "input", None), criteria=getattr(case, "judge", None), run_code=run_code,
+                  env=dict(env or {}))
     checks = list(extra_checks) + list(case.checks)
     session.prefetch(_needles(checks))
     return CaseResult(case.name, [score_check(c, ctx) for c in checks],
@@ -122,22 +139,21 @@ def _needles(checks: Iterable[ir.Check]) -> list[str]:
     return [c.text.lower() for c in checks if isinstance(c, (ir.TranscriptMentions, ir.TranscriptOmits))]
 
 
-#: agentv assertion types graded by a model: reported ``not scored: needs a judge`` (never passed)
-MODEL_GRADERS = ("llm-grader", "rubrics", "rubric")
-
-
 def score_check(check: ir.Check, ctx: Context) -> CheckResult:
     label = check.label()
     kind = check.kind
+    score = None
     try:
-        passed, detail = _score(check, ctx)
+        result = _score(check, ctx)
+        passed, detail = result
+        score = getattr(result, "score", None)
     except ecmaregex.EcmaRegexError as exc:
         passed, detail = False, f"malformed check: {exc.message}"
     except RegexTimeout as exc:
         passed, detail = False, str(exc)
     except (ValueError, OSError) as exc:
         passed, detail = False, f"malformed check: {exc}"
-    return CheckResult(label, kind, passed, detail)
+    return CheckResult(label, kind, passed, detail, score)
 
 
 def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
@@ -193,8 +209,10 @@ def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
     result = assertions.score(check, s)
     if result is not None:
         return result
-    if check.kind in MODEL_GRADERS:
-        return None, "not scored: needs a judge"
+    if graders.is_model_graded(check):
+        return graders.model_grader(check, ctx)
+    if isinstance(check, ir.CodeGrader):
+        return graders.code_grader(check, ctx)
     return None, f"not scored: '{check.kind}' needs a grader evalfmt does not run"
 
 
@@ -207,12 +225,15 @@ def _opaque(check: ir.Opaque, ctx: Context) -> tuple[bool | None, str]:
         return graded.execution_metrics(check, ctx.session)
     if check.type == "field-accuracy":
         return graded.field_accuracy(check, ctx.session, ctx.expected)
-    if check.type == "rubric":
-        return None, "not scored: needs a judge"
-    if check.type == "composite":
-        return None, "not scored: composite (evalfmt does not aggregate nested assertions)"
+    if graders.is_model_graded(check):
+        return graders.model_grader(check, ctx)
+    if check.type == "composite" and check.origin == "agentv":
+        return graders.composite(check, ctx, score_check)
     if check.type == "inline-assert":
-        return None, "not scored: inline-assert is code evalfmt does not run"
+        return None, ("not scored: inline-assert is a function of agentv's TypeScript API; an eval file holds no "
+                      "function to run")
+    if check.origin == "promptfoo" and check.type in ("javascript", "python", "webhook"):
+        return None, f"not scored: promptfoo's {check.type} assertion is code evalfmt does not run"
     if check.origin not in (None, "terum"):
         return None, f"not scored: custom assertion '{check.type or 'opaque'}'"
     if check.type is None:

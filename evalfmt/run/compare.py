@@ -28,7 +28,7 @@ from .. import verdict
 from . import detect, shell, skillgym_report
 from .layout import CANDIDATE, DEAD_MARKER, SANDBOX, TRANSCRIPT, detect_k, session_dirs
 from .checks import CaseResult, score_case, score_suite
-from .judges import Judge, NoJudge, judge_pair
+from .judges import NOT_CONFIGURED, Judge, NoJudge, judge_pair
 from .transcripts import SessionError, read_session
 
 OPPONENT_ORDER = ("baseline", "incumbent")
@@ -372,7 +372,7 @@ def decide(name: str, unit: str, rep: int, opp: str, cand: ArmRun, other: ArmRun
             row.reason = "checks-equal-no-judge"
         elif not judge.configured:
             row.reason = "judge-not-configured"
-            row.detail = "the case has a judge rubric but no judge is configured (--judge command --judge-command CMD)"
+            row.detail = NOT_CONFIGURED
         else:
             d = judge_pair(judge, target.task or "", rubric, cand.tail, other.tail)
             row.outcome, row.reason, row.detail = d.outcome, d.reason, d.detail

@@ -31,13 +31,25 @@ from .session import Session
 Result = tuple[bool | None, str]
 
 
-def _verdict(check: ir.CheckBase, score: float, what: str) -> tuple[bool, str]:
+class Scored(tuple):
+    """``(passed, detail)`` that also carries the assertion's score in [0, 1] (negation applied), which a
+    ``composite`` aggregates."""
+
+    score: float
+
+    def __new__(cls, passed: bool, detail: str, score: float) -> Scored:
+        obj = super().__new__(cls, (passed, detail))
+        obj.score = score
+        return obj
+
+
+def _verdict(check: ir.CheckBase, score: float, what: str) -> Scored:
     need = 1.0 if check.min_score is None else float(check.min_score)
     ok = score >= need - 1e-9
     detail = f"score {score:.2f} (needs {need:.2f}): {what}"
     if check.negate:
-        return (not ok), f"negated: {detail}"
-    return ok, detail
+        return Scored((not ok), f"negated: {detail}", 1.0 - score)
+    return Scored(ok, detail, score)
 
 
 # ------------------------------------------------------------------------------------ trajectory

@@ -41,6 +41,7 @@ from .. import ir
 from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
 from . import detect as detect_mod
+from . import judges
 from .. import verdict
 from . import contain, layout
 from . import runners as runners_mod
@@ -82,6 +83,9 @@ class LibraryRunRequest:
     #: ``--case``: only the tests with these ids; ``--tag``: only the tests carrying one of these tags
     cases: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    #: who grades model-graded assertions and decides tied rows of a test with criteria (as for terum runs)
+    judge: str = "none"
+    judge_command: str | None = None
 
 
 @dataclass
@@ -107,6 +111,7 @@ class Session:
     result: CaseResult | None = None
     error: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)
+    tail: str = ""  # the transcript's last 6,000 characters, kept for a judge deciding a tied row
 
     @property
     def dead(self) -> bool:
@@ -297,6 +302,7 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     if set(request.libraries) not in ({LIBRARY}, {layout.BASELINE, layout.CANDIDATE}):
         raise UsageError("give --skills DIR (one library) or --skills baseline=DIR --skills candidate=DIR")
     detect_mod.get(request.detection)
+    judge = judges.make(request.judge, request.judge_command)
     libs = {arm: library_skills(folder) for arm, folder in request.libraries.items()}
     options = runners_mod.RunnerOptions(agent_command=request.agent_command, replay_from=request.replay_from,
                                         model=request.model, options=dict(request.runner_options), cwd=request.cwd,
@@ -309,14 +315,14 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     plan = [(arm, skills, test, rep)
             for test in tests for rep in range(1, request.k + 1) for arm, skills in libs.items()]
     if request.jobs > 1:
-        sessions = _run_parallel(request, runner, plan, folders, out)
+        sessions = _run_parallel(request, runner, plan, folders, out, judge)
     else:
-        sessions = _run_serial(request, runner, plan, folders, out)
+        sessions = _run_serial(request, runner, plan, folders, out, judge)
     scores = {arm: score_arm(arm, tests, [s for s in sessions if s.arm == arm], sorted(skills))
               for arm, skills in libs.items()}
     run = LibraryRun(tests, {a: sorted(s) for a, s in libs.items()}, sessions, scores, request.k)
     if len(libs) == 2:
-        run.rows, run.tally = decide_rows(tests, sessions, request.k)
+        run.rows, run.tally = decide_rows(tests, sessions, request.k, judge)
     run.receipt_path = os.path.join(request.out, layout.RECEIPT)
     atomic_write(os.path.join(out, layout.RECEIPT), _dumps(receipt(run, request)))
     return run
@@ -326,7 +332,7 @@ Plan = list[tuple[str, dict[str, str], Test, int]]  # (arm, library, test, repet
 
 
 def _run_serial(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Plan, folders: dict[str, str],
-                out: str) -> list[Session]:
+                out: str, judge: judges.Judge | None) -> list[Session]:
     sessions: list[Session] = []
     # File system work off the agent's critical path: one helper thread stages the next session's
     # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy);
@@ -337,13 +343,14 @@ def _run_serial(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Pl
             sandbox = boxes.take()
             if i + 1 < len(plan):
                 boxes.prepare(plan[i + 1][1])
-            sessions.append(run_one(request, runner, arm, sorted(skills), test, folders[test.id], rep, out, sandbox))
+            sessions.append(run_one(request, runner, arm, sorted(skills), test, folders[test.id], rep, out, sandbox,
+                                    judge))
             boxes.remove(sandbox)
     return sessions
 
 
 def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Plan, folders: dict[str, str],
-                  out: str) -> list[Session]:
+                  out: str, judge: judges.Judge | None) -> list[Session]:
     """``--jobs N``: a process pool (fork) of N workers stages sandboxes and runs agents, as for a skill's
     cases (each worker is its own subreaper, and keeps its next jail ready); this process scores each session
     as its agent ends, then removes its sandbox. The sessions come back in plan order, so the receipt is the
@@ -372,7 +379,7 @@ def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: 
                 started, sandbox = got
                 _, skills, test, _ = plan[index[fut]]
                 try:
-                    sessions[index[fut]] = finish_one(request, started, sorted(skills), test, sandbox)
+                    sessions[index[fut]] = finish_one(request, started, sorted(skills), test, sandbox, judge)
                 finally:
                     boxes.remove(sandbox)
     except BaseException:
@@ -469,10 +476,10 @@ class Started:
 
 
 def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, skills: list[str], test: Test,
-            folder_name_: str, rep: int, out: str, sandbox: str) -> Session:
+            folder_name_: str, rep: int, out: str, sandbox: str, judge: judges.Judge | None = None) -> Session:
     """Run the agent on the test in ``sandbox`` (the library staged), score it, note which skills fired."""
     return finish_one(request, start_one(request, runner, arm, test, folder_name_, rep, out, sandbox), skills, test,
-                      sandbox)
+                      sandbox, judge)
 
 
 def start_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, test: Test, folder_name_: str,
@@ -497,7 +504,8 @@ def start_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, 
     return Started(sess, spec, dead, t0)
 
 
-def finish_one(request: LibraryRunRequest, started: Started, skills: list[str], test: Test, sandbox: str) -> Session:
+def finish_one(request: LibraryRunRequest, started: Started, skills: list[str], test: Test, sandbox: str,
+               judge: judges.Judge | None = None) -> Session:
     """The scoring part of a session: read the transcript, score the test's checks, detect the skills fired."""
     sess, spec, dead = started.session, started.spec, started.dead
     if dead is None:
@@ -511,7 +519,9 @@ def finish_one(request: LibraryRunRequest, started: Started, skills: list[str], 
             fh.write(dead + "\n")
     else:
         sess.result = score_case(test.case, session, sandbox, request.detection, test.extra_checks,
-                                 request.check_timeout)
+                                 request.check_timeout, judge=judge, task=test.task, run_code=True, env=request.env)
+        if judge is not None and judge.configured and test.case.judge:
+            sess.tail = session.tail(judges.TAIL_CHARS)
         sess.fired = [name for name in skills if detect_mod.detect(session, name, request.detection).triggered]
     sess.seconds["total"] = time.perf_counter() - started.began
     return sess
@@ -555,8 +565,10 @@ def score_arm(arm: str, tests: list[Test], sessions: list[Session], library: lis
     return ArmScore(arm, list(scores.values()), table, dead)
 
 
-def decide_rows(tests: list[Test], sessions: list[Session], k: int) -> tuple[list[dict[str, Any]], verdict.Tally]:
-    """candidate vs baseline, one row per test and repetition, with terum's rules."""
+def decide_rows(tests: list[Test], sessions: list[Session], k: int,
+                judge: judges.Judge | None = None) -> tuple[list[dict[str, Any]], verdict.Tally]:
+    """candidate vs baseline, one row per test and repetition, with terum's rules (a test's ``criteria``
+    is its judge rubric: equal checks go to the judge, asked twice with A and B swapped)."""
     table = {(s.arm, s.test, s.repetition): s for s in sessions}
     tally = verdict.Tally()
     rows = []
@@ -570,13 +582,27 @@ def decide_rows(tests: list[Test], sessions: list[Session], k: int) -> tuple[lis
             elif b.dead:
                 outcome, reason = "tie", "opponent-run-failed"
             else:
-                cp = c.result.passed if c.result else True
-                bp = b.result.passed if b.result else True
-                outcome, reason = ("win" if cp else "loss", "checks") if cp != bp else ("tie", "checks-equal-no-judge")
+                outcome, reason, detail = _decide_live(t, c, b, judge)
                 tally.add(outcome)
-            rows.append({"case": t.id, "repetition": rep, "opponent": layout.BASELINE, "outcome": outcome,
-                         "reason": reason})
+            row = {"case": t.id, "repetition": rep, "opponent": layout.BASELINE, "outcome": outcome, "reason": reason}
+            if detail:
+                row["detail"] = detail
+            rows.append(row)
     return rows, tally
+
+
+def _decide_live(t: Test, c: Session, b: Session, judge: judges.Judge | None) -> tuple[str, str, str]:
+    """Rules 4-6 of terum's row decision for two live sessions: (outcome, reason, detail)."""
+    cp = c.result.passed if c.result else True
+    bp = b.result.passed if b.result else True
+    if cp != bp:
+        return "win" if cp else "loss", "checks", ""
+    if not t.case.judge:
+        return "tie", "checks-equal-no-judge", ""
+    if judge is None or not judge.configured:
+        return "tie", "judge-not-configured", judges.NOT_CONFIGURED
+    d = judges.judge_pair(judge, t.task, t.case.judge, c.tail, b.tail)
+    return d.outcome, d.reason, d.detail
 
 
 # ---------------------------------------------------------------------------------------- output
@@ -645,6 +671,7 @@ def receipt(run: LibraryRun, request: LibraryRunRequest) -> dict[str, Any]:
         "run_id": request.run_id or run_id(),
         "k": run.k,
         "trigger_detection": request.detection,
+        "judge": request.judge,
         "libraries": {arm: {"skills": skills, "folder": request.libraries[arm]} for arm, skills in run.library.items()},
         "tests": [{"id": t.id, "expect": t.expect} for t in run.tests],
         "scores": {arm: s.to_json() for arm, s in run.scores.items()},

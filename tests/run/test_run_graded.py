@@ -55,7 +55,7 @@ def score(tmp_path, assertion: str, result: str = "", calls=(("Read", {"file_pat
     ("      - {type: llm-grader, prompt: Is it right?}\n", None, "not scored: needs a judge"),
     ("      - {type: rubrics, criteria: [polite]}\n", None, "not scored: needs a judge"),
     ("      - {type: code-grader, command: [python, grade.py]}\n", None,
-     "not scored: 'code-grader' needs a grader evalfmt does not run"),
+     "not scored: code graders run only under evalfmt run (they execute a program)"),
 ])
 def test_graded_assertions(tmp_path, assertion, passed, detail):
     result = '```json\n{"total": 10.3, "date": "2024-01-05T10:00:00Z", "name": "y"}\n```'

@@ -1083,3 +1083,18 @@ def regex_problem(pattern: str, flags: str | None) -> tuple[str, Severity, str] 
         if p.kind == "differs":
             return "value", "warning", f"regex {_q(pattern)}: {p.message}"
     return None
+
+
+def assertion_checks(items: list, source: str, span: ir.Span | None = None) -> list[ir.Check]:
+    """IR checks for raw agentv assertion mappings held as data (a ``composite``'s ``assertions``, kept
+    as written in its :class:`~evalfmt.ir.Opaque`), read as the reader reads a test's (``source``: the
+    eval file, for custom assertion types); every check gets ``span`` (the composite's place)."""
+    import orjson
+
+    loaded = load_text(orjson.dumps({"assertions": items}).decode(), source, kind="json")
+    data = loaded.data.get("assertions") if isinstance(loaded.data, dict) else None
+    if not isinstance(data, list):
+        return []
+    reader = Reader(Ctx(loaded, []), ReadResult(), source)
+    checks = reader.checks(data, ("assertions",))
+    return [ir.replace(c, span=span) if span is not None else c for c in checks]
