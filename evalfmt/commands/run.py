@@ -34,9 +34,10 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 @click.option("--runner-opt", "runner_opts", multiple=True, metavar="KEY=VALUE", help="An option for a plugin runner.")
 @click.option("--k", type=click.IntRange(min=1), default=1, show_default=True, help="Repetitions per case and arm.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Sessions run at once (a process pool); results are the same for any value.")
-@click.option("--case", "case_names", multiple=True, metavar="NAME", help="Run only this case ('suite' for the suite); "
-                                                                          "repeatable.")
+              help="Sessions run at once (a process pool; threads in a trigger run); results are the same for any "
+                   "value.")
+@click.option("--case", "case_names", multiple=True, metavar="NAME",
+              help="Run only this case ('suite' for the suite; a test id in a trigger run); repeatable.")
 @click.option("--model", metavar="NAME", help="The model, for the template's {model} and the receipt.")
 @click.option("--timeout-minutes", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
               help="Time limit of a session whose case sets no timeout_minutes.")
@@ -122,7 +123,8 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
                             replay_from=replay_from, runner_options=_pairs(runner_opts, "--runner-opt"), k=k,
                             model=model, timeout_minutes=timeout_minutes, env=env, detection=detection,
                             run_id=run_id, check_timeout=timeout, force=force, fmt=fmt, require_pass=require_pass,
-                            cwd=os.getcwd(), judge=judge_name, judge_command=judge_command)
+                            cwd=os.getcwd(), jobs=jobs, cases=case_names, tags=tags, judge=judge_name,
+                            judge_command=judge_command)
     if root is None:
         raise EvalfmtError(f"{skill_dir}: not a skill folder with evals/ (cases or a suite)")
     outcome = run_skill(RunRequest(

@@ -41,13 +41,14 @@ import orjson
 
 from .. import ir
 from ..errors import EvalfmtError, one_line
-from . import agent_hints
+from . import agent_hints, contain
 from . import runners as runners_mod
 from . import scores
 from .compare import ArmRun, run_arm
 from .layout import ARMS, BASELINE, CANDIDATE, DEAD_MARKER, RUN_JSON, SANDBOX, SETUP_LOG, session_folder
 from .runners import Outcome, Runner, SessionSpec
 from .sandbox import StageError, StageSpec, missing_requirements, stage
+from .tags import check_names
 
 if TYPE_CHECKING:  # pragma: no cover
     from multiprocessing.context import BaseContext
@@ -147,6 +148,7 @@ def _init_worker() -> None:
     _worker["active"] = False
     _worker["interrupted"] = False
     signal.signal(signal.SIGINT, _session_sigint)
+    contain.keep_warm()  # this worker runs one agent after another: keep its next jail ready
 
 
 def _set_sigint(handler):
@@ -452,18 +454,19 @@ def _run_inline(queue: deque, result: RunResult, handle, progress: Progress) -> 
     _worker["interrupted"] = False
     previous = _set_sigint(_session_sigint)
     try:
-        while queue:
-            if _worker["interrupted"]:
-                result.interrupted = True
-                return
-            job = queue.popleft()
-            if job.unit.name in result.drops:
-                continue
-            res = run_session(job)
-            handle(res)
-            if res.interrupted:
-                result.interrupted = True
-                return
+        with contain.warm():  # one agent after another: the next one's jail is made while one runs
+            while queue:
+                if _worker["interrupted"]:
+                    result.interrupted = True
+                    return
+                job = queue.popleft()
+                if job.unit.name in result.drops:
+                    continue
+                res = run_session(job)
+                handle(res)
+                if res.interrupted:
+                    result.interrupted = True
+                    return
     except KeyboardInterrupt:  # no handler could be installed (not the main thread)
         result.interrupted = True
     finally:
@@ -671,10 +674,7 @@ def units_of(evalset: ir.EvalSet, names: list[str] | None = None) -> list[Unit]:
     if evalset.suite is not None and evalset.suite.entries:
         units.append(_unit("suite", evalset.suite, evalset))
     if names:
-        known = {u.name for u in units}
-        unknown = [n for n in names if n not in known]
-        if unknown:
-            raise EvalfmtError(f"no case named '{unknown[0]}' (cases: {', '.join(sorted(known)) or 'none'})")
+        check_names(names, (u.name for u in units))
         units = [u for u in units if u.name in names]
     seen: dict[str, Unit] = {}
     for u in units:

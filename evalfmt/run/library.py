@@ -27,6 +27,7 @@ sign test are terum's (:mod:`verdict`).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -42,8 +43,9 @@ from ..writeset import atomic_write
 from . import detect as detect_mod
 from . import judges
 from .. import verdict
-from . import layout
+from . import contain, layout
 from . import runners as runners_mod
+from . import tags as tags_mod
 from .checks import CaseResult, score_case
 from .transcripts import SessionError, read_session
 from .triggers import TriggerScore
@@ -76,6 +78,11 @@ class LibraryRunRequest:
     check_timeout: float = 120.0
     force: bool = False
     cwd: str = "."
+    #: sessions run at once (threads: the agents run in parallel, the scoring in the calling thread)
+    jobs: int = 1
+    #: ``--case``: only the tests with these ids; ``--tag``: only the tests carrying one of these tags
+    cases: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
     #: who grades model-graded assertions and decides tied rows of a test with criteria (as for terum runs)
     judge: str = "none"
     judge_command: str | None = None
@@ -273,10 +280,25 @@ def tests_of(sets: list[ir.EvalSet]) -> list[Test]:
 # ---------------------------------------------------------------------------------------- running
 
 
+def select(tests: list[Test], request: LibraryRunRequest) -> list[Test]:
+    """The tests ``--tag`` and ``--case`` select, as for a skill's cases (:mod:`tags`): tags first (a test
+    without tags, like a trigger set's prompt, is not selected by any), then the ids, which must exist."""
+    wanted = tags_mod.parse(request.tags)
+    if wanted:
+        tests = [t for t in tests if tags_mod.selected(t.case, wanted)]
+        if not tests:
+            raise EvalfmtError(f"{request.where}: no tests to run with those tags")
+    if request.cases:
+        tags_mod.check_names(request.cases, (t.id for t in tests))
+        tests = [t for t in tests if t.id in request.cases]
+    return tests
+
+
 def run_library(request: LibraryRunRequest) -> LibraryRun:
     tests = tests_of(request.sets)
     if not tests:
         raise EvalfmtError(f"{request.where}: no tests to run")
+    tests = select(tests, request)
     if set(request.libraries) not in ({LIBRARY}, {layout.BASELINE, layout.CANDIDATE}):
         raise UsageError("give --skills DIR (one library) or --skills baseline=DIR --skills candidate=DIR")
     detect_mod.get(request.detection)
@@ -292,18 +314,10 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     folders = {t.id: folder_name(t.id, taken) for t in tests}
     plan = [(arm, skills, test, rep)
             for test in tests for rep in range(1, request.k + 1) for arm, skills in libs.items()]
-    sessions: list[Session] = []
-    # File system work off the agent's critical path: one helper thread stages the next session's
-    # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy)
-    with Sandboxes() as boxes:
-        boxes.prepare(plan[0][1] if plan else {})
-        for i, (arm, skills, test, rep) in enumerate(plan):
-            sandbox = boxes.take()
-            if i + 1 < len(plan):
-                boxes.prepare(plan[i + 1][1])
-            sessions.append(run_one(request, runner, arm, sorted(skills), test, folders[test.id], rep, out, sandbox,
-                                    judge))
-            boxes.remove(sandbox)
+    if request.jobs > 1:
+        sessions = _run_parallel(request, runner, plan, folders, out, judge)
+    else:
+        sessions = _run_serial(request, runner, plan, folders, out, judge)
     scores = {arm: score_arm(arm, tests, [s for s in sessions if s.arm == arm], sorted(skills))
               for arm, skills in libs.items()}
     run = LibraryRun(tests, {a: sorted(s) for a, s in libs.items()}, sessions, scores, request.k)
@@ -312,6 +326,96 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     run.receipt_path = os.path.join(request.out, layout.RECEIPT)
     atomic_write(os.path.join(out, layout.RECEIPT), _dumps(receipt(run, request)))
     return run
+
+
+Plan = list[tuple[str, dict[str, str], Test, int]]  # (arm, library, test, repetition), in receipt order
+
+
+def _run_serial(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Plan, folders: dict[str, str],
+                out: str, judge: judges.Judge | None) -> list[Session]:
+    sessions: list[Session] = []
+    # File system work off the agent's critical path: one helper thread stages the next session's
+    # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy);
+    # each command's jail is made while the one before runs
+    with Sandboxes() as boxes, contain.warm():
+        boxes.prepare(plan[0][1] if plan else {})
+        for i, (arm, skills, test, rep) in enumerate(plan):
+            sandbox = boxes.take()
+            if i + 1 < len(plan):
+                boxes.prepare(plan[i + 1][1])
+            sessions.append(run_one(request, runner, arm, sorted(skills), test, folders[test.id], rep, out, sandbox,
+                                    judge))
+            boxes.remove(sandbox)
+    return sessions
+
+
+def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Plan, folders: dict[str, str],
+                  out: str, judge: judges.Judge | None) -> list[Session]:
+    """``--jobs N``: a process pool (fork) of N workers stages sandboxes and runs agents, as for a skill's
+    cases (each worker is its own subreaper, and keeps its next jail ready); this process scores each session
+    as its agent ends, then removes its sandbox. The sessions come back in plan order, so the receipt is the
+    serial run's. On Ctrl-C no further agent starts, the running ones are killed, and the interrupt goes on
+    once every worker is back."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    from . import execute
+
+    slim = dataclasses.replace(request, sets=[])  # what a worker needs, without the eval sets
+    sessions: list[Session | None] = [None] * len(plan)
+    pool = ProcessPoolExecutor(max_workers=request.jobs, mp_context=multiprocessing.get_context("fork"),
+                               initializer=execute._init_worker)
+    index = {pool.submit(_agent_job, slim, runner, item, folders[item[2].id], out): i for i, item in enumerate(plan)}
+    pending, unscored = set(index), set(index)
+    boxes = Sandboxes()
+    try:
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                got = fut.result()
+                unscored.discard(fut)
+                if got is None:  # a worker saw the interrupt before it started this one
+                    raise KeyboardInterrupt
+                started, sandbox = got
+                _, skills, test, _ = plan[index[fut]]
+                try:
+                    sessions[index[fut]] = finish_one(request, started, sorted(skills), test, sandbox, judge)
+                finally:
+                    boxes.remove(sandbox)
+    except BaseException:
+        execute._signal_workers(pool)  # each worker kills its own agent (a terminal's Ctrl-C reached them already)
+        for fut in pending:
+            fut.cancel()
+        wait(pending)
+        for fut in unscored:  # agents that ended but were not scored: their sandboxes go too
+            got = fut.result() if fut.done() and not fut.cancelled() and fut.exception() is None else None
+            if got is not None:
+                boxes.remove(got[1])
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        boxes.__exit__()
+    return [s for s in sessions if s is not None]
+
+
+def _agent_job(request: LibraryRunRequest, runner: runners_mod.Runner, item: tuple[str, dict[str, str], Test, int],
+               folder: str, out: str) -> tuple[Started, str] | None:
+    """In a pool worker: stage the sandbox and run the agent (None when the run was interrupted first)."""
+    from .execute import _worker
+
+    if _worker["interrupted"]:
+        return None
+    _worker["active"] = True
+    try:
+        arm, skills, test, rep = item
+        sandbox = Sandboxes._make(skills)
+        try:
+            return start_one(request, runner, arm, test, folder, rep, out, sandbox), sandbox
+        except BaseException:
+            shutil.rmtree(sandbox, True)
+            raise
+    finally:
+        _worker["active"] = False
 
 
 def _prepare(out: str, arms: list[str], force: bool) -> None:
@@ -325,10 +429,13 @@ def _prepare(out: str, arms: list[str], force: bool) -> None:
 
 
 class Sandboxes:
-    """Sandboxes with the library staged, made one ahead on a helper thread, and removed there too."""
+    """Sandboxes with the library staged, made one ahead on a helper thread, and removed by a few others
+    (removing a folder waits on the disk more than it works: on a VM's ext4 a 10-skill copy takes ~60 ms
+    to remove, and 4 removals at once take the time of one or two)."""
 
     def __init__(self) -> None:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalfmt-sandbox")
+        self.trash = ThreadPoolExecutor(max_workers=4, thread_name_prefix="evalfmt-trash")
         self.next: Future[str] | None = None
 
     def __enter__(self) -> Sandboxes:
@@ -338,6 +445,7 @@ class Sandboxes:
         if self.next is not None:  # staged but never used (an interrupted run)
             self.remove(self.next.result())
         self.pool.shutdown(wait=True)
+        self.trash.shutdown(wait=True)
 
     @staticmethod
     def _make(skills: dict[str, str]) -> str:
@@ -354,12 +462,29 @@ class Sandboxes:
         return box.result()
 
     def remove(self, sandbox: str) -> None:
-        self.pool.submit(shutil.rmtree, sandbox, True)
+        self.trash.submit(shutil.rmtree, sandbox, True)
+
+
+@dataclass
+class Started:
+    """A session whose agent has ended: its spec and why it is dead (None: it ran to a clean end)."""
+
+    session: Session
+    spec: runners_mod.SessionSpec
+    dead: str | None
+    began: float
 
 
 def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, skills: list[str], test: Test,
             folder_name_: str, rep: int, out: str, sandbox: str, judge: judges.Judge | None = None) -> Session:
     """Run the agent on the test in ``sandbox`` (the library staged), score it, note which skills fired."""
+    return finish_one(request, start_one(request, runner, arm, test, folder_name_, rep, out, sandbox), skills, test,
+                      sandbox, judge)
+
+
+def start_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, test: Test, folder_name_: str,
+              rep: int, out: str, sandbox: str) -> Started:
+    """The agent's part of a session: its folder, then the runner."""
     t0 = time.perf_counter()
     sess = Session(arm, test.id, rep)
     folder = layout.session_folder(out, arm, folder_name_, rep, request.k)
@@ -375,8 +500,14 @@ def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, sk
         dead = outcome.dead
     except Exception as exc:  # noqa: BLE001 - a runner's bug kills this session, not the run
         dead = f"runner '{getattr(runner, 'name', '?')}' failed: {type(exc).__name__}: {exc}"
-    t2 = time.perf_counter()
-    sess.seconds["agent"] = t2 - t1
+    sess.seconds["agent"] = time.perf_counter() - t1
+    return Started(sess, spec, dead, t0)
+
+
+def finish_one(request: LibraryRunRequest, started: Started, skills: list[str], test: Test, sandbox: str,
+               judge: judges.Judge | None = None) -> Session:
+    """The scoring part of a session: read the transcript, score the test's checks, detect the skills fired."""
+    sess, spec, dead = started.session, started.spec, started.dead
     if dead is None:
         try:
             session = read_session(spec.transcript)
@@ -384,7 +515,7 @@ def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, sk
             dead = str(exc)
     if dead is not None:
         sess.error = dead
-        with open(os.path.join(folder, layout.DEAD_MARKER), "w", encoding="utf-8") as fh:
+        with open(os.path.join(spec.folder, layout.DEAD_MARKER), "w", encoding="utf-8") as fh:
             fh.write(dead + "\n")
     else:
         sess.result = score_case(test.case, session, sandbox, request.detection, test.extra_checks,
@@ -392,7 +523,7 @@ def run_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, sk
         if judge is not None and judge.configured and test.case.judge:
             sess.tail = session.tail(judges.TAIL_CHARS)
         sess.fired = [name for name in skills if detect_mod.detect(session, name, request.detection).triggered]
-    sess.seconds["total"] = time.perf_counter() - t0
+    sess.seconds["total"] = time.perf_counter() - started.began
     return sess
 
 

@@ -51,7 +51,7 @@ def run_shell(command: str, cwd: str, timeout: float = CHECK_TIMEOUT, env: dict[
     """Run ``/bin/sh -ce command`` in ``cwd``; kill its process group after ``timeout`` seconds, and
     whatever it left running when it exits."""
     start = time.monotonic()
-    with tempfile.TemporaryFile() as out:
+    with tempfile.NamedTemporaryFile(prefix="evalfmt-out-") as out:  # a name: a ready jail's launcher opens it
         proc, cell = spawn(["/bin/sh", "-ce", command], cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
                            stderr=subprocess.STDOUT, env=env)
         code = supervise(proc, timeout, cell)
@@ -67,11 +67,10 @@ def spawn(argv: list[str], **popen) -> tuple[subprocess.Popen, Jail]:
 
     cell = jail()
     try:
-        proc = subprocess.Popen(argv, start_new_session=True, preexec_fn=cell.preexec(), **popen)
+        proc = cell.popen(argv, **popen)
     except BaseException:
         cell.close()
         raise
-    cell.started(proc.pid)
     return proc, cell
 
 

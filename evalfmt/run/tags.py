@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from ..errors import UsageError
+from ..errors import EvalfmtError, UsageError
 
 if TYPE_CHECKING:  # pragma: no cover - kept light: the commands import this module at start
     from .. import ir
@@ -41,3 +41,11 @@ def filter_set(evalset: ir.EvalSet, tags: list[str]) -> ir.EvalSet:
     from .. import ir
 
     return ir.replace(evalset, cases=[c for c in evalset.cases if selected(c, tags)], suite=suite)
+
+
+def check_names(names: Iterable[str], known: Iterable[str]) -> None:
+    """``--case``: every name asked for must be one of ``known`` (the cases left after ``--tag``)."""
+    known = set(known)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise EvalfmtError(f"no case named '{unknown[0]}' (cases: {', '.join(sorted(known)) or 'none'})")
