@@ -175,19 +175,60 @@ class _CgroupJail(Jail):
             _rmdir(self.path)
 
 
-def _sweep(base: str) -> None:
-    """Remove the empty cgroups of evalfmt processes that are gone (killed before they could)."""
-    try:
-        names = [n for n in os.listdir(base) if n.startswith("evalfmt-")]
-    except OSError:
+def descendants() -> list[int]:
+    """Every process below this one (e.g. a local Ray instance's raylet, GCS and workers)."""
+    return _descendants(os.getpid(), set())
+
+
+def sweep(owners: list[int] | None = None, wait: float = 10.0) -> None:
+    """End what the jails of evalfmt processes that are gone still hold, and remove those cgroups.
+
+    A jail's owner kills its cgroup when the command ends; an owner that dies first (a Ray worker stopped
+    with its raylet by a Ctrl-C, a SIGKILLed run) leaves the command's descendants running in it. The next
+    jail made under the same cgroup sweeps them (:meth:`_CgroupJail.create`), and a run that started its
+    own Ray instance sweeps once the instance is down: ``owners`` are the processes it waits for (at most
+    ``wait`` seconds) before it looks."""
+    base = _cgroup_dir()
+    if base is None:
         return
-    for name in names:
+    made = {int(pid) for pid in (n.split("-")[1] for n in _jail_names(base)) if pid.isdigit()}
+    pending = [pid for pid in owners or () if pid in made]  # the owners of a jail; their agents are not waited on
+    end = time.monotonic() + wait
+    while pending and time.monotonic() < end:
+        pending = [pid for pid in pending if _running(pid)]
+        if pending:
+            time.sleep(0.05)
+    _sweep(base)
+
+
+def _jail_names(base: str) -> list[str]:
+    try:
+        return [n for n in os.listdir(base) if n.startswith("evalfmt-")]
+    except OSError:
+        return []
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not ended (a zombie has)."""
+    stat = _read(f"/proc/{pid}/stat")
+    close = stat.rfind(")")
+    return close > 0 and stat[close + 2:close + 3] not in ("Z", "X", "")
+
+
+def _sweep(base: str) -> None:
+    """Kill the members of, and remove, the cgroups of evalfmt processes that are gone. A cgroup is
+    named for the pid that made it; one whose pid is running (or was taken by another process) is left."""
+    for name in _jail_names(base):
         pid = name.split("-")[1]
-        if pid.isdigit() and int(pid) != os.getpid() and not os.path.exists(f"/proc/{pid}"):
+        if pid.isdigit() and int(pid) != os.getpid() and not _running(int(pid)):
+            path = os.path.join(base, name)
             try:
-                os.rmdir(os.path.join(base, name))  # fails, harmlessly, while it holds a process
-            except OSError:
-                pass
+                os.rmdir(path)
+            except FileNotFoundError:
+                continue
+            except OSError:  # it holds processes its owner could not end: end them now
+                _kill_cgroup(path)
+                _rmdir(path)
 
 
 def _kill_cgroup(path: str) -> None:

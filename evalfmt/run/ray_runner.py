@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import EvalfmtError
-from . import agent_hints, sandbox_tar
+from . import agent_hints, contain, sandbox_tar
 from .runners import (CommandRunner, Outcome, RunnerOptions, SessionSpec, describe_exit, expand, make_command,
                       run_process)
 from .sandbox import SKILL_EXCLUDED, StageError, StageSpec, check, stage
@@ -187,8 +187,12 @@ class RayRunner:
         if self._started:
             import ray
 
+            instance = contain.descendants()  # its raylet, GCS and workers: the owners of the sessions' jails
             ray.shutdown()
             self._started = False
+            # a worker stopped before it could end its session's jail (a Ctrl-C that reached the whole
+            # process group) leaves the agent's processes in it: end them once the instance is gone
+            contain.sweep(instance)
 
 
 _REMOTE: list[Any] = []

@@ -262,11 +262,13 @@ def test_ctrl_c_without_an_address_cancels_the_tasks_stops_the_instance_and_resu
         left = _reap(proc)
         alive = [name for name, pid in _log(tmp_path) if _alive_agent(pid, tmp_path)]
         _kill_agents(tmp_path)
+        strays = _strays(tmp_path)
     assert proc.returncode == 130
     assert stderr.splitlines()[-1] == "evalfmt: interrupted: 5 of 6 sessions ran; receipt written (partial)", stderr
     assert "Traceback" not in stderr
     assert left == [], f"processes of the interrupted run's Ray instance are still running: {left}"
     assert alive == [], f"agents of cancelled tasks are still running: {alive}"
+    assert strays == [], f"processes the cancelled agents started are still running: {strays}"
     receipt = load(out / "receipt.json")
     assert (receipt["interrupted"], receipt["execution_status"]) == (True, "partial")
     for arm in ("baseline", "candidate"):
@@ -300,6 +302,35 @@ def test_ctrl_c_without_an_address_cancels_the_tasks_stops_the_instance_and_resu
     assert resumed.replace(b'"runner": "ray"', b'"runner": "command"') == \
         timeless((tmp_path / "whole" / "receipt.json").read_bytes())
     assert load(out / "receipt.json")["execution_status"] == "complete"
+
+
+def _strays(tmp_path, limit: float = 10.0) -> list[str]:
+    """The processes an agent started (its ``!bash`` waiting for tmp_path/release) still running after
+    ``limit`` seconds: a Ray worker stopped with its instance cannot end its session's jail, so the run
+    ends those jails once the instance is down. Killed here, so that a failure leaves nothing behind."""
+    mark = str(tmp_path / "release").encode()
+    end = time.monotonic() + limit
+    while True:
+        found = {}
+        for name in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as fh:
+                    line = fh.read()
+                with open(f"/proc/{name}/stat") as fh:
+                    zombie = fh.read().rsplit(") ", 1)[1].startswith("Z")
+            except (OSError, IndexError):
+                continue
+            if name.isdigit() and mark in line and not zombie:
+                found[int(name)] = line.replace(b"\0", b" ").decode(errors="replace").strip()
+        if not found or time.monotonic() > end:
+            break
+        time.sleep(0.1)
+    for pid in found:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return sorted(found.values())
 
 
 def _alive_agent(pid: int, tmp_path, limit: float = 10.0) -> bool:
