@@ -93,15 +93,19 @@ def e(value: object, limit: int = LIMIT) -> str:
     return _html.escape(t.cut(t.visible(value), limit), quote=True)
 
 
+def page_head(title: str) -> str:
+    """A report page up to its ``<main>``: the policy, the stylesheet and ``title`` (HTML, escaped by the caller)."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            "<meta name=\"color-scheme\" content=\"light dark\">\n"
+            "<meta name=\"generator\" content=\"evalfmt report\">\n"
+            f"<title>{title}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n")
+
+
 def render_html(report: Report) -> str:
-    out: list[str] = []
+    out: list[str] = [page_head(f"evalfmt report — {e(report.title, 200)}")]
     w = out.append
-    w("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-    w(f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n")
-    w("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-    w("<meta name=\"color-scheme\" content=\"light dark\">\n")
-    w("<meta name=\"generator\" content=\"evalfmt report\">\n")
-    w(f"<title>evalfmt report — {e(report.title, 200)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n")
     runs = sum(len(s.runs) for s in report.skills)
     w(f"<h1>evalfmt report</h1>\n<p class=\"muted\">{runs} receipt{'s' if runs != 1 else ''}, "
       f"{len(report.skills)} skill{'s' if len(report.skills) != 1 else ''}</p>\n")

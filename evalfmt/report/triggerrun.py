@@ -100,15 +100,10 @@ def _e(value: object) -> str:
 
 
 def render_html(receipts: list[dict[str, Any]]) -> str:
-    from .html import CSP, CSS
+    from .html import page_head
 
-    out: list[str] = []
+    out: list[str] = [page_head("evalfmt trigger run")]
     w = out.append
-    w("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-    w(f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n")
-    w("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-    w("<meta name=\"color-scheme\" content=\"light dark\">\n<meta name=\"generator\" content=\"evalfmt report\">\n")
-    w(f"<title>evalfmt trigger run</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n")
     w("<h1>evalfmt trigger run</h1>\n")
     for data in receipts:
         w(f"<section><h2>run {_e(data.get('run_id', ''))}</h2>\n")
