@@ -575,6 +575,7 @@ def decide_rows(tests: list[Test], sessions: list[Session], k: int,
     for t in tests:
         for rep in range(1, k + 1):
             c, b = table[(layout.CANDIDATE, t.id, rep)], table[(layout.BASELINE, t.id, rep)]
+            detail = ""
             if c.dead and b.dead:
                 outcome, reason = "tie", "both-arms-failed"
             elif c.dead:
