@@ -49,6 +49,7 @@ def plans(shard_dirs: tuple[str, ...] | list[str]) -> list[tuple[str, dict[str, 
     for d, plan in found:
         if plan.get("shard") is None:
             raise EvalfmtError(f"cannot merge {d}: it is not a shard (run without --shard)")
+        _check_shape(d, plan)
         diff = manifest.difference(first, plan, shard=False)
         if diff is not None:
             label, mine, theirs = diff
@@ -70,6 +71,23 @@ def plans(shard_dirs: tuple[str, ...] | list[str]) -> list[tuple[str, dict[str, 
         raise EvalfmtError(f"cannot merge: shard {missing[0]}/{count} is missing "
                            f"(give all {count} shard folders; {len(missing)} missing)")
     return sorted(found, key=lambda f: f[1]["shard"]["index"])
+
+
+def _whole(value: Any) -> bool:
+    return type(value) is int and value >= 1
+
+
+def _check_shape(folder: str, plan: dict[str, Any]) -> None:
+    """A plan is read from a CI artifact: its arms, k and shard numbers must be what ``run`` writes, since
+    the merge makes paths and loops of them (an arm ``../../x`` would copy outside ``--out``)."""
+    shard = plan["shard"]
+    if plan.get("arms") != list(layout.ARMS):
+        raise EvalfmtError(f"cannot merge {folder}: its plan's arms are not {', '.join(layout.ARMS)}")
+    if not _whole(plan.get("k")):
+        raise EvalfmtError(f"cannot merge {folder}: its plan's k is not a whole number >= 1")
+    if not (isinstance(shard, dict) and _whole(shard.get("index")) and _whole(shard.get("count"))
+            and shard["index"] <= shard["count"] and isinstance(plan.get("units"), list)):
+        raise EvalfmtError(f"cannot merge {folder}: its plan's shard or case list is malformed")
 
 
 def _of(plan: dict[str, Any]) -> str:

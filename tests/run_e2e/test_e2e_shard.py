@@ -273,3 +273,26 @@ def test_a_tampered_shard_plan_cannot_write_outside_the_merged_folder(run_cli, n
     assert (code, stdout) == (2, "")
     assert stderr == f"evalfmt: cannot merge {b}: its cases are not those of shard 2/2 of the eval set\n"
     assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("arms", ["../../escaped", "candidate"], "its plan's arms are not baseline, candidate"),
+    ("k", "1", "its plan's k is not a whole number >= 1"),
+    ("k", 0, "its plan's k is not a whole number >= 1"),
+    ("shard", {"index": 3, "count": 2}, "its plan's shard or case list is malformed"),
+    ("shard", {"index": "2", "count": 2}, "its plan's shard or case list is malformed"),
+])
+def test_a_plan_tampered_in_every_shard_is_refused_before_anything_is_written(run_cli, notes, tmp_path, field, value,
+                                                                              message):
+    """Every shard's plan changed the same way (so the shards agree with each other): the merge makes paths
+    and loops of a plan's arms, k and shard numbers, so they must be what run writes."""
+    a, b = tmp_path / "s1", tmp_path / "s2"
+    _shard(run_cli, notes, a, "--shard", "1/2")
+    _shard(run_cli, notes, b, "--shard", "2/2")
+    for folder in (a, b):
+        plan = load(folder / "plan.json")
+        plan[field] = value
+        (folder / "plan.json").write_text(json.dumps(plan))
+    code, stdout, stderr = run_cli("merge", "--out", str(tmp_path / "m" / "run"), str(a), str(b))
+    assert (code, stdout, stderr) == (2, "", f"evalfmt: cannot merge {a}: {message}\n")
+    assert not (tmp_path / "m").exists() and not (tmp_path / "escaped").exists()
