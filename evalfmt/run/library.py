@@ -47,6 +47,7 @@ from . import contain, layout
 from . import runners as runners_mod
 from . import tags as tags_mod
 from .checks import CaseResult, score_case
+from .sandbox import copy_tree
 from .transcripts import SessionError, read_session
 from .triggers import TriggerScore
 
@@ -218,12 +219,13 @@ def find_library(where: str) -> str | None:
 
 def stage_library(skills: dict[str, str], sandbox: str) -> None:
     """Copy every skill of the library into ``sandbox/.claude/skills/<name>/`` (without its top-level
-    ``evals/``; symlinks copied as links)."""
+    ``evals/``) by the rules of every sandbox copy (:func:`sandbox.copy_tree`): a symlink inside the skill
+    stays a link, one leading out of it is left out, never followed."""
     base = os.path.join(sandbox, ".claude", "skills")
-    os.makedirs(base, exist_ok=True)
     for name, src in skills.items():
-        shutil.copytree(src, os.path.join(base, name), symlinks=True,
-                        ignore=lambda d, names, top=src: [n for n in names if d == top and n in NOT_STAGED])
+        dest = os.path.join(base, name)
+        os.makedirs(dest)
+        copy_tree(src, dest, exclude_top=NOT_STAGED)
 
 
 # ---------------------------------------------------------------------------------------- tests
