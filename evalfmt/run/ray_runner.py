@@ -39,6 +39,7 @@ machine); with one it connects to that cluster and leaves it running.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import shutil
 import tempfile
@@ -66,7 +67,7 @@ def _number(key: str, value: str, integer: bool = False) -> float:
         number = float(text) * scale
     except ValueError:
         raise EvalfmtError(f"--runner-opt {key}={value}: not a number") from None
-    if number < 0 or (integer and number != int(number)):
+    if not math.isfinite(number) or number < 0 or (integer and number != int(number)):
         raise EvalfmtError(f"--runner-opt {key}={value}: not a " + ("whole " if integer else "") + "number >= 0")
     return int(number) if integer else number
 

@@ -354,6 +354,9 @@ def _alive_agent(pid: int, tmp_path, limit: float = 10.0) -> bool:
     ("colour=red", "the ray runner has no option 'colour' (options: address, num_cpus, num_gpus, memory, max_retries)"),
     ("memory=lots", "--runner-opt memory=lots: not a number"),
     ("max_retries=1.5", "--runner-opt max_retries=1.5: not a whole number >= 0"),
+    ("max_retries=nan", "--runner-opt max_retries=nan: not a whole number >= 0"),
+    ("memory=inf", "--runner-opt memory=inf: not a whole number >= 0"),
+    ("num_cpus=nan", "--runner-opt num_cpus=nan: not a number >= 0"),
 ])
 def test_bad_runner_options_are_one_line(run_cli, tmp_path, opt, message):
     skill = make_skill(tmp_path / "lib", "notes", {"a-wins": CASES["a-wins"]})
