@@ -35,7 +35,16 @@ def _libraries(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _skills(score: dict[str, Any]) -> list[dict[str, Any]]:
-    return [s for s in score.get("skills") or [] if isinstance(s, dict)]
+    return [s for s in _list(score.get("skills")) if isinstance(s, dict)]
+
+
+def _list(value: Any) -> list[Any]:
+    """A receipt's list, or none (a receipt is read as data: a value of another type shows nothing)."""
+    return value if isinstance(value, list) else []
+
+
+def _count(value: Any) -> str:
+    return str(value) if type(value) is int else "?"
 
 
 def _confusion(score: dict[str, Any]) -> dict[str, dict[str, int]]:
@@ -73,13 +82,13 @@ def render_markdown(receipts: list[dict[str, Any]]) -> str:
                     "| skill | recall | precision | F1 | fire rate | tp | fn | fp | tn |",
                     "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
             for s in _skills(score):
+                counts = " | ".join(_count(s.get(k, 0)) for k in ("tp", "fn", "fp", "tn"))
                 out.append(f"| {_md(s.get('skill'))} | {_f(s.get('recall'))} | {_f(s.get('precision'))} | "
-                           f"{_f(s.get('f1'))} | {_f(s.get('fire_rate'))} | {s.get('tp', 0)} | {s.get('fn', 0)} | "
-                           f"{s.get('fp', 0)} | {s.get('tn', 0)} |")
+                           f"{_f(s.get('f1'))} | {_f(s.get('fire_rate'))} | {counts} |")
             out.append("")
             for s in _skills(score):
-                out += [f"- MISS: {_md(s.get('skill'))} {_md(m)}" for m in s.get("misses") or []]
-                out += [f"- FALSE-FIRE: {_md(s.get('skill'))} {_md(m)}" for m in s.get("false_fires") or []]
+                out += [f"- MISS: {_md(s.get('skill'))} {_md(m)}" for m in _list(s.get("misses"))]
+                out += [f"- FALSE-FIRE: {_md(s.get('skill'))} {_md(m)}" for m in _list(s.get("false_fires"))]
             conf = _confusion(score)
             cols = _cols(conf)
             if conf:
@@ -118,11 +127,12 @@ def render_html(receipts: list[dict[str, Any]]) -> str:
             for s in _skills(score):
                 w(f"<tr><td>{_e(s.get('skill'))}</td>" + "".join(
                     f"<td class=\"num\">{_f(s.get(k))}</td>" for k in ("recall", "precision", "f1", "fire_rate"))
-                  + "".join(f"<td class=\"num\">{_e(s.get(k, 0))}</td>" for k in ("tp", "fn", "fp", "tn")) + "</tr>\n")
+                  + "".join(f"<td class=\"num\">{_count(s.get(k, 0))}</td>" for k in ("tp", "fn", "fp", "tn"))
+                  + "</tr>\n")
             w("</tbody></table>\n")
-            items = [f"MISS: {_e(s.get('skill'))} {_e(m)}" for s in _skills(score) for m in s.get("misses") or []]
+            items = [f"MISS: {_e(s.get('skill'))} {_e(m)}" for s in _skills(score) for m in _list(s.get("misses"))]
             items += [f"FALSE-FIRE: {_e(s.get('skill'))} {_e(m)}" for s in _skills(score)
-                      for m in s.get("false_fires") or []]
+                      for m in _list(s.get("false_fires"))]
             if items:
                 w("<ul class=\"mono\">" + "".join(f"<li>{i}</li>" for i in items) + "</ul>\n")
             conf = _confusion(score)
