@@ -24,9 +24,18 @@ def lint(paths, cache=None, **options):
         for entry in sys.path:  # an installed or removed plugin changes a folder of sys.path
             if entry:
                 cache_mod.observe_now(entry)
-        return _lint(list(paths), cache=cache, **options)
+        result = _lint(list(paths), cache=cache, **options)
+        from .registry import registry
 
-    loaded = getattr(sys.modules.get("evalfmt.lint.registry"), "_REGISTRY", None)
-    rules = sorted((r.code, r.origin) for r in loaded) if loaded is not None else None  # (else its probes say)
+        # a rule's code edited in place (a plugin being written, an editable install) changes the result too
+        for module in sorted({rule.__module__ for rule in registry()}):
+            source = getattr(sys.modules.get(module), "__file__", None)
+            if source:
+                cache_mod.observe_now(source)
+        return result
+
+    registry_mod = sys.modules.get("evalfmt.lint.registry")
+    loaded = getattr(registry_mod, "_REGISTRY", None)
+    rules = registry_mod.fingerprint(loaded) if loaded is not None else None  # (else its probes say)
     return cache_mod.cached(cache, ("lint", list(paths), sorted(options.items()), rules), compute, result_to_json,
                             result_from_json)

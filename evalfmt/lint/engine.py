@@ -326,7 +326,9 @@ def _run_cached(works: list[Work], cfg: config_mod.Config, reg: Registry, cache:
     (rules may compare the eval files of one folder)."""
     from ..cache import cached_part
 
-    rules = sorted((r.code, r.origin) for r in reg)
+    from .registry import fingerprint
+
+    rules = fingerprint(reg)
     parts: list[LintResult] = []
     rest = [w for w in works if w.skill is None]
     for w in works:

@@ -264,3 +264,66 @@ def test_two_runs_at_once(repo):
             assert (p.returncode, out, err) == (truth.returncode, truth.stdout, truth.stderr)
     leftovers = [p.name for p in (repo / "shared-cache" / "v1").iterdir() if not p.name.endswith((".json", ".warm"))]
     assert leftovers == []
+
+
+PLUGIN_RULE = '''
+from evalfmt.lint.registry import Rule
+
+
+class Said(Rule):
+    """Says what its code says.
+
+    Why: a rule being written.
+
+    Fails:
+
+        # file: evals/cases/a.yaml
+        task: anything
+
+    Passes:
+
+        # file: evals/cases/a.yaml
+        task: anything
+
+    Fix: none.
+    """
+
+    code = "XS100"
+    name = "said"
+    severity = "warning"
+
+    def check_set(self, evalset, ctx):
+        for case in evalset.cases[:1]:
+            ctx.report(self, case.span.file, ctx.value_pos(case, "task"), "MESSAGE-ONE")
+'''
+
+
+def test_a_rule_plugin_edited_in_place_is_seen(lint, repo, tmp_path, monkeypatch):
+    """A plugin author edits the rule's code without changing its version or any linted file: the next
+    run reports what the new code says (the rule's source file is an input of the run)."""
+    from evalfmt.lint import registry as regmod
+
+    site = tmp_path / "site"
+    (site / "evalfmt_said_plugin-1.0.dist-info").mkdir(parents=True)
+    (site / "evalfmt_said_plugin-1.0.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: evalfmt-said-plugin\nVersion: 1.0\n")
+    (site / "evalfmt_said_plugin-1.0.dist-info" / "entry_points.txt").write_text(
+        "[evalfmt.rules]\nsaid = evalfmt_said_plugin:Said\n")
+    source = site / "evalfmt_said_plugin.py"
+    source.write_text(PLUGIN_RULE)
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delitem(sys.modules, "evalfmt_said_plugin", raising=False)
+    regmod.reset()
+    regmod.registry()
+    before = lint("--select", "XS")
+    assert "MESSAGE-ONE" in before[1], before
+    assert lint("--select", "XS") == before
+    source.write_text(PLUGIN_RULE.replace("MESSAGE-ONE", "MESSAGE-TWO"))
+    stat = source.stat()
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+    del sys.modules["evalfmt_said_plugin"]  # (a new process imports the edited code)
+    regmod.reset()
+    regmod.registry()
+    after = lint("--select", "XS")
+    assert after == lint("--select", "XS", cache=False) and "MESSAGE-TWO" in after[1], after
+    regmod.reset()
