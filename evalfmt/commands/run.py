@@ -186,9 +186,7 @@ def _library_run(where: str, sets: list, skills: tuple[str, ...], *, fmt: str, r
         raise click.UsageError("give --out DIR (where the receipt and the sessions go)")
     run = run_library(LibraryRunRequest(where=where, sets=sets, libraries=libraries, out=out, **options))
     if fmt == "json":
-        from ..run.library import receipt
-
-        echo_json(receipt(run, LibraryRunRequest(where=where, sets=sets, libraries=libraries, out=out, **options)))
+        echo_json(run.receipt)  # the receipt written to the run folder, run_id and all
     else:
         for line in library_lines(run):
             echo_line(line)

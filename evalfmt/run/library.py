@@ -171,6 +171,7 @@ class LibraryRun:
     rows: list[dict[str, Any]] = field(default_factory=list)
     tally: verdict.Tally | None = None
     receipt_path: str | None = None
+    receipt: dict[str, Any] | None = None  # what receipt_path holds
 
     @property
     def verdict(self) -> str | None:
@@ -326,7 +327,8 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
     if len(libs) == 2:
         run.rows, run.tally = decide_rows(tests, sessions, request.k, judge)
     run.receipt_path = os.path.join(request.out, layout.RECEIPT)
-    atomic_write(os.path.join(out, layout.RECEIPT), _dumps(receipt(run, request)))
+    run.receipt = receipt(run, request)
+    atomic_write(os.path.join(out, layout.RECEIPT), _dumps(run.receipt))
     return run
 
 

@@ -98,6 +98,8 @@ def test_k_repetitions_give_the_fire_rate(run_cli, tmp_path):
     assert (deploy["tp"], deploy["fn"], deploy["fire_rate"], deploy["misses"]) == (1, 1, 0.5, ["silent"])
     assert data["scores"]["library"]["confusion"]["deploy"] == {"deploy": 2, "notes": 0, "review": 0, "(none)": 2}
     assert len(data["sessions"]) == 10 and (tmp_path / "out" / "library" / "ship" / "2" / "transcript.jsonl").is_file()
+    # without --run-id: what is printed is the receipt written (it was built twice, its run_id from the clock)
+    assert data == json.loads((tmp_path / "out" / "receipt.json").read_text())
 
 
 def test_library_a_vs_b_gates_a_description_change(run_cli, tmp_path):
