@@ -137,6 +137,7 @@ def test_code_graders_composites_and_inline_asserts_in_a_trigger_run(run_cli, tm
 def test_with_a_judge_the_llm_aggregator_grades_the_members(run_cli, tmp_path):
     folder(tmp_path)
     code, out, err = run(run_cli, tmp_path, "--judge", "command", "--judge-command", JUDGE)
+    assert (code, err) == (1, ""), err  # some checks fail in this folder (by design), none breaks the run
     by_model = checks(tmp_path)[6]
     assert by_model == ("composite", True, "score 1.00 (needs 1.00): judge: Please write the min / Review the "
                                            "following evaluatio")
@@ -146,7 +147,8 @@ def test_code_graders_never_run_outside_evalfmt_run(run_cli, tmp_path):
     folder(tmp_path)
     for command in (["lint", "EVAL.yaml"], ["validate", "EVAL.yaml"], ["inspect", "EVAL.yaml"],
                     ["transpile", "EVAL.yaml", "--out", "t"], ["convert", "EVAL.yaml", "--to", "terum", "--out", "c"]):
-        run_cli(*command, cwd=str(tmp_path))
+        code, _, err = run_cli(*command, cwd=str(tmp_path))
+        assert (code, "Traceback" in err) == (0, False), (command, err)  # the command did its work, and ran nothing
     assert not (tmp_path / "graders" / "payload.json").exists()
 
 
