@@ -86,7 +86,7 @@ def rubric_of(check: ir.Check, ctx: Context) -> tuple[str | None, str]:
         if check.prompt is None:
             return (ctx.criteria, "") if ctx.criteria else (None, "the llm-grader has no prompt and the test no "
                                                                   "criteria")
-        return _prompt_text(check.prompt, check.span), ""
+        return _prompt_text(check.prompt, check.span)
     if isinstance(check, ir.Rubrics):
         lines = [c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or "")
                  for c in check.criteria]
@@ -101,16 +101,32 @@ def rubric_of(check: ir.Check, ctx: Context) -> tuple[str | None, str]:
     return None, f"'{check.kind}' is not a model grader"
 
 
-def _prompt_text(prompt: str, span: ir.Span | None) -> str:
+def _prompt_text(prompt: str, span: ir.Span | None) -> tuple[str | None, str]:
     """An llm-grader's prompt: the file it names (relative to the eval file, as agentv resolves it), else
-    the text itself."""
+    the text itself; (None, why) for a file outside the eval file's repository (the nearest folder above
+    it holding ``.git``, else its own folder): an eval file from elsewhere must not send a key or a home
+    folder's file to the judge."""
     base = os.path.dirname(os.path.abspath(span.file)) if span and span.file else os.getcwd()
     if "\n" not in prompt and len(prompt) < 1024:
         path = os.path.join(base, prompt)
         if os.path.isfile(path):
+            root = os.path.realpath(_repository(base))
+            if os.path.commonpath([root, os.path.realpath(path)]) != root:
+                return None, f"the llm-grader's prompt file {prompt} is outside {root}: not read"
             with open(path, "rb") as fh:
-                return fh.read(PROMPT_MAX_BYTES).decode("utf-8", "replace")
-    return prompt
+                return fh.read(PROMPT_MAX_BYTES).decode("utf-8", "replace"), ""
+    return prompt, ""
+
+
+def _repository(folder: str) -> str:
+    here = folder
+    while True:
+        if os.path.lexists(os.path.join(here, ".git")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return folder
+        here = parent
 
 
 def is_model_graded(check: ir.Check) -> bool:
@@ -342,7 +358,9 @@ def _aggregate_outside(kind: str, agg: dict, names: list[str], results: list[Che
     if judge is None or not judge.configured:
         return None, NEEDS_A_JUDGE
     prompt = agg.get("prompt")
-    template = _prompt_text(prompt, check.span) if isinstance(prompt, str) else DEFAULT_AGGREGATOR_PROMPT
+    template, why = _prompt_text(prompt, check.span) if isinstance(prompt, str) else (DEFAULT_AGGREGATOR_PROMPT, "")
+    if template is None:
+        return None, f"not scored: {why}"
     rubric = template.replace(RESULTS_PLACEHOLDER, orjson.dumps(table, option=orjson.OPT_INDENT_2).decode())
     g = judges.grade(judge, ctx.task, rubric, ctx.session.final_output, ctx.session.tail(judges.TAIL_CHARS))
     if g.score is None:

@@ -124,3 +124,31 @@ def test_a_code_grader_given_as_script_runs_too_and_its_cwd_is_relative_to_the_e
                              "cwd: g}\n")
     (r,) = checks.score_case(case, session(), str(tmp_path), run_code=True).checks
     assert (r.passed, r.detail, r.score) == (False, f"score 0.25 (needs 1.00): {tmp_path / 'g'}", 0.25)
+
+
+def test_an_llm_grader_prompt_file_outside_the_repository_is_not_sent_to_the_judge(tmp_path):
+    """An eval file from elsewhere names a key or a home folder's file as its prompt: it is not read; a
+    prompt file inside the repository is (a symlink is judged by where it leads)."""
+    import os
+
+    (tmp_path / "secret.txt").write_text("PRIVATE KEY\n")
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "prompts").mkdir()
+    (repo / "prompts" / "polite.md").write_text("Is it polite?\n")
+    os.symlink(str(tmp_path / "secret.txt"), repo / "prompts" / "link.md")
+    evals = repo / "evals"
+    evals.mkdir()
+    assertions = "".join(f"      - {{type: llm-grader, prompt: {p}}}\n"
+                         for p in ("../prompts/polite.md", "../../secret.txt", str(tmp_path / "secret.txt"),
+                                   "../prompts/link.md"))
+    case = case_of(evals, assertions)
+    judge = GradingJudge()
+    results = checks.score_case(case, session(), judge=judge, task="hi").checks
+    root = os.path.realpath(repo)
+    assert [(r.passed, r.detail) for r in results] == [
+        (False, "score 0.60 (needs 1.00): judge: fair"),
+        (None, f"not scored: the llm-grader's prompt file ../../secret.txt is outside {root}: not read"),
+        (None, f"not scored: the llm-grader's prompt file {tmp_path / 'secret.txt'} is outside {root}: not read"),
+        (None, f"not scored: the llm-grader's prompt file ../prompts/link.md is outside {root}: not read")]
+    assert judge.asked == [("hi", "Is it polite?\n", "done")]
