@@ -6,23 +6,23 @@ from __future__ import annotations
 
 from evalfmt import ir
 from evalfmt.run import judges, layout
-from evalfmt.run.library import Session, Test, decide_rows
+from evalfmt.run import library
 
 
-def _test(name: str) -> Test:
-    return Test(id=name, case=ir.Case(name=name, input="do it", judge="names the skill"), task="do it", system="",
+def _test(name: str) -> library.Test:
+    return library.Test(id=name, case=ir.Case(name=name, input="do it", judge="names the skill"), task="do it", system="",
                 extra_checks=[], expect={})
 
 
-def _sessions(name: str, candidate_dead: bool) -> list[Session]:
-    return [Session(layout.CANDIDATE, name, 1, error="agent exited 3" if candidate_dead else None),
-            Session(layout.BASELINE, name, 1)]
+def _sessions(name: str, candidate_dead: bool) -> list[library.Session]:
+    return [library.Session(layout.CANDIDATE, name, 1, error="agent exited 3" if candidate_dead else None),
+            library.Session(layout.BASELINE, name, 1)]
 
 
 def test_a_dead_row_first_and_after_a_judged_row_has_no_detail():
     tests = [_test("dead-first"), _test("judged"), _test("dead-after")]
     sessions = [*_sessions("dead-first", True), *_sessions("judged", False), *_sessions("dead-after", True)]
-    rows, tally = decide_rows(tests, sessions, 1, judges.NoJudge())
+    rows, tally = library.decide_rows(tests, sessions, 1, judges.NoJudge())
     assert rows == [
         {"case": "dead-first", "repetition": 1, "opponent": "baseline", "outcome": "tie",
          "reason": "candidate-run-failed"},
