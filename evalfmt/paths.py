@@ -39,6 +39,18 @@ def skill_root(path: str) -> str | None:
     return None
 
 
+def repository(start: str) -> str | None:
+    """The nearest folder at or above ``start`` holding ``.git`` (a git repository's root), or None."""
+    cur = start
+    while True:
+        if os.path.lexists(os.path.join(cur, ".git")):
+            return cur
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return None
+        cur = parent
+
+
 def plain_name(name: object) -> bool:
     """True when ``name`` may be an output file name as it is: one non-empty segment, not ``.`` or
     ``..``, without ``/``, ``\\`` or a control character (:data:`evalfmt.errors.CONTROL`). Writers

@@ -32,6 +32,7 @@ from typing import Any, Callable, Protocol, TypeVar
 import orjson
 
 from .. import ir
+from ..paths import repository
 from . import judges
 from .graded import Scored, _limit, _verdict
 from .runners import agent_env, run_process
@@ -110,23 +111,12 @@ def _prompt_text(prompt: str, span: ir.Span | None) -> tuple[str | None, str]:
     if "\n" not in prompt and len(prompt) < 1024:
         path = os.path.join(base, prompt)
         if os.path.isfile(path):
-            root = os.path.realpath(_repository(base))
+            root = os.path.realpath(repository(base) or base)
             if os.path.commonpath([root, os.path.realpath(path)]) != root:
                 return None, f"the llm-grader's prompt file {prompt} is outside {root}: not read"
             with open(path, "rb") as fh:
                 return fh.read(PROMPT_MAX_BYTES).decode("utf-8", "replace"), ""
     return prompt, ""
-
-
-def _repository(folder: str) -> str:
-    here = folder
-    while True:
-        if os.path.lexists(os.path.join(here, ".git")):
-            return here
-        parent = os.path.dirname(here)
-        if parent == here:
-            return folder
-        here = parent
 
 
 def is_model_graded(check: ir.Check) -> bool:

@@ -14,6 +14,7 @@ import os
 import re
 
 from ...errors import Pos
+from ...paths import repository
 from ..context import Context, SkillFolder, offset_to_pos
 from ..registry import Rule
 
@@ -749,16 +750,7 @@ class Category(Rule):
 
 
 def repo_root(start: str) -> str | None:
-    for begin in (os.path.abspath(start), os.getcwd()):
-        cur = begin
-        while True:
-            if os.path.lexists(os.path.join(cur, ".git")):
-                return cur
-            parent = os.path.dirname(cur)
-            if parent == cur:
-                break
-            cur = parent
-    return None
+    return repository(os.path.abspath(start)) or repository(os.getcwd())
 
 
 def _inside(root: str, path: str) -> bool:
