@@ -106,8 +106,12 @@ def test_the_ray_receipt_is_the_command_runners(cluster, run_cli, tmp_path):
     assert (tmp_path / "ray" / "candidate" / "a-wins" / "sandbox" / ".claude" / "skills" / "notes" / "SKILL.md").exists()
     info = [load(tmp_path / "ray" / arm / case / "run.json")["info"]["ray"] for arm in ("baseline", "candidate")
             for case in CASES]
-    node_ids = {n["NodeID"] for n in ray.nodes() if n["Alive"]} if ray.is_initialized() else set()
-    assert {i["node"] for i in info} <= node_ids and len({i["node"] for i in info}) >= 2  # spread over the nodes
+    # each session names the node it ran on, one of the cluster's. Which nodes Ray's scheduler picks is
+    # Ray's business, not evalfmt's guarantee (all on one node is a valid schedule), so it is not asserted.
+    if not ray.is_initialized():
+        ray.init(address=cluster.address, log_to_driver=False)
+    node_ids = {n["NodeID"] for n in ray.nodes()}
+    assert {i["node"] for i in info} <= node_ids
     # staged on the worker: setup ran in the Ray task's process (with the command runner: in evalfmt's)
     for arm in ("baseline", "candidate"):
         box = tmp_path / "ray" / arm / "a-wins" / "sandbox"
@@ -115,7 +119,8 @@ def test_the_ray_receipt_is_the_command_runners(cluster, run_cli, tmp_path):
         assert not (tmp_path / "cmd" / arm / "a-wins" / "sandbox" / "setup-parent.txt").read_text().startswith("ray")
         assert (box / "data.txt").read_text() == "data\nset up\n"
         assert oct((box / "bin" / "tool").stat().st_mode & 0o777) == "0o755"
-        assert all(i["seconds_staging"] > 0 for i in info)
+    # a staging time is a duration: a number, never negative (a fast staging rounds to 0.0)
+    assert all(isinstance(i["seconds_staging"], float) and i["seconds_staging"] >= 0 for i in info)
     # ... and the run folders hold the same sandboxes (setup-parent.txt apart) and staging notes
     ray_boxes, cmd_boxes = sandboxes(tmp_path / "ray"), sandboxes(tmp_path / "cmd")
     for boxes in (ray_boxes, cmd_boxes):
