@@ -4,7 +4,8 @@ Every command that writes eval files (``convert -o``, ``transpile``, ``schema``)
 :func:`write_set`:
 
 1. **Root rule.** Each path must resolve (symlinks followed, as the kernel would follow them) inside
-   its output folder, the *root*; one path outside refuses the whole set before anything is written.
+   its output folder, the *root*; one path outside refuses the whole set before anything is written
+   (:func:`evalfmt.guard.check`, the one path guard).
 2. **Lock.** An exclusive ``flock`` on each root folder (on a file system that refuses locks on
    folders, on ``<root>/.evalfmt.lock``) is held from before the first comparison to after the last
    rename. A second evalfmt writing to the same folder waits for it (saying so once), at most
@@ -31,6 +32,7 @@ import os
 import time
 from typing import Callable, Mapping
 
+from . import guard
 from .errors import EvalfmtError
 
 JOURNAL = ".evalfmt-journal"
@@ -42,20 +44,10 @@ DEFAULT_LOCK_TIMEOUT = 120.0
 Notify = Callable[[str], None]
 
 
-def inside(root: str, path: str) -> bool:
-    """True when ``path`` resolves inside ``root`` (symlinks resolved)."""
-    r = os.path.realpath(root)
-    p = os.path.realpath(path)
-    return p == r or p.startswith(r.rstrip(os.sep) + os.sep)
-
-
 def check_roots(paths, root_of: Callable[[str], str]) -> None:
-    """The root rule: refuse (EvalfmtError) when any path resolves outside its root."""
+    """The root rule (:func:`evalfmt.guard.check`): refuse when any path resolves outside its root."""
     for path in paths:
-        root = root_of(path)
-        if not inside(root, path):
-            raise EvalfmtError(f"refusing to write {path}: outside the output folder {root} "
-                               "(through '..', an absolute path or a symlink); nothing written")
+        guard.check(root_of(path), path)
 
 
 def write_set(files: Mapping[str, bytes], roots: str | Mapping[str, str], notify: Notify | None = None) -> list[str]:
@@ -256,7 +248,7 @@ def _parse_journal(root: str, text: str, path: str) -> tuple[list[tuple[str, str
                 and t_name.startswith(TMP_PREFIX) and t_name.endswith(TMP_SUFFIX)):
             raise bad(f"'{target_rel}' / '{tmp_rel}' is not a temporary file beside its target")
         target, tmp = os.path.join(root, target_rel), os.path.join(root, tmp_rel)
-        if not (inside(root, target) and inside(root, tmp)):
+        if not (guard.inside(root, target) and guard.inside(root, tmp)):
             raise bad(f"'{target_rel}' leads outside the folder")
         pairs.append((target, tmp))
     return pairs, data["state"]

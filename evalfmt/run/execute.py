@@ -39,13 +39,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import orjson
 
-from .. import ir
+from .. import guard, ir
 from ..errors import EvalfmtError, one_line
 from . import agent_hints, contain
 from . import runners as runners_mod
 from . import scores
 from .compare import ArmRun, run_arm
-from .layout import ARMS, BASELINE, CANDIDATE, DEAD_MARKER, RUN_JSON, SANDBOX, SETUP_LOG, session_folder
+from .layout import (ARMS, BASELINE, CANDIDATE, DEAD_MARKER, NOTHING_TOUCHED, RUN_FOLDER, RUN_JSON, SANDBOX, SETUP_LOG,
+                     session_folder)
 from .runners import Outcome, Runner, SessionSpec
 from .sandbox import StageError, StageSpec, missing_requirements, stage
 from .tags import check_names
@@ -180,7 +181,7 @@ def _session(job: SessionJob, res: SessionResult) -> None:
     t_start = time.monotonic()
     unit, target = job.unit, job.unit.target
     folder = session_folder(job.out, job.arm, unit.name, job.repetition, job.k)
-    os.makedirs(folder, exist_ok=True)
+    guard.makedirs(job.out, folder, what=RUN_FOLDER, tail=NOTHING_TOUCHED)
     sandbox = tempfile.mkdtemp(prefix="evalfmt-")
     env = runners_mod.agent_env(sandbox, job.extra_env)
     outcome: Outcome | None = None
@@ -225,7 +226,7 @@ def _session(job: SessionJob, res: SessionResult) -> None:
             res.dead = outcome.dead
             info.update(outcome.info)
     finally:
-        _place_sandbox(sandbox, os.path.join(folder, SANDBOX))
+        _place_sandbox(sandbox, os.path.join(folder, SANDBOX), job.out)
     t1 = time.monotonic()
     if res.dead is not None:
         _write_text(os.path.join(folder, DEAD_MARKER), res.dead + "\n")
@@ -262,10 +263,9 @@ def _unreadable(error: str) -> bool:
                                            "no JSON records in transcript"))
 
 
-def _place_sandbox(src: str, dest: str) -> None:
-    """Move the session's sandbox into the run layout (replacing an older one)."""
-    if os.path.lexists(dest):
-        shutil.rmtree(dest) if os.path.isdir(dest) and not os.path.islink(dest) else os.unlink(dest)
+def _place_sandbox(src: str, dest: str, out: str) -> None:
+    """Move the session's sandbox into the run layout in ``out`` (replacing an older one)."""
+    guard.remove(out, dest, what=RUN_FOLDER, tail=NOTHING_TOUCHED)
     try:
         os.rename(src, dest)
     except OSError:

@@ -21,8 +21,8 @@
 from __future__ import annotations
 
 import os
-import shutil
 
+from .. import guard
 from ..errors import EvalfmtError
 from . import skillgym_report
 
@@ -46,6 +46,9 @@ SCORE = "score.json"
 PLAN = "plan.json"
 #: what a run owns in its output folder (replaced with --force; never read as input)
 OWNED = (CANDIDATE, BASELINE, RECEIPT, PLAN)
+#: how the one path guard's messages name a run's output folder, and what they end with
+RUN_FOLDER = "the run folder"
+NOTHING_TOUCHED = "nothing touched"
 
 
 def session_folder(out: str, arm: str, unit: str, rep: int, k: int) -> str:
@@ -126,12 +129,8 @@ def prepare_out(out: str, force: bool) -> None:
     if present and not force:
         raise EvalfmtError(f"--out {out} already holds a run ({', '.join(present)}); give --force to replace it "
                            "or --resume to continue it")
-    for name in present:
-        path = os.path.join(out, name)
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path)
-        else:
-            os.unlink(path)
+    for name in present:  # a symlink is removed, never followed (the one path guard)
+        guard.remove(out, os.path.join(out, name), what=RUN_FOLDER, tail=NOTHING_TOUCHED)
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as exc:

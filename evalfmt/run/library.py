@@ -37,7 +37,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import ir
+from .. import guard, ir
 from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
 from . import detect as detect_mod
@@ -426,9 +426,8 @@ def _prepare(out: str, arms: list[str], force: bool) -> None:
     present = [n for n in (*arms, layout.RECEIPT) if os.path.lexists(os.path.join(out, n))]
     if present and not force:
         raise EvalfmtError(f"--out {out} already holds a run ({', '.join(present)}); give --force to replace it")
-    for name in present:
-        path = os.path.join(out, name)
-        shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+    for name in present:  # a symlink is removed, never followed (the one path guard)
+        guard.remove(out, os.path.join(out, name), what=layout.RUN_FOLDER, tail=layout.NOTHING_TOUCHED)
     os.makedirs(out, exist_ok=True)
 
 

@@ -17,7 +17,7 @@ import shutil
 from dataclasses import dataclass
 from typing import Any
 
-from .. import ir
+from .. import guard, ir
 from ..errors import EvalfmtError
 from ..receipt import Receipt
 from . import execute as ex
@@ -162,7 +162,9 @@ def _copy_sessions(shard: str, out: str, plan: dict[str, Any]) -> None:
         for unit in plan["shard_units"]:
             src = os.path.join(shard, arm, unit)
             if os.path.isdir(src) and not os.path.islink(src):
-                shutil.copytree(src, os.path.join(out, arm, unit), symlinks=True)
+                dest = os.path.join(out, arm, unit)
+                guard.check(out, dest, "copy into", what=layout.RUN_FOLDER)
+                shutil.copytree(src, dest, symlinks=True)
 
 
 def _kept_scores(out: str, names: list[str], plan: dict[str, Any]) -> dict[tuple[str, str, int], ArmRun]:

@@ -13,10 +13,10 @@ run in it starts a fresh one, so a CI step may always pass ``--resume``.
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass
 from typing import Any
 
+from .. import guard
 from ..errors import EvalfmtError
 from . import layout, manifest, scores
 from .compare import ArmRun
@@ -54,9 +54,6 @@ def finished(jobs_list: list) -> dict[tuple[str, str, int], ArmRun]:
         run = scores.read(folder, job.key)
         if run is not None and not run.dead and not os.path.exists(os.path.join(folder, layout.DEAD_MARKER)):
             kept[job.key] = run
-        elif os.path.lexists(folder):
-            if os.path.isdir(folder) and not os.path.islink(folder):
-                shutil.rmtree(folder)
-            else:
-                os.unlink(folder)
+        else:
+            guard.remove(job.out, folder, what=layout.RUN_FOLDER, tail=layout.NOTHING_TOUCHED)
     return kept

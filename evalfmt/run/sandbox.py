@@ -39,6 +39,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .. import guard
 from . import shell
 
 #: terum's cap on a case's ``setup``, in seconds
@@ -116,10 +117,6 @@ def is_executable_path(rel: str) -> bool:
     return rel.endswith(".sh") or (bool(segs) and segs[0] == "bin")
 
 
-def _inside(root_real: str, path_real: str) -> bool:
-    return path_real == root_real or path_real.startswith(root_real.rstrip(os.sep) + os.sep)
-
-
 def check(spec: StageSpec) -> str | None:
     """Steps 1 and 2's checks of :func:`stage`, writing nothing: every inline path is allowed and the
     fixture is a folder inside the skill folder. Returns the fixture folder to copy (None without
@@ -156,15 +153,17 @@ def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
     if source is not None:
         try:
             report.notes.extend(copy_tree(source, sandbox))
+        except guard.Outside as exc:
+            raise StageError("staging", f"cannot copy fixture {source}: {exc.message}", ("fixture",)) from None
         except OSError as exc:
             raise StageError("staging", f"cannot copy fixture {source}: {exc.strerror or exc}", ("fixture",)) from None
     # 3. inline files
-    root_real = os.path.realpath(sandbox)
+    root_real = guard.real(sandbox)
     for rel, content in files.items():
         target = os.path.join(sandbox, *_segments(rel))
         parent = os.path.dirname(target)
         try:
-            if not _inside(root_real, os.path.realpath(target)):
+            if not guard.contains(root_real, guard.real(target)):
                 raise StageError("staging", f"unsafe file path '{rel}': leads out of the sandbox through a symlink",
                                  ("files", rel))
             os.makedirs(parent, exist_ok=True)
@@ -192,12 +191,14 @@ def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
         staged = os.path.join(sandbox, ".claude", "skills", name)
         try:
             # checked before anything is created: setup may have left a symlink on the way
-            if not _inside(root_real, os.path.realpath(staged)):
+            if not guard.contains(root_real, guard.real(staged)):
                 raise StageError("staging", "cannot stage the skill: .claude/skills leads out of the sandbox")
             os.makedirs(staged, exist_ok=True)
             report.notes.extend(copy_tree(spec.skill_dir, staged, exclude_top=SKILL_EXCLUDED, exclude=spec.exclude))
         except StageError:
             raise
+        except guard.Outside as exc:  # setup left a symlink inside .claude/skills/<name>/
+            raise StageError("staging", f"cannot stage the skill: {exc.message}") from None
         except OSError as exc:
             raise StageError("staging", f"cannot stage the skill: {exc.strerror or exc}") from None
     report.seconds = time.monotonic() - start
@@ -206,16 +207,25 @@ def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
 
 def copy_tree(src: str, dst: str, exclude_top: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> list[str]:
     """Copy the contents of ``src`` into the existing directory ``dst``, never following a symlink
-    out of ``src``. Top-level names in ``exclude_top`` and absolute paths in ``exclude`` are left
-    out. Returns notes on what was left out (symlinks leading out, special files)."""
+    out of ``src`` and never writing through one out of ``dst`` (each name is checked by the one path
+    guard, :func:`evalfmt.guard.check_entry`, and a symlink already where a folder or file goes is
+    replaced: :class:`evalfmt.guard.Outside` when a folder on the way leads out). Top-level names in
+    ``exclude_top`` and absolute paths in ``exclude`` are left out. Returns notes on what was left out
+    (symlinks leading out, special files)."""
     notes: list[str] = []
+    checked: set[str] = set()  # folders already resolved inside dst (one check per folder)
     for entry in walk_tree(src, notes, exclude_top, exclude):
         target = os.path.join(dst, entry.rel)
+        if os.path.dirname(target) not in checked:
+            guard.check_entry(dst, target, "write", what="the sandbox folder")
+            checked.add(os.path.dirname(target))
         if entry.link is not None:
             if os.path.lexists(target):
                 _remove(target)
             os.symlink(entry.link, target)
         elif entry.is_dir:
+            if os.path.islink(target):
+                _remove(target)
             os.makedirs(target, exist_ok=True)
         else:
             if os.path.lexists(target) and (os.path.islink(target) or os.path.isdir(target)):
@@ -240,8 +250,8 @@ def walk_tree(src: str, notes: list[str], exclude_top: tuple[str, ...] = (),
     """What :func:`copy_tree` copies, in order (a folder before what it holds); what is left out is
     added to ``notes``. The one place that decides what of a tree travels into a sandbox (copied
     here, or packed for a remote node by :mod:`sandbox_tar`)."""
-    excluded = {os.path.realpath(p) for p in exclude}
-    yield from _walk_dir(src, os.path.realpath(src), "", exclude_top, excluded, notes)
+    excluded = {guard.real(p) for p in exclude}
+    yield from _walk_dir(src, guard.real(src), "", exclude_top, excluded, notes)
 
 
 def _walk_dir(src: str, root_real: str, rel: str, exclude_top: tuple[str, ...], excluded: set[str],
@@ -252,18 +262,18 @@ def _walk_dir(src: str, root_real: str, rel: str, exclude_top: tuple[str, ...], 
         sub = f"{rel}/{entry.name}" if rel else entry.name
         if not rel and entry.name in exclude_top:
             continue
-        if excluded and os.path.realpath(entry.path) in excluded:
+        if excluded and guard.real(entry.path) in excluded:
             continue
         if entry.is_symlink():
             link = os.readlink(entry.path)
-            real = os.path.realpath(entry.path)
-            if not _inside(root_real, real):
+            real = guard.real(entry.path)
+            if not guard.contains(root_real, real):
                 notes.append(f"left out symlink {sub} -> {link}: it leads out of {root_real}")
                 continue
             # Recreated as the relative path to where it leads, never as written: a link may climb
             # out of the tree and back in ('../fixture/data'), which in the copy would lead out of
             # the sandbox (back to the original fixture).
-            yield TreeEntry(sub, entry.path, link=os.path.relpath(real, os.path.realpath(os.path.dirname(entry.path))))
+            yield TreeEntry(sub, entry.path, link=os.path.relpath(real, guard.real(os.path.dirname(entry.path))))
         elif entry.is_dir(follow_symlinks=False):
             yield TreeEntry(sub, entry.path, is_dir=True)
             yield from _walk_dir(entry.path, root_real, sub, exclude_top, excluded, notes)

@@ -14,6 +14,7 @@ import os
 import re
 
 from ...errors import Pos
+from ...guard import contains
 from ...paths import repository
 from ..context import Context, SkillFolder, offset_to_pos
 from ..registry import Rule
@@ -753,11 +754,6 @@ def repo_root(start: str) -> str | None:
     return repository(os.path.abspath(start)) or repository(os.getcwd())
 
 
-def _inside(root: str, path: str) -> bool:
-    rel = os.path.relpath(path, root)
-    return rel == "." or (not rel.startswith("..") and (".." + os.sep) not in rel)
-
-
 class OutsideReferences(Rule):
     """The SKILL.md body names a repository path outside the skill folder.
 
@@ -818,14 +814,14 @@ class OutsideReferences(Rule):
             if body[max(0, m.start() - 3):m.start()] == "://" or ".." in token.split("/"):
                 continue
             local = os.path.normpath(os.path.join(skill_dir, token))
-            if _inside(skill_dir, local) and os.path.lexists(local):
+            if contains(skill_dir, local) and os.path.lexists(local):
                 continue
             if not root_known:
                 root, root_known = repo_root(skill_dir), True
             if root is None:
                 return
             candidate = os.path.normpath(os.path.join(root, token))
-            if _inside(root, candidate) and os.path.lexists(candidate):
+            if contains(root, candidate) and os.path.lexists(candidate):
                 ctx.report(self, skill.skill_md, offset_to_pos(text, start + m.start()),
                            f"'{token}' is a repository path outside the skill folder: the skill depends on a file "
                            "it does not carry; move it into the skill folder")
