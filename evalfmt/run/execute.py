@@ -596,7 +596,7 @@ def _finish_layout(jobs_list: list[SessionJob], result: RunResult, ran: set, don
         else:
             continue
         folder = session_folder(job.out, job.arm, name, job.repetition, job.k)
-        os.makedirs(folder, exist_ok=True)
+        guard.makedirs(job.out, folder, what=RUN_FOLDER, tail=NOTHING_TOUCHED)
         _write_text(os.path.join(folder, DEAD_MARKER), reason + "\n")
 
 

@@ -491,7 +491,7 @@ def start_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, 
     t0 = time.perf_counter()
     sess = Session(arm, test.id, rep)
     folder = layout.session_folder(out, arm, folder_name_, rep, request.k)
-    os.makedirs(folder, exist_ok=True)
+    guard.makedirs(out, folder, what=layout.RUN_FOLDER, tail=layout.NOTHING_TOUCHED)
     note = runners_mod.NOTE + (f"\n\n{test.system}" if test.system else "")
     spec = runners_mod.SessionSpec(arm=arm, unit=folder_name_, repetition=rep, k=request.k, task=test.task,
                                    note=note, max_turns=test.case.max_turns or runners_mod.DEFAULT_MAX_TURNS,

@@ -122,7 +122,7 @@ def merge_runs(request: MergeRequest) -> RunOutcome:
                            f"shards' ({', '.join(first['units'])})")
     out_abs = os.path.abspath(request.out)
     for d, _ in found:
-        if os.path.abspath(d) == out_abs:
+        if guard.real(d) == guard.real(out_abs):  # also through a symlink: --force would delete the shard
             raise EvalfmtError(f"merge: --out {request.out} is one of the shards; give a new folder")
     judge = judges.make(settings["judge"], settings["judge_command"])
     run = ex.RunResult(planned=len(names) * first["k"] * len(first["arms"]))

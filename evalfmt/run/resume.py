@@ -8,6 +8,11 @@ then written for the whole run, as if it had run in one go. The folder's plan (:
 be the plan of this run (same skill, eval set, k, arms, shard and settings; ``--jobs`` and
 ``--timeout-minutes`` may change): a difference is refused on one line naming it. A folder with no
 run in it starts a fresh one, so a CI step may always pass ``--resume``.
+
+Every path a resume reads a session from, writes or removes (``plan.json``, ``receipt.json``, each arm's
+folder, each case's and repetition's folder) must resolve inside ``DIR`` (the one path guard,
+:mod:`evalfmt.guard`): one that leads out (``DIR/candidate -> ../elsewhere``) refuses the resume on one
+line before anything is touched.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ class Resumed:
 
 def prepare(out: str, plan: dict[str, Any]) -> Resumed | None:
     """Check that ``out`` holds a run of ``plan`` (None when it holds no run: start afresh)."""
+    check_paths(out, plan)
     if not os.path.exists(os.path.join(out, manifest.PLAN)):
         present = [n for n in layout.OWNED if os.path.lexists(os.path.join(out, n))]
         if present:
@@ -43,6 +49,20 @@ def prepare(out: str, plan: dict[str, Any]) -> Resumed | None:
         label, mine, theirs = diff
         raise EvalfmtError(f"--resume: {out} is a run with {label} {theirs}, not {mine}")
     return Resumed(run_id=str(old["run_id"]))
+
+
+def check_paths(out: str, plan: dict[str, Any]) -> None:
+    """:class:`evalfmt.guard.Outside` when a path the resume of ``plan`` in ``out`` reads, writes or removes
+    resolves outside ``out`` (checked before anything is touched)."""
+    paths = [os.path.join(out, name) for name in (manifest.PLAN, layout.RECEIPT)]
+    for arm in plan["arms"]:
+        paths.append(os.path.join(out, arm))
+        for unit in plan["shard_units"]:
+            paths.append(os.path.join(out, arm, unit))
+            if plan["k"] > 1:
+                paths += [layout.session_folder(out, arm, unit, rep, plan["k"]) for rep in range(1, plan["k"] + 1)]
+    for path in paths:
+        guard.check(out, path, "resume into", what=layout.RUN_FOLDER, tail=layout.NOTHING_TOUCHED)
 
 
 def finished(jobs_list: list) -> dict[tuple[str, str, int], ArmRun]:

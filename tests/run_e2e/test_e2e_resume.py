@@ -222,3 +222,101 @@ def test_ctrl_c_with_a_threaded_runner_interrupts_its_sessions_then_resume(tmp_p
     assert made[1].calls == ["start", "close"]
     assert not outcome.interrupted and outcome.comparison is not None
     assert outcome.comparison.status == "complete"
+
+
+# ------------------------------------------------------------------------------ hostile: links out of --out
+
+
+def snapshot(folder) -> dict[str, str | bytes]:
+    """Every entry under ``folder`` (links as their targets, never followed; files with their bytes)."""
+    found: dict[str, str | bytes] = {}
+    for base, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = os.path.join(base, name)
+            rel = os.path.relpath(path, folder)
+            if os.path.islink(path):
+                found[rel] = "-> " + os.readlink(path)
+            elif os.path.isfile(path):
+                with open(path, "rb") as fh:
+                    found[rel] = fh.read()
+            else:
+                found[rel] = "dir"
+    return found
+
+
+def _victim(tmp_path):
+    victim = tmp_path / "victim"
+    (victim / "a").mkdir(parents=True)
+    (victim / "a" / "precious.txt").write_text("keep\n")
+    (victim / "b-dead").mkdir()
+    return victim
+
+
+@pytest.mark.parametrize("where", ["arm", "case", "repetition"])
+def test_resume_refuses_a_run_folder_whose_paths_lead_out_before_touching_anything(tmp_path, run_cli, where):
+    """``out/candidate -> ../victim`` (or a case's or a repetition's folder linked out): --resume once
+    deleted victim/a/precious.txt and wrote session folders into victim/. It is refused on one line and
+    neither folder changes."""
+    k = "2" if where == "repetition" else "1"
+    skill = make_skill(tmp_path / "lib", "quick", {"a": "task: |\n  !say hi\nchecks:\n  - transcript_mentions: hi\n"})
+    out = tmp_path / "out"
+    code, _, stderr = run_cli(*run_args(skill, out, "--k", k))
+    assert (code, stderr) == (0, "")
+    victim = _victim(tmp_path)
+    if where == "arm":
+        link, target = out / "candidate", "../victim"
+    elif where == "case":
+        link, target = out / "candidate" / "a", "../../victim/a"
+    else:
+        link, target = out / "candidate" / "a" / "2", "../../../victim/a"
+    import shutil
+
+    shutil.rmtree(link)
+    os.symlink(target, link)
+    before, victim_before = snapshot(out), snapshot(victim)
+    code, stdout, stderr = run_cli(*run_args(skill, out, "--k", k, "--resume"))
+    assert (code, stdout) == (2, "")
+    assert stderr == (f"evalfmt: refusing to resume into {link}: outside the run folder {out} "
+                      "(through '..', an absolute path or a symlink); nothing touched\n")
+    assert snapshot(out) == before and snapshot(victim) == victim_before
+
+
+def test_force_replaces_an_arm_folder_linked_out_without_following_it(tmp_path, run_cli):
+    skill = make_skill(tmp_path / "lib", "quick", {"a": "task: |\n  !say hi\nchecks:\n  - transcript_mentions: hi\n"})
+    out = tmp_path / "out"
+    assert run_cli(*run_args(skill, out))[0] == 0
+    victim = _victim(tmp_path)
+    import shutil
+
+    shutil.rmtree(out / "candidate")
+    os.symlink("../victim", out / "candidate")
+    victim_before = snapshot(victim)
+    code, _, stderr = run_cli(*run_args(skill, out, "--force"))
+    assert (code, stderr) == (0, "")
+    assert snapshot(victim) == victim_before
+    assert not os.path.islink(out / "candidate") and (out / "candidate" / "a" / "score.json").is_file()
+
+
+def test_merge_force_onto_a_folder_whose_arm_links_out(tmp_path, run_cli):
+    skill = make_skill(tmp_path / "lib", "quick", {"a": "task: |\n  !say hi\nchecks:\n  - transcript_mentions: hi\n",
+                                                    "b": "task: |\n  !say hi\nchecks:\n  - transcript_mentions: hi\n"})
+    s1, s2, out = tmp_path / "s1", tmp_path / "s2", tmp_path / "m"
+    for i, folder in ((1, s1), (2, s2)):
+        assert run_cli(*run_args(skill, folder, "--shard", f"{i}/2"))[0] == 0
+    out.mkdir()
+    victim = _victim(tmp_path)
+    os.symlink("../victim", out / "candidate")
+    victim_before = snapshot(victim)
+    code, _, stderr = run_cli("merge", "--out", str(out), str(s1), str(s2))
+    assert (code, stderr) == (2, f"evalfmt: --out {out} already holds a run (candidate); give --force to replace it "
+                                 "or --resume to continue it\n")
+    code, _, stderr = run_cli("merge", "--out", str(out), "--force", str(s1), str(s2))
+    assert (code, stderr) == (0, "")
+    assert snapshot(victim) == victim_before
+    assert not os.path.islink(out / "candidate") and sorted(os.listdir(out / "candidate")) == ["a", "b"]
+    # --out reaching a shard through a symlink is that shard (--force would delete what it copies from)
+    os.symlink("s1", tmp_path / "alias")
+    before = snapshot(s1)
+    code, _, stderr = run_cli("merge", "--out", str(tmp_path / "alias"), "--force", str(s1), str(s2))
+    assert (code, stderr) == (2, f"evalfmt: merge: --out {tmp_path / 'alias'} is one of the shards; give a new folder\n")
+    assert snapshot(s1) == before
