@@ -35,7 +35,7 @@ import tempfile
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .. import guard, ir
 from ..errors import EvalfmtError, UsageError
@@ -87,6 +87,8 @@ class LibraryRunRequest:
     #: who grades model-graded assertions and decides tied rows of a test with criteria (as for terum runs)
     judge: str = "none"
     judge_command: str | None = None
+    #: receives one-line notes (a library entry left out), before any session starts
+    notify: Callable[[str], None] | None = None
 
 
 @dataclass
@@ -181,15 +183,23 @@ class LibraryRun:
 # ----------------------------------------------------------------------------------- the library
 
 
-def library_skills(folder: str) -> dict[str, str]:
+def library_skills(folder: str, notify: Callable[[str], None] | None = None) -> dict[str, str]:
     """skill name -> folder, for each folder directly under ``folder`` holding a SKILL.md (the name is
-    the folder's name, as Claude Code names a project skill)."""
+    the folder's name, as Claude Code names a project skill). An entry that resolves outside ``folder``
+    (``lib/mirror -> ../private``) is never staged: it is left out, and ``notify`` gets a note naming it
+    (the one path guard's rule, :mod:`evalfmt.guard`: what is staged comes from inside its root)."""
     if not os.path.isdir(folder):
         raise EvalfmtError(f"--skills {folder}: no such folder")
     found = {}
+    root = guard.real(folder)
     for name in sorted(os.listdir(folder)):
         path = os.path.join(folder, name)
         if os.path.isfile(os.path.join(path, "SKILL.md")):
+            if not guard.contains(root, guard.real(path)):
+                if notify is not None:
+                    notify(f"--skills {folder}: left out {name} -> {os.readlink(path) if os.path.islink(path) else '?'}: "
+                           "it leads out of the library (never staged)")
+                continue
             found[name] = path
     if not found:
         raise EvalfmtError(f"--skills {folder}: no skill folders (subfolders with a SKILL.md) in it")
@@ -306,7 +316,7 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
         raise UsageError("give --skills DIR (one library) or --skills baseline=DIR --skills candidate=DIR")
     detect_mod.get(request.detection)
     judge = judges.make(request.judge, request.judge_command)
-    libs = {arm: library_skills(folder) for arm, folder in request.libraries.items()}
+    libs = {arm: library_skills(folder, request.notify) for arm, folder in request.libraries.items()}
     options = runners_mod.RunnerOptions(agent_command=request.agent_command, replay_from=request.replay_from,
                                         model=request.model, options=dict(request.runner_options), cwd=request.cwd,
                                         env=dict(request.env))

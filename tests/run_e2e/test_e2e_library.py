@@ -214,3 +214,34 @@ def test_report_shows_scores_misses_and_the_confusion_table(run_cli, tmp_path):
     assert "<script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
     code, _, err = run_cli("report", "out/receipt.json", str(GOLDEN.parent / "receipt.json"), cwd=str(tmp_path))
     assert code == 2 and "cannot be rendered with arm receipts" in err
+
+
+LISTER = """import json, os, sys
+found = sorted(os.path.join(base, name) for base, dirs, files in os.walk(".claude/skills") for name in dirs + files)
+with open(sys.argv[1], "w") as fh:
+    fh.write("\\n".join(found) + "\\n")
+print(json.dumps({"type": "result", "subtype": "success", "result": "listed"}))
+"""
+
+
+def test_a_library_entry_leading_out_of_the_library_is_never_staged(run_cli, tmp_path):
+    """``lib/mirror -> ../private`` (a SKILL.md and secret-notes.txt): the whole folder reached every sandbox.
+    It is left out with a note naming it; a symlink inside a skill that leads out stays left out."""
+    library(tmp_path / "lib", {"notes": "Writes meeting minutes."})
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "SKILL.md").write_text("---\nname: mirror\ndescription: Mirrors.\n---\n")
+    (private / "secret-notes.txt").write_text("the key\n")
+    (tmp_path / "lib" / "mirror").symlink_to("../private")
+    (tmp_path / "lib" / "notes" / "key.txt").symlink_to("../../private/secret-notes.txt")
+    (tmp_path / "lister.py").write_text(LISTER)
+    (tmp_path / "EVAL.yaml").write_text("tests:\n  - id: t\n    input: hello\n    assertions:\n"
+                                        "      - type: contains\n        value: listed\n")
+    seen = tmp_path / "seen.txt"
+    cmd = f"{shlex.quote(sys.executable)} {shlex.quote(str(tmp_path / 'lister.py'))} {shlex.quote(str(seen))} {{task}}"
+    code, out, err = run_cli("run", "EVAL.yaml", "--skills", "lib", "--out", "out", "--agent-command", cmd,
+                             "--format", "json", cwd=str(tmp_path))
+    assert (code, err) == (0, "evalfmt: note: --skills lib: left out mirror -> ../private: it leads out of the library "
+                              "(never staged)\n")
+    assert json.loads(out)["libraries"]["library"]["skills"] == ["notes"]
+    assert seen.read_text() == ".claude/skills/notes\n.claude/skills/notes/SKILL.md\n"
