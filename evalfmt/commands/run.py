@@ -184,8 +184,8 @@ def _library_run(where: str, sets: list, skills: tuple[str, ...], *, fmt: str, r
         libraries[LIBRARY] = found
     if out is None:
         raise click.UsageError("give --out DIR (where the receipt and the sessions go)")
-    run = run_library(LibraryRunRequest(where=where, sets=sets, libraries=libraries, out=out,
-                                        notify=lambda note: err(f"note: {note}"), **options))
+    run = run_library(LibraryRunRequest(where=where, sets=sets, libraries=libraries, out=out, **options),
+                      notify=lambda note: err(f"note: {note}"))
     if fmt == "json":
         echo_json(run.receipt)  # the receipt written to the run folder, run_id and all
     else:

@@ -87,8 +87,6 @@ class LibraryRunRequest:
     #: who grades model-graded assertions and decides tied rows of a test with criteria (as for terum runs)
     judge: str = "none"
     judge_command: str | None = None
-    #: receives one-line notes (a library entry left out), before any session starts
-    notify: Callable[[str], None] | None = None
 
 
 @dataclass
@@ -307,7 +305,9 @@ def select(tests: list[Test], request: LibraryRunRequest) -> list[Test]:
     return tests
 
 
-def run_library(request: LibraryRunRequest) -> LibraryRun:
+def run_library(request: LibraryRunRequest, notify: Callable[[str], None] | None = None) -> LibraryRun:
+    """The trigger run of ``request``; ``notify`` receives one-line notes (a library entry left out)
+    before any session starts."""
     tests = tests_of(request.sets)
     if not tests:
         raise EvalfmtError(f"{request.where}: no tests to run")
@@ -316,7 +316,7 @@ def run_library(request: LibraryRunRequest) -> LibraryRun:
         raise UsageError("give --skills DIR (one library) or --skills baseline=DIR --skills candidate=DIR")
     detect_mod.get(request.detection)
     judge = judges.make(request.judge, request.judge_command)
-    libs = {arm: library_skills(folder, request.notify) for arm, folder in request.libraries.items()}
+    libs = {arm: library_skills(folder, notify) for arm, folder in request.libraries.items()}
     options = runners_mod.RunnerOptions(agent_command=request.agent_command, replay_from=request.replay_from,
                                         model=request.model, options=dict(request.runner_options), cwd=request.cwd,
                                         env=dict(request.env))
