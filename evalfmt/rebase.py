@@ -103,9 +103,10 @@ def rebase(evalset: ir.EvalSet, target: str, out_dir: str) -> tuple[ir.EvalSet, 
         _messages(c.input, src, dst)
         for chk in c.checks:
             _check(chk, src, dst)
-        vars_ = c.extra.get("vars")
-        if target == evalset.format == "promptfoo" and isinstance(vars_, dict):  # vars promptfoo loads from files
-            c.extra["vars"] = {k: _file_ref(v, src, dst) for k, v in vars_.items()}
+        if target == evalset.format == "promptfoo":  # vars promptfoo loads from files (and as written)
+            for holder in (c.extra, c.hints):
+                if isinstance(holder.get("vars"), dict):
+                    holder["vars"] = {k: _file_ref(v, src, dst) for k, v in holder["vars"].items()}
 
     for new, old in zip(es.cases, evalset.cases):
         case(new, old)
@@ -117,6 +118,7 @@ def rebase(evalset: ir.EvalSet, target: str, out_dir: str) -> tuple[ir.EvalSet, 
             _check(chk, set_src, set_dst)
         if target == evalset.format:
             _extra(es.extra, set_src, set_dst)
+            _extra(es.hints, set_src, set_dst)
     return es, copies
 
 

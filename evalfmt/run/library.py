@@ -266,10 +266,11 @@ def system_text(value: ir.Input | None) -> str:
 
 def tests_of(sets: list[ir.EvalSet]) -> list[Test]:
     """The tests of every eval set: its cases (the set's input before each test's, agentv's set-level
-    assertions added) and a trigger set's prompts (one test each, a ``skill-trigger`` check)."""
+    assertions and promptfoo's defaultTest ones added) and a trigger set's prompts (one test each, a
+    ``skill-trigger`` check)."""
     out: list[Test] = []
     for s in sets:
-        extra = list(s.checks) if s.format == "agentv" else []
+        extra = list(s.checks) if s.format in ("agentv", "promptfoo") else []
         for case in s.cases:
             inputs = [ir.input_text(s.input), case.task]
             task = "\n\n".join(t for t in inputs if t)

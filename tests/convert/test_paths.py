@@ -113,11 +113,13 @@ def _paths(evalset: ir.EvalSet, fmt: str, out_dir: str) -> list[str]:
             resolve(ws.get(key))
         for arg in (ws.get("bootstrap") or {}).get("args") or []:
             resolve(arg)
-    for case in evalset.cases:
-        for v in (case.extra.get("vars") or {}).values():
+    for case in evalset.cases:  # (a promptfoo test's vars as written are a hint; those no prompt names, extra)
+        if case.hints.get("variant"):
+            continue
+        for v in (case.hints.get("vars") or case.extra.get("vars") or {}).values():
             if isinstance(v, str) and v.startswith("file://"):
                 resolve(v[len("file://"):])
-    for p in evalset.extra.get("prompts") or []:
+    for p in evalset.hints.get("prompts") or evalset.extra.get("prompts") or []:
         if isinstance(p, str) and p.startswith("file://"):
             resolve(p[len("file://"):])
     return found

@@ -124,7 +124,7 @@ def test_diagnostics(tmp_path):
     )
     result = promptfoo.read(str(path))
     assert [d.format().replace(str(tmp_path) + "/", "") + f" [{d.severity}]" for d in result.diagnostics] == [
-        "promptfooconfig.yaml:4:11: EV102 'vars' must be a mapping, not a list [error]",
+        "promptfooconfig.yaml:4:11: EV102 'vars' must be a mapping (or paths of vars files), not a list [error]",
         "promptfooconfig.yaml:5:13: EV102 'assert' must be a list of assertions, not a mapping [error]",
         "promptfooconfig.yaml:8:9: EV103 an assertion needs a 'type' [error]",
         "promptfooconfig.yaml:9:15: EV102 'type' must be a string, not a number [error]",
@@ -243,7 +243,7 @@ CHECKS = st.one_of(
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.builds(ir.Case, name=NAME.filter(lambda s: not s.startswith("test-")), input=TEXT,
-                          checks=st.lists(CHECKS, max_size=4)), max_size=4))
+                          checks=st.lists(CHECKS, max_size=4)), min_size=1, max_size=4))
 def test_round_trip_property(cases):
     import tempfile
 
@@ -275,3 +275,11 @@ def test_convert_to_a_file_puts_referenced_tests_files_beside_it(run_cli, tmp_pa
     assert sorted(p.name for p in out.parent.iterdir()) == ["config.yaml", "more.yaml"]
     assert out.read_text() == (src / "promptfooconfig.yaml").read_text()
     assert (out.parent / "more.yaml").read_text() == (src / "more.yaml").read_text()
+
+
+def test_a_config_without_tests_runs_its_prompts_once(tmp_path):
+    """(promptfoo's ``getInitialTests``: no tests and no scenarios is one test with no vars)"""
+    written = promptfoo.write(ir.EvalSet(format="ir", cases=[]))
+    (tmp_path / "promptfooconfig.yaml").write_text(written.files["promptfooconfig.yaml"])
+    (back,) = promptfoo.read(str(tmp_path / "promptfooconfig.yaml")).sets
+    assert [(c.name, c.input) for c in back.cases] == [("test-1", "")]

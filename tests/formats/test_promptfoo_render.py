@@ -1,16 +1,16 @@
-"""Issue 13 item 5: promptfoo read as promptfoo reads it: a test's task rendered from the prompt
-template (the nunjucks subset docs/promptfoo.md names, the rest reported), ``tests:`` as one
-``file://`` string, and glob test paths expanded."""
+"""promptfoo read as promptfoo reads it (issue 26 items 2-4): templates rendered as nunjucks renders them
+(Jinja2, sandboxed, with nunjucks' differences), every way a config names its tests, one case per test, var
+combination and prompt (named apart), and what cannot be rendered reported by name. The differential test
+(test_promptfoo_differential.py) checks the same against promptfoo itself; these pin exact results and
+hostile inputs without node."""
 
 from __future__ import annotations
-
-import json
 
 import pytest
 
 from evalfmt import api
-from evalfmt.formats.promptfoo import reader as pf
-from evalfmt.formats.promptfoo.template import render_template
+from evalfmt.formats.promptfoo.expand import assertion_from_string, file_path_reason, resolve_between
+from evalfmt.formats.promptfoo.template import Unrenderable, render
 
 
 def _write(root, files):
@@ -20,105 +20,223 @@ def _write(root, files):
         p.write_text(text, encoding="utf-8")
 
 
-CONFIG = ('prompts:\n  - "Use the review-standards skill.\\n{{ request }}"\nproviders:\n  - anthropic:claude-agent-sdk\n'
-          'tests:\n  - vars:\n      request: Review my diff\n    assert:\n      - type: skill-used\n'
-          '        value: review-standards\n')
+def _read(tmp_path, files):
+    _write(tmp_path, files)
+    result = api.read(str(tmp_path / "promptfooconfig.yaml"))
+    (es,) = result.sets
+    diags = [d.format().replace(str(tmp_path) + "/", "") for d in result.diagnostics]
+    return es, diags
 
 
-def test_text_around_the_variable_is_rendered_in_inspect_convert_and_transpile(tmp_path, run_cli):
-    _write(tmp_path, {"promptfooconfig.yaml": CONFIG})
-    cfg = str(tmp_path / "promptfooconfig.yaml")
-    (es,) = api.read(cfg).sets
-    assert es.cases[0].input == "Use the review-standards skill.\nReview my diff"
-    code, out, err = run_cli("convert", cfg, "--to", "agent-skills")
-    assert code == 0
-    assert json.loads(out)["evals"][0]["prompt"] == "Use the review-standards skill.\nReview my diff"
-    code, out, err = run_cli("transpile", cfg, "--stdout")
-    assert code == 0, err
-    assert '"input": "Use the review-standards skill.\\nReview my diff"' in out
-    code, out, _ = run_cli("convert", cfg, "--to", "promptfoo")
-    assert out == CONFIG.replace('"Use the review-standards skill.\\n{{ request }}"',
-                                 "|-\n    Use the review-standards skill.\n    {{ request }}")
+# ------------------------------------------------------------------------------------------ rendering
 
 
 @pytest.mark.parametrize("template, vars_, expected", [
     ("Hi {{name}}!", {"name": "Ann"}, "Hi Ann!"),
-    ("{{ a.b }} and {{missing}}.", {"a": {"b": "x"}}, "x and ."),
-    ("n={{ n }} f={{ f }} t={{ t }} z={{ z }}", {"n": 3, "f": 1.5, "t": True, "z": None}, "n=3 f=1.5 t=true z="),
-    ("{{- name -}}", {"name": "tight"}, "tight"),
+    ("{{ a.b }} and {{missing}}|{{ missing.deep.er }}.", {"a": {"b": "x"}}, "x and |."),
+    ("n={{ n }} f={{ f }} t={{ t }} z={{ z }} l={{ l }} o={{ o }}",
+     {"n": 3, "f": 1.0, "t": True, "z": None, "l": [1, "a", None], "o": {"k": 1}},
+     "n=3 f=1 t=true z= l=1,a, o=[object Object]"),
+    ("A  {{- x -}}  B", {"x": 1}, "A1B"),
+    ("{% if items %}has{% else %}none{% endif %}", {"items": []}, "has"),  # ([] is true in JavaScript)
+    ("{% for i in xs -%}\n[{{ loop.index }}{{ i }}]\n{%- endfor %}", {"xs": ["a", "b"]}, "[1a][2b]"),
+    ("{{ t | title }}|{{ t | capitalize }}|{{ t | upper }}", {"t": "hello-world foo"},
+     "Hello-world Foo|Hello-world foo|HELLO-WORLD FOO"),
+    ("{{ o | dump }}", {"o": {"a": [1, 2.5, None], "b": "é"}}, '{"a":[1,2.5,null],"b":"é"}'),
+    ('{{ s | load | dump }}', {"s": '{"k": [1]}'}, '{"k":[1]}'),
+    ("{{ x | default('d') }}|{{ e | default('d', true) }}|{{ e | default('d') }}", {"e": ""}, "d|d|"),
+    ("{{ xs | join(', ') }}|{{ xs[0] }}|{{ xs | length }}", {"xs": ["a", "b"]}, "a, b|a|2"),
+    ("{# hidden #}{% raw %}{{ kept }}{% endraw %}", {}, "{{ kept }}"),
+    ("text\n", {}, "text\n"),  # (a template keeps its trailing line break)
 ])
-def test_the_rendered_subset(template, vars_, expected):
-    assert render_template(template, vars_) == (expected, None)
+def test_rendered_as_nunjucks_renders(template, vars_, expected):
+    assert render(template, vars_) == expected
 
 
 @pytest.mark.parametrize("template, vars_, why", [
-    ("{% if x %}a{% endif %}", {"x": 1}, "a '{% %}' tag"),
-    ("{# note #}{{ x }}", {"x": 1}, "a '{# #}' comment"),
-    ("{{ x | upper }}", {"x": "a"}, "the expression '{{ x | upper }}'"),
-    ("{{ items }}", {"items": [1, 2]}, "'items', a list value"),
-    ("{{ doc }}", {"doc": "file://doc.md"}, "'doc', a file:// value promptfoo loads"),
+    ("{{ x | tojson }}", {"x": 1}, "the filter 'tojson' (not one of nunjucks' built-in filters)"),
+    ("{{ env.HOME }}", {}, "the environment variable 'env.HOME' (promptfoo reads the process environment)"),
+    ("{{ xs | join(',') }}", {"xs": "abc"},
+     "the filter 'join' on a value that is not a list (nunjucks stops with an error)"),
+    ("{% for k, v in o %}{{ k }}{% endfor %}", {"o": {"a": 1}}, "a '{% for %}' over a mapping"),
+    ("{{ x | random }}", {"x": [1, 2]}, "the filter 'random' (its result is not the same on each run)"),
+    ("{% if %}", {}, "a template evalfmt cannot parse (Expected an expression, got 'end of statement block')"),
 ])
 def test_what_is_not_rendered_says_what_it_is(template, vars_, why):
-    assert render_template(template, vars_) == (None, why)
+    with pytest.raises(Unrenderable) as exc:
+        render(template, vars_)
+    assert str(exc.value) == why
 
 
-def test_a_template_beyond_the_subset_is_reported_once_at_the_prompt(tmp_path):
-    _write(tmp_path, {"promptfooconfig.yaml": 'prompts:\n  - "{% if formal %}Dear{% endif %} {{ request }}"\n'
-                                              'providers: [echo]\ntests:\n  - vars: {request: a}\n'
-                                              '  - vars: {request: b}\n'})
-    result = api.read(str(tmp_path / "promptfooconfig.yaml"))
-    assert [d.format().split(": ", 1)[1] for d in result.diagnostics] == [
-        "EV103 the prompt template uses a '{% %}' tag: evalfmt renders only '{{ variable }}' (see docs/promptfoo.md), "
-        "so the task of a test using it is not known here"]
-    assert (result.diagnostics[0].line, result.diagnostics[0].column, result.diagnostics[0].severity) == \
-        (2, 5, "warning")
-    assert [c.input for c in result.sets[0].cases] == [None, None]
+def test_the_sandbox_holds():
+    with pytest.raises(Unrenderable):
+        render("{{ x.__class__.__mro__[1].__subclasses__() }}", {"x": "s"})
+    assert render("{{ ''.__class__ }}", {}) == ""  # (an unsafe attribute is undefined: nothing)
 
 
-def test_a_file_prompt_is_rendered(tmp_path):
-    _write(tmp_path, {"prompt.txt": "Task: {{ prompt }}\n", "promptfooconfig.yaml":
-                      "prompts: ['file://prompt.txt']\nproviders: [echo]\ntests:\n  - vars: {prompt: go}\n"})
-    (es,) = api.read(str(tmp_path / "promptfooconfig.yaml")).sets
-    assert es.cases[0].input == "Task: go\n"
+def test_env_reads_the_configs_env_mapping():
+    assert render("{{ env.TEAM }}!", {}, {"TEAM": "core"}) == "core!"
 
 
-def test_tests_as_one_file_string_are_read_and_written_back(tmp_path, run_cli):
-    _write(tmp_path, {"promptfooconfig.yaml": "prompts:\n  - '{{prompt}}'\nproviders:\n  - echo\ntests: file://examples.yaml\n",
-                      "examples.yaml": "- vars:\n    prompt: hello\n  assert:\n    - type: contains\n      value: hi\n"})
-    cfg = str(tmp_path / "promptfooconfig.yaml")
-    result = api.read(cfg)
-    assert result.diagnostics == []
-    assert [c.input for c in result.sets[0].cases] == ["hello"]
-    out = tmp_path / "out"
-    code, _, err = run_cli("convert", cfg, "--to", "promptfoo", "-o", str(out / "promptfooconfig.yaml"))
-    assert code == 0, err
-    assert (out / "promptfooconfig.yaml").read_text() == (tmp_path / "promptfooconfig.yaml").read_text()
-    assert (out / "examples.yaml").read_text() == (tmp_path / "examples.yaml").read_text()
+def test_vars_resolved_between_as_promptfoo_does():
+    vars_ = {"a": "x {{ b }} {{ b }}", "b": "$& [{{c}}]", "c": ["p", "q"]}
+    resolve_between(vars_)  # (the first match per pass; JavaScript's replacement patterns)
+    # pass 1: a gets b's text with '$&' as the match, b gets c as text; passes 2-5: a's first '{{ b }}' again
+    assert vars_ == {"a": "x {{ b }} [p,q] [p,q] [p,q] [p,q] [{{c}}] {{ b }}", "b": "$& [p,q]", "c": ["p", "q"]}
 
 
-def test_glob_test_paths_are_expanded(tmp_path, run_cli):
-    _write(tmp_path, {
-        "promptfooconfig.yaml": "prompts: ['{{prompt}}']\nproviders: [echo]\ntests:\n  - file://tests/*/trigger-tests.yaml\n",
-        "tests/b/trigger-tests.yaml": "- vars: {prompt: second}\n",
-        "tests/a/trigger-tests.yaml": "- vars: {prompt: first}\n",
-        "tests/.hidden/trigger-tests.yaml": "- vars: {prompt: hidden}\n",  # '*' does not match a leading dot
-        "tests/a/deeper/trigger-tests.yaml": "- vars: {prompt: deeper}\n",  # nor a '/'
+@pytest.mark.parametrize("cell, assertion", [
+    ("contains: Paris", {"type": "contains", "value": "Paris"}),
+    ("not-icontains-any: a, \"b, c\"", {"type": "not-icontains-any", "value": ["a", "b, c"]}),
+    ("similar(0.9):hello", {"type": "similar", "value": "hello", "threshold": 0.9}),
+    ("starts-with:Hi", {"type": "starts-with", "value": "Hi", "threshold": 0.75}),
+    ("grade:is polite", {"type": "llm-rubric", "value": "is polite"}),
+    ("fn: output.length > 2", {"type": "javascript", "value": "output.length > 2"}),
+    ("Paris", {"type": "equals", "value": "Paris"}),
+])
+def test_csv_expected_cells(cell, assertion):
+    assert assertion_from_string(cell) == assertion
+
+
+@pytest.mark.parametrize("text, why", [
+    ("Summarize {{text}}", None), ("file://p.txt", "file://"), ("a/b {{x}}", "a '/'"),
+    ("Say hi.\\n{{x}}", "a backslash"), ("p.md", "a file extension"), ("Pay 1.5 {{x}} $3.50", "a '.' three or four "
+                                                                                                "characters from its end"),
+    ("Line one\nLine two/three", None),
+])
+def test_which_prompt_strings_promptfoo_reads_as_paths(text, why):
+    assert file_path_reason(text) == why
+
+
+# -------------------------------------------------------------------------------------------- reading
+
+
+def test_prompts_times_tests_one_case_each_named_apart(tmp_path):
+    es, diags = _read(tmp_path, {"promptfooconfig.yaml": (
+        "prompts:\n  - raw: 'A {{x}}'\n    label: short\n  - 'B {{x}}'\nproviders: [echo]\n"
+        "defaultTest:\n  vars: {x: dflt}\n  assert: [{type: contains, value: x}]\n"
+        "tests:\n  - description: one\n    vars: {x: [p, q]}\n  - vars: {y: 1}\n")})
+    assert diags == []
+    assert [(c.name, c.input) for c in es.cases] == [
+        ("one [x=p] @ short", "A p"), ("one [x=p] @ prompt-2", "B p"),
+        ("one [x=q] @ short", "A q"), ("one [x=q] @ prompt-2", "B q"),
+        ("test-2 @ short", "A dflt"), ("test-2 @ prompt-2", "B dflt")]
+    assert [c.kind for c in es.checks] == ["contains"]
+    assert [bool(c.hints.get("variant")) for c in es.cases] == [False, True, True, True, False, True]
+    assert es.cases[4].extra == {"vars": {"y": 1}}  # (a var no prompt names: kept, lost elsewhere)
+
+
+def test_scenarios_csv_jsonl_and_default_file(tmp_path):
+    es, diags = _read(tmp_path, {
+        "promptfooconfig.yaml": ("prompts: ['{{greet}} {{who}} in {{lang}}']\nproviders: [echo]\n"
+                                 "defaultTest: file://default.yaml\n"
+                                 "tests:\n  - file://rows.csv\n  - file://more.jsonl\n"
+                                 "scenarios:\n  - config:\n      - vars: {lang: fr}\n      - vars: {lang: de}\n"
+                                 "    tests:\n      - vars: {who: Sam}\n"),
+        "default.yaml": "vars: {greet: Hi, lang: en}\nassert:\n  - type: icontains\n    value: hi\n",
+        "rows.csv": "who,__expected,__description\nAnn,contains: Ann,first\nBo,,\n",
+        "more.jsonl": '{"vars": {"who": "Cy"}, "assert": [{"type": "equals", "value": "Hi Cy in en"}]}\n',
     })
+    assert diags == []
+    assert [(c.name, c.input, [ch.kind for ch in c.checks]) for c in es.cases] == [
+        ("first", "Hi Ann in en", ["contains"]), ("Row #2", "Hi Bo in en", []),
+        ("test-1", "Hi Cy in en", ["equals"]),
+        ("scenario-1-1", "Hi Sam in fr", []), ("scenario-1-2", "Hi Sam in de", [])]
+    assert [c.kind for c in es.checks] == ["icontains"]
+
+
+def test_a_chat_prompt_is_messages(tmp_path):
+    es, _ = _read(tmp_path, {
+        "promptfooconfig.yaml": "prompts: [file://chat.json]\nproviders: [echo]\ntests:\n  - vars: {q: 'a \"b\"'}\n",
+        "chat.json": '[{"role": "system", "content": "Be brief."}, {"role": "user", "content": "{{q}}"}]',
+    })
+    (case,) = es.cases
+    assert [(m.role, m.content) for m in case.input] == [("system", "Be brief."), ("user", 'a "b"')]
+
+
+def test_what_is_not_rendered_is_reported_by_name_once(tmp_path):
+    es, diags = _read(tmp_path, {
+        "promptfooconfig.yaml": ("prompts: [file://p.js, file://p.py, '{{x}}']\nproviders: [echo]\ntests:\n"
+                                 "  - vars: {x: 1}\n  - vars: {x: 2}\n    options: {transformVars: '{x: 3}'}\n"),
+        "p.js": "module.exports = () => 'x';\n", "p.py": "def f(context):\n    return 'x'\n"})
+    assert [c.input for c in es.cases] == [None, None, "1", None, None, None]
+    assert diags == [
+        "promptfooconfig.yaml:1:11: EV103 not rendered: a JavaScript prompt function ('p.js'): the task of a test "
+        "using it is not known here (see docs/promptfoo.md)",
+        "promptfooconfig.yaml:1:24: EV103 not rendered: a Python prompt function ('p.py'): the task of a test using "
+        "it is not known here (see docs/promptfoo.md)",
+        "promptfooconfig.yaml:5:5: EV103 not rendered: options.transformVars (a transform promptfoo runs on the "
+        "vars): the task of a test using it is not known here (see docs/promptfoo.md)"]
+
+
+def test_hostile_templates_do_not_escape_or_hang(tmp_path):
+    es, diags = _read(tmp_path, {"promptfooconfig.yaml": (
+        "prompts: ['{{ cycler.__init__.__globals__ }}', '{% for i in range(10**9) %}{% endfor %}x']\n"
+        "providers: [echo]\ntests:\n  - vars: {a: 1}\n")})
+    assert [c.input for c in es.cases][0] == ""
+    assert es.cases[1].input is None
+    assert diags == ["promptfooconfig.yaml:1:48: EV103 not rendered: a range too large to loop over: the task of a "
+                     "test using it is not known here (see docs/promptfoo.md)"]
+
+
+# ------------------------------------------------------------------------------------------ writing back
+
+
+CONFIG = """\
+prompts:
+  - 'Summarize: {{text}}'
+  - id: file://formal.txt
+    label: formal
+providers: [anthropic:claude-agent-sdk]
+defaultTest:
+  vars: {text: default text}
+  assert:
+    - type: icontains
+      value: summary
+tests:
+  - description: two texts
+    vars:
+      text: [alpha, beta]
+    assert:
+      - {type: contains, value: alpha, weight: 2}
+  - vars: {other: kept}
+scenarios:
+  - config: [{vars: {text: scenario}}]
+"""
+
+
+def test_written_back_as_it_was_and_through_another_format_every_test_kept(tmp_path, run_cli):
+    import yaml
+
+    _write(tmp_path, {"promptfooconfig.yaml": CONFIG, "formal.txt": "Formally: {{text}}\n"})
     cfg = str(tmp_path / "promptfooconfig.yaml")
-    result = api.read(cfg)
-    assert result.diagnostics == []
-    assert [(c.name, c.input) for c in result.sets[0].cases] == [("test-1", "first"), ("test-2", "second")]
-    assert [p.split("tests/", 1)[1] for p in pf.tests_files(cfg, "file://tests/**/trigger-tests.yaml")] == \
-        ["a/deeper/trigger-tests.yaml", "a/trigger-tests.yaml", "b/trigger-tests.yaml"]
-    out = tmp_path / "out"
-    code, _, err = run_cli("convert", cfg, "--to", "promptfoo", "-o", str(out / "promptfooconfig.yaml"))
+    (es,) = api.read(cfg).sets
+    assert len(es.cases) == 8  # (2 values x 2 prompts, 1 x 2, the scenario x 2)
+    code, out, err = run_cli("convert", cfg, "--to", "promptfoo")
+    assert (code, err) == (0, "")
+    assert yaml.safe_load(out) == yaml.safe_load(CONFIG)
+    # promptfoo -> agentv -> promptfoo: every run is a test; the losses are the real ones (no 'prompts', no
+    # 'providers' evalfmt's writer puts in every config, no 'vars' the inputs hold rendered)
+    code, _, err = run_cli("convert", cfg, "--to", "agentv", "-o", str(tmp_path / "x.EVAL.yaml"))
+    assert code == 0
+    assert err.splitlines() == [
+        f"evalfmt: lost: {cfg}:17: 'vars' of test 'test-2 @ prompt-1' (agentv has no such key)",
+        f"evalfmt: lost: {cfg}:17: agentv skips test 'test-2 @ prompt-1': it has no criteria, expected_output or "
+        "assertions",
+        f"evalfmt: lost: {cfg}:17: 'vars' of test 'test-2 @ formal' (agentv has no such key)",
+        f"evalfmt: lost: {cfg}:17: agentv skips test 'test-2 @ formal': it has no criteria, expected_output or "
+        "assertions",
+        f"evalfmt: lost: {cfg}:19: agentv skips test 'scenario-1-1 @ prompt-1': it has no criteria, expected_output "
+        "or assertions",
+        f"evalfmt: lost: {cfg}:19: agentv skips test 'scenario-1-1 @ formal': it has no criteria, expected_output or "
+        "assertions",
+        "evalfmt: wrote 1 file"]
+    code, out, err = run_cli("convert", str(tmp_path / "x.EVAL.yaml"), "--to", "promptfoo")
     assert code == 0, err
-    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.yaml")) == \
-        ["promptfooconfig.yaml", "tests/a/trigger-tests.yaml", "tests/b/trigger-tests.yaml"]
-
-
-def test_a_glob_that_matches_nothing_is_a_warning(tmp_path):
-    _write(tmp_path, {"promptfooconfig.yaml": "prompts: ['{{prompt}}']\nproviders: [echo]\ntests: file://none/*.yaml\n"})
-    result = api.read(str(tmp_path / "promptfooconfig.yaml"))
-    assert [d.format().split(": ", 1)[1] for d in result.diagnostics] == [
-        "EV107 tests glob 'file://none/*.yaml' matches no file: no tests are read from it"]
+    back = yaml.safe_load(out)
+    assert [(t["description"], t["vars"]["prompt"]) for t in back["tests"]] == [
+        ("two texts [text=alpha] @ prompt-1", "Summarize: alpha"), ("two texts [text=alpha] @ formal", "Formally: alpha"),
+        ("two texts [text=beta] @ prompt-1", "Summarize: beta"), ("two texts [text=beta] @ formal", "Formally: beta"),
+        ("test-2 @ prompt-1", "Summarize: default text"), ("test-2 @ formal", "Formally: default text"),
+        ("scenario-1-1 @ prompt-1", "Summarize: scenario"), ("scenario-1-1 @ formal", "Formally: scenario")]
+    assert back["defaultTest"] == {"assert": [{"type": "icontains", "value": "summary"}]}

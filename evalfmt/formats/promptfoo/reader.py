@@ -1,40 +1,54 @@
 """Reading promptfoo configs and tests files into IR (built directly, no pydantic).
 
-A config's ``tests`` become cases, ``defaultTest.assert`` the set's checks; each assertion is read by
-the function :data:`ASSERTION_READERS` names for its type (``not-`` forms negate), anything else is an
-``opaque`` check kept as it is. See the package's docstring for the mapping.
+A config is expanded as promptfoo expands it (:mod:`.expand`): one IR case per test, var combination and
+prompt, its input the prompt rendered with the test's vars (:mod:`.template`); ``defaultTest.assert`` is
+the set's checks. Each assertion is read by the function :data:`ASSERTION_READERS` names for its type
+(``not-`` forms negate), anything else is an ``opaque`` check kept as it is.
+
+Writing back (a promptfoo set to promptfoo) needs the config as it was written, so the reader keeps, as
+hints, what the cases hold in rendered form: the ``prompts``, ``scenarios``, ``defaultTest.vars`` and each
+test's own ``vars``. A case is the test's own (written back) for its first var combination and first
+prompt; the others are ``variant`` cases, each a run of the same test (another format writes every case).
 """
 
 from __future__ import annotations
 
 import glob
+import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ... import ir
 from ...load import type_name
 from .. import ReadResult, Reporter, basename, open_document
 from ..skillgym.tslit import escape_regex
-from .kinds import NAME, TO_KIND
+from . import expand as ex
+from .kinds import DEFAULT_PROVIDER, NAME, TO_KIND
 from .loader import load_file
-from .template import TEMPLATE_ANY, prompt_template, render_template
 
 VALUE_KEYS = ("type", "value", "weight")
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _LIST_KINDS = ("contains-any", "contains-all", "icontains-any", "icontains-all")
+#: a config's keys the cases hold (rendered): kept as hints for writing back, never lost elsewhere
+CONSUMED = ("description", "tests", "defaultTest", "prompts", "scenarios")
 
 
 @dataclass
 class _Reading:
-    """One config being read: its reporter, its prompt template and the variable that is the prompt."""
+    """One config being read: its reporter, the variable that is the prompt (a tests file read alone)."""
 
     config: Reporter
-    template: str | None = None
     prompt_var: str | None = None
-    #: the template's unrendered warning was given (once per config)
-    warned: bool = False
+    #: var names some prompt template names
+    used: set = field(default_factory=set)
+    #: the features not rendered that were reported (each once per config)
+    warned: set = field(default_factory=set)
+
+
+def _loader(path: str) -> Any:
+    return load_file(path).data
 
 
 def read(path: str) -> ReadResult:
@@ -56,14 +70,15 @@ def read(path: str) -> ReadResult:
         evalset.extra["$root"] = data
         return result
     evalset.hints["key_order"] = list(data)
-    template, prompt_var = prompt_template(data.get("prompts"), path)
-    reading = _Reading(r, template, prompt_var)
     _read_description(r, evalset, data)
     for key, value in data.items():
-        if key not in ("description", "tests", "defaultTest"):
+        if key == "providers" and value == [DEFAULT_PROVIDER]:
+            evalset.hints["providers"] = value  # (evalfmt's own writer puts it there: not a loss elsewhere)
+        elif key in ("prompts", "scenarios"):
+            evalset.hints[key] = value
+        elif key not in CONSUMED:
             evalset.extra[key] = value
-    _read_default_test(r, evalset, data.get("defaultTest"))
-    _read_config_tests(reading, evalset, data.get("tests"))
+    _Config(r, evalset, data).read()
     return result
 
 
@@ -77,65 +92,352 @@ def _read_description(r: Reporter, evalset: ir.EvalSet, data: dict) -> None:
     evalset.extra["description"] = data["description"]
 
 
-def _read_default_test(r: Reporter, evalset: ir.EvalSet, default: Any) -> None:
-    """``defaultTest``: its ``assert`` list is the set's checks, the rest stays in ``extra``."""
-    if default is None:
-        return
-    if not isinstance(default, dict):
-        evalset.extra["defaultTest"] = default
-        return
-    rest = {k: v for k, v in default.items() if k != "assert"}
-    if "assert" in default:
-        if isinstance(default["assert"], list):
-            evalset.checks = [c for i, a in enumerate(default["assert"])
-                              for c in read_assertion(r, a, ("defaultTest", "assert", i))]
+class _Config:
+    """A config read as promptfoo expands it (see the module docstring)."""
+
+    def __init__(self, r: Reporter, evalset: ir.EvalSet, data: dict):
+        self.r = r
+        self.evalset = evalset
+        self.data = data
+        self.base = os.path.dirname(r.loaded.path)
+        self.reading = _Reading(r)
+        self.config = ex.Config(r.loaded.path, env=data["env"] if isinstance(data.get("env"), dict) else {})
+        #: the IR case of each test read (the test's own reading: name, checks, extra, hints)
+        self.own: dict[int, ir.Case] = {}
+        #: each test's name before its runs are told apart
+        self.test_name: dict[int, str] = {}
+
+    def read(self) -> None:
+        data = self.data
+        try:
+            self.config.prompts = ex.read_prompts(data.get("prompts"), self.base, _loader)
+        except ex.ConfigError as exc:
+            self.r.add("EV107" if "exist" in str(exc) or "no prompts" in str(exc) else "EV102", str(exc),
+                       *(exc.where if _has(data, exc.where) else ()))
+            self.config.prompts = []
+        for prompt in self.config.prompts:
+            self.reading.used.update(_root_names(prompt.raw))
+        self._read_default(data.get("defaultTest"))
+        _read_config_tests(self, data.get("tests"))
+        self._read_scenarios(data.get("scenarios"))
+        if not data.get("tests") and not data.get("scenarios"):  # promptfoo runs the prompts once, with no vars
+            self.config.tests.append(ex.Test({}, origin="empty"))
+        # (named tests files that are all missing: promptfoo runs that one test too; evalfmt reads none, EV107)
+        self._expand()
+
+    # -------------------------------------------------------------------------------- defaultTest
+
+    def _read_default(self, default: Any) -> None:
+        """``defaultTest`` (inline or ``file://``): its ``assert`` list is the set's checks, its vars go into
+        every test, the rest stays in ``extra``."""
+        evalset, r = self.evalset, self.r
+        if default is None:
+            return
+        at: tuple = ("defaultTest",)
+        rep = r
+        if isinstance(default, str) and default.startswith("file://"):
+            evalset.hints["default_ref"] = default
+            sub = self._open(default[len("file://"):], ("defaultTest",), "defaultTest file")
+            if sub is None:
+                return
+            rep, at, default = sub, (), sub.loaded.data
+        if not isinstance(default, dict):
+            if rep is r:
+                evalset.extra["defaultTest"] = default
+            return
+        self.config.default = default
+        rest = {k: v for k, v in default.items() if k not in ("assert", "vars")}
+        if "assert" in default:
+            if isinstance(default["assert"], list):
+                evalset.checks = [c for i, a in enumerate(default["assert"])
+                                  for c in read_assertion(rep, a, at + ("assert", i))]
+            else:
+                rep.add("EV102", f"'defaultTest.assert' must be a list, not a {type_name(default['assert'])}",
+                        *at, "assert")
+                rest["assert"] = default["assert"]
+        if isinstance(default.get("vars"), dict):
+            self.reading.used.update(v for x in default["vars"].values() if isinstance(x, str)
+                                     for v in _root_names(x))
+        if rep is not r:
+            return
+        if "vars" in default:
+            evalset.hints["default_vars"] = default["vars"]
+        evalset.hints["default_keys"] = list(default)
+        if rest:
+            evalset.extra["defaultTest"] = rest
+
+    def _open(self, rel: str, at: tuple, what: str) -> Reporter | None:
+        path = os.path.join(self.base, rel)
+        if not os.path.isfile(path):
+            self.r.add("EV107", f"{what} '{rel}' does not exist: promptfoo stops here", *at)
+            return None
+        return open_document(path, self.r.result, loader=load_file)
+
+    # ---------------------------------------------------------------------------------- scenarios
+
+    def _read_scenarios(self, scenarios: Any) -> None:
+        """``scenarios``: each ``config`` entry (vars, assert) times each of the scenario's tests."""
+        if scenarios is None:
+            return
+        r = self.r
+        rep: Reporter = r
+        at: tuple = ("scenarios",)
+        if isinstance(scenarios, str) and scenarios.startswith("file://"):
+            sub = self._open(scenarios[len("file://"):], at, "scenarios file")
+            if sub is None:
+                return
+            rep, at, scenarios = sub, (), sub.loaded.data
+        if not isinstance(scenarios, list):
+            r.add("EV102", f"'scenarios' must be a list of scenarios, not a {type_name(scenarios)}", "scenarios")
+            return
+        n = 0
+        for s, scenario in enumerate(scenarios):
+            if not isinstance(scenario, dict) or not isinstance(scenario.get("config"), list):
+                rep.add("EV102", "a scenario must be a mapping with a 'config' list", *at, s)
+                continue
+            tests = scenario.get("tests")
+            entries: list[ex.Test] = []
+            if isinstance(tests, list):
+                sub_reading = _Config.__new__(_Config)
+                sub_reading.__dict__.update(self.__dict__)
+                sub_reading.config = ex.Config(self.config.path)
+                _read_config_tests(sub_reading, tests, at + (s, "tests"), rep)
+                entries = sub_reading.config.tests
+            elif tests is None:
+                entries = [ex.Test({}, at + (s,), rep)]
+            else:
+                rep.add("EV102", "a scenario's 'tests' must be a list of tests", *at, s, "tests")
+                continue
+            for d, item in enumerate(scenario["config"]):
+                if not isinstance(item, dict):
+                    rep.add("EV102", f"a scenario's config entry must be a mapping, not a {type_name(item)}",
+                            *at, s, "config", d)
+                    continue
+                for t in entries:
+                    merged = {**item, **t.data,
+                              "vars": {**_dict(item.get("vars")), **_dict(t.data.get("vars"))},
+                              "options": {**_dict(item.get("options")), **_dict(t.data.get("options"))},
+                              "assert": [*_list(item.get("assert")), *_list(t.data.get("assert"))]}
+                    test = ex.Test(merged, t.where, t.reporter, "scenario", s, t.file)
+                    test.scenario = (s, n, at + (s, "config", d), rep, item, t)  # type: ignore[attr-defined]
+                    n += 1
+                    self.config.tests.append(test)
+                    for v in merged["vars"].values():
+                        if isinstance(v, str):
+                            self.reading.used.update(_root_names(v))
+
+    # ---------------------------------------------------------------------------------- expansion
+
+    def _expand(self) -> None:
+        evalset = self.evalset
+        runs = list(ex.runs(self.config, self.base, _loader))
+        multi_prompt = len(self.config.prompts) > 1
+        default_checks = list(evalset.checks)
+        apart = any(not run.defaults for run in runs)
+        if apart:  # a test that disables the default assertions: each case holds its own
+            evalset.checks = []
+        names: dict[str, int] = {}
+        for run in runs:
+            case, base = self._case(run)
+            if apart and run.defaults:
+                case.checks[:0] = [ir.replace(c) for c in default_checks]
+            parts = [base]
+            if run.combos > 1:
+                varying = [k for k, v in _dict(run.test.data.get("vars")).items()
+                           if isinstance(v, list) or (isinstance(v, str) and v.startswith("file://"))] or \
+                    [k for k, v in _dict(self.config.default.get("vars")).items() if isinstance(v, list)]
+                parts.append("[" + ", ".join(f"{k}={_short(run.vars.get(k))}" for k in varying) + "]")
+            if multi_prompt and not run.test.invalid:
+                parts.append(f"@ {run.prompt.named or f'prompt-{run.prompt_index + 1}'}")
+            name = " ".join(parts)
+            if name != base and not case.hints.get("variant"):
+                case.hints["name"] = case.name  # (the test's description, written back)
+            if len(parts) > 1:  # runs of one test told apart (tests may share a description, as in promptfoo)
+                names[name] = names.get(name, 0) + 1
+                name = name if names[name] == 1 else f"{name} #{names[name]}"
+            case.name = name
+            if run.rendered is not None:
+                case.input = _input(run.rendered)
+            elif run.why:
+                case.input = None
+                self._unrendered(run)
+            evalset.cases.append(case)
+
+    def _case(self, run: ex.Run) -> tuple[ir.Case, str]:
+        """The case of a run (the test's own for its first run, else a variant copy) and the test's name."""
+        test = run.test
+        key = id(test)
+        first = key not in self.own
+        if first:
+            own = self.own[key] = self._read_test(test)
+            self.test_name[key] = own.name
+            if test.origin in ("inline", "file"):
+                return own, own.name
+        own = self.own[key]
+        return ir.replace(own, name=self.test_name[key], hints={**own.hints, "variant": True}, extra=dict(own.extra),
+                          checks=[ir.replace(c) for c in own.checks]), self.test_name[key]
+
+    def _read_test(self, test: ex.Test) -> ir.Case:
+        """The test's own case (name, checks, vars, other keys), as the first of its runs holds it."""
+        r = test.reporter or self.r
+        if test.origin == "empty":
+            return ir.Case(name="test-1", span=self.r.span(), hints={"variant": True})
+        if test.origin == "scenario":
+            s, n, where, rep, item, own = test.scenario  # type: ignore[attr-defined]
+            data = test.data
+            case = ir.Case(name=data["description"] if isinstance(data.get("description"), str) and
+                           data["description"].strip() else f"scenario-{s + 1}-{n + 1}", span=rep.span(*where),
+                           hints={"scenario": s, "variant": True})
+            case.checks = [c for i, a in enumerate(_list(item.get("assert")))
+                           for c in read_assertion(rep, a, where + ("assert", i))]
+            case.checks += [c for i, a in enumerate(_list(own.data.get("assert")))
+                            for c in read_assertion(own.reporter or r, a, own.where + ("assert", i))]
+            used = {k: v for k, v in data["vars"].items() if k not in self.reading.used}
+            if used:
+                case.extra["vars"] = used
+            return case
+        if test.origin == "rows":
+            case = ir.Case(name=test.data.get("description") or "row", span=r.span(*test.where),
+                           hints={"variant": True, "file": test.file})
+            case.checks = [c for a in _list(test.data.get("assert")) for c in read_assertion(r, a, test.where)]
+            unused = {k: v for k, v in _dict(test.data.get("vars")).items() if k not in self.reading.used}
+            if unused:
+                case.extra["vars"] = unused
+            return case
+        case = test.case  # type: ignore[attr-defined]
+        return case
+
+    def _unrendered(self, run: ex.Run) -> None:
+        why = run.why or ""
+        if why in self.reading.warned:
+            return
+        self.reading.warned.add(why)
+        r = self.r
+        at: tuple = ("prompts", run.prompt.entry) if _has(self.data, ("prompts", run.prompt.entry)) else \
+            ("prompts",) if "prompts" in self.data else ()
+        if run.at_test and run.test.reporter is not None:
+            r, at = run.test.reporter, run.test.where
+        r.add("EV103", f"not rendered: {why}: the task of a test using it is not known here (see "
+                       "docs/promptfoo.md)", *at, severity="warning")
+
+
+def _has(data: Any, path: tuple) -> bool:
+    node = data
+    for p in path:
+        if isinstance(node, dict) and p in node:
+            node = node[p]
+        elif isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
+            node = node[p]
         else:
-            r.add("EV102", f"'defaultTest.assert' must be a list, not a {type_name(default['assert'])}",
-                  "defaultTest", "assert")
-            rest["assert"] = default["assert"]
-    evalset.hints["default_keys"] = list(default)
-    if rest:
-        evalset.extra["defaultTest"] = rest
+            return False
+    return True
 
 
-def _read_config_tests(reading: _Reading, evalset: ir.EvalSet, tests: Any) -> None:
-    """A config's ``tests``: inline tests, ``file://`` references (globs too), or a list of both."""
-    r = reading.config
+def _dict(v: Any) -> dict:
+    return v if isinstance(v, dict) else {}
+
+
+def _list(v: Any) -> list:
+    return v if isinstance(v, list) else []
+
+
+def _short(value: Any) -> str:
+    text = ex.js_string(value)
+    if text.startswith("file://"):
+        text = text[len("file://"):]
+    text = " ".join(text.split())
+    return text if len(text) <= 40 else text[:39] + "\u2026"
+
+
+def _root_names(template: str) -> list[str]:
+    out = []
+    for name in ex.template_vars(template):
+        m = re.match(r"[A-Za-z_$][\w$]*", name)
+        if m:
+            out.append(m.group(0))
+    return out
+
+
+def _input(rendered: str) -> ir.Input:
+    """A rendered prompt: a chat prompt (a JSON list of ``{role, content}`` with text content) as messages,
+    anything else as the text promptfoo sends."""
+    if rendered[:1] == "[":
+        try:
+            data = json.loads(rendered)
+        except ValueError:
+            return rendered
+        if isinstance(data, list) and data and all(
+                isinstance(m, dict) and set(m) == {"role", "content"} and isinstance(m["role"], str)
+                and isinstance(m["content"], str) for m in data):
+            return [ir.Message(role=m["role"], content=m["content"]) for m in data]
+    return rendered
+
+
+def chat_text(value: ir.Input | None) -> str | None:
+    """The text promptfoo sends for a case's input (messages as the JSON promptfoo renders)."""
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps([{"role": m.role, "content": m.content} for m in value], ensure_ascii=False, indent=2)
+
+
+# ------------------------------------------------------------------------------------------- tests
+
+
+def _read_config_tests(cfg: "_Config", tests: Any, at: tuple = ("tests",), rep: Reporter | None = None) -> None:
+    """A config's ``tests``: inline tests, ``file://`` references (globs too), tables, or a list of them."""
+    r = rep or cfg.r
+    evalset = cfg.evalset
+    top = at == ("tests",)
     if tests is None:
         return
-    if not (isinstance(tests, list) or _is_tests_path(tests)):
-        r.add("EV102", "'tests' must be a list of tests, a file:// path (a glob is fine) or a list of them; this "
-                       "one is kept as it is", "tests")
-        evalset.extra["tests"] = tests
+    if isinstance(tests, dict) and isinstance(tests.get("path"), str):
+        _read_rows(cfg, tests["path"], at + ("path",), r, top)
         return
-    layout: list[dict] = []
-    entries = tests if isinstance(tests, list) else [tests]
-    for i, entry in enumerate(entries):
-        if not _is_tests_path(entry):
-            evalset.cases.extend(_read_tests(reading, r, [entry], ("tests",), start=i))
-            layout.append({"inline": 1})
-            continue
-        at = ("tests", i) if isinstance(tests, list) else ("tests",)
-        cases = _read_ref(reading, entry, at)
-        layout.append({"ref": entry, "cases": len(cases) if cases is not None else 0, "resolved": cases is not None})
-        for c in cases or []:
-            c.hints["from_file"] = entry
-            evalset.cases.append(c)
+    if not (isinstance(tests, list) or isinstance(tests, str)):
+        r.add("EV102", "'tests' must be a list of tests, a file:// path (a glob is fine) or a list of them; this "
+                       "one is kept as it is", *at)
+        if top:
+            evalset.extra["tests"] = tests
+        return
+    if isinstance(tests, str):
+        layout = [_ref_entry(cfg, tests, at, r, glob_of_files=tests.endswith(("yaml", "yml")))]
+    else:
+        layout = [_tests_entry(cfg, entry, at, i, r) for i, entry in enumerate(tests)]
+    if not top:
+        return
     if any("ref" in x for x in layout):
         evalset.hints["tests_layout"] = layout
     if not isinstance(tests, list):
         evalset.hints["tests_string"] = True
-    for n, case in enumerate(evalset.cases):  # promptfoo numbers tests across all their files
+    own = [t.case for t in cfg.config.tests if t.origin in ("inline", "file")]  # type: ignore[attr-defined]
+    for n, case in enumerate(own):  # promptfoo numbers tests across all their files
         if case.hints.get("no_description"):
             case.name = f"test-{n + 1}"
 
 
-def _is_tests_path(value: Any) -> bool:
-    """A tests entry promptfoo loads from files: ``file://x.yaml``, or a path / glob of YAML or JSON."""
-    if not isinstance(value, str):
-        return False
-    path = value[len("file://"):] if value.startswith("file://") else value
-    return value.startswith("file://") or path.lower().endswith((".yaml", ".yml", ".json"))
+def _tests_entry(cfg: "_Config", entry: Any, at: tuple, i: int, r: Reporter) -> dict:
+    """One entry of a ``tests`` list: an inline test, a table (``{path}``, CSV, a script), or files of tests;
+    what the writer's layout keeps of it."""
+    if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+        _read_rows(cfg, entry["path"], at + (i, "path"), r, False)
+        return {"ref": entry, "cases": 0, "resolved": True}
+    if isinstance(entry, str):
+        return _ref_entry(cfg, entry, at + (i,), r, glob_of_files=not (ex.is_standalone(entry)
+                                                                       or entry.lower().endswith(".csv")))
+    (case,) = _read_tests(cfg.reading, r, [entry], at, start=i)
+    valid = isinstance(entry, dict)
+    t = ex.Test(_with_vars_files(entry, cfg.base) if valid else {}, at + (i,), r, "inline", i, invalid=not valid)
+    t.case = case  # type: ignore[attr-defined]
+    cfg.config.tests.append(t)
+    return {"inline": 1}
+
+
+def _ref_entry(cfg: "_Config", ref: str, at: tuple, r: Reporter, glob_of_files: bool) -> dict:
+    if not glob_of_files:
+        _read_rows(cfg, ref, at, r, False)
+        return {"ref": ref, "cases": 0, "resolved": True}
+    cases = _read_ref(cfg, ref, at, r)
+    return {"ref": ref, "cases": len(cases) if cases is not None else 0, "resolved": cases is not None}
 
 
 def tests_files(config: str, ref: str) -> list[str]:
@@ -149,8 +451,12 @@ def tests_files(config: str, ref: str) -> list[str]:
     return sorted(p for p in glob.glob(full, recursive=True) if os.path.isfile(p))
 
 
-def _read_ref(reading: _Reading, ref: str, at: tuple) -> list[ir.Case] | None:
-    r = reading.config
+def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case] | None:
+    """A YAML/JSON/JSONL tests file (or glob of them): each test read as it is."""
+    why = ex.runtime_source(ref)
+    if why is not None:
+        r.add("EV103", f"tests from '{ref}' are not read: {why}", *at, severity="warning")
+        return None
     targets = tests_files(r.loaded.path, ref)
     if not targets:
         r.add("EV107", f"tests file '{ref}' does not exist: its tests are not read" if not _GLOB_CHARS.search(ref)
@@ -159,25 +465,159 @@ def _read_ref(reading: _Reading, ref: str, at: tuple) -> list[ir.Case] | None:
     out: list[ir.Case] = []
     base = os.path.dirname(r.loaded.path)
     for target in targets:
+        if target.lower().endswith(".csv"):
+            _read_rows(cfg, os.path.relpath(target, base), at, r, False)
+            continue
+        if target.lower().endswith(".jsonl"):
+            rows = _jsonl(cfg, target, r, at)
+            sub_cases = [] if rows is None else _read_tests(cfg.reading, r, rows, at, start=0)
+            for k, c in enumerate(sub_cases):
+                t = ex.Test(rows[k] if rows and isinstance(rows[k], dict) else {}, at, r, "file", None,
+                            os.path.relpath(target, base))
+                t.case = c  # type: ignore[attr-defined]
+                c.hints["variant"] = True  # (a JSONL file is not written back: its reference is)
+                cfg.config.tests.append(t)
+            continue
         sub = open_document(target, r.result, loader=load_file)
         if sub is None:
             continue
-        if not isinstance(sub.loaded.data, list):
+        data = sub.loaded.data
+        if isinstance(data, dict):
+            data = [data]
+        if not isinstance(data, list):
             sub.add("EV102", f"a promptfoo tests file must be a list of tests, not a {type_name(sub.loaded.data)}")
             continue
-        cases = _read_tests(reading, sub, sub.loaded.data, ())
-        for c in cases:
-            c.hints["file"] = os.path.relpath(target, base).replace(os.sep, "/")
+        cases = _read_tests(cfg.reading, sub, data, () if isinstance(sub.loaded.data, list) else None)
+        rel = os.path.relpath(target, base).replace(os.sep, "/")
+        for k, c in enumerate(cases):
+            c.hints["file"] = rel
+            c.hints["from_file"] = ref
+            item = data[k] if isinstance(data[k], dict) else {}
+            t = ex.Test(_with_vars_files(_resolve_file_values(item, os.path.dirname(target)), os.path.dirname(target)),
+                        (k,) if isinstance(sub.loaded.data, list) else (), sub, "file", None, rel,
+                        invalid=not isinstance(data[k], dict))
+            t.case = c  # type: ignore[attr-defined]
+            cfg.config.tests.append(t)
         out.extend(cases)
     return out
 
 
-def _read_tests(reading: _Reading, r: Reporter, tests: list, at: tuple, start: int = 0) -> list[ir.Case]:
-    """The tests of a list (in the file ``r`` reads), the first one numbered ``start``."""
+def _jsonl(cfg: "_Config", target: str, r: Reporter, at: tuple) -> list | None:
+    from ...load import read_text
+
+    rows = []
+    for n, line in enumerate(read_text(target).split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            r.add("EV100", f"invalid JSON on line {n} of '{os.path.basename(target)}': promptfoo stops here", *at)
+            return None
+    return rows
+
+
+def _resolve_file_values(item: dict, base: str) -> dict:
+    """``maybeLoadConfigFromExternalFile`` on a test read from a tests file: ``file://`` text and data files
+    loaded (not under ``vars``, nor a JavaScript or Python assertion's value)."""
+    def walk(v: Any, ctx: str | None) -> Any:
+        if isinstance(v, list):
+            return [walk(x, ctx) for x in v]
+        if isinstance(v, dict):
+            return {k: walk(x, "assertion" if k == "value" and v.get("type") in ("python", "javascript") else
+                            "vars" if k == "vars" else ctx) for k, x in v.items()}
+        if not (isinstance(v, str) and v.startswith("file://")) or ctx in ("vars", "assertion"):
+            return v
+        rel = v[len("file://"):]
+        path = os.path.join(base, rel)
+        if rel.endswith((".py", *ex._JS_EXT)) or _GLOB_CHARS.search(rel) or not os.path.isfile(path):
+            return v
+        try:
+            if rel.endswith((".json", ".yaml", ".yml")):
+                return _loader(path)
+            from ...load import read_text
+
+            return read_text(path)
+        except Exception:
+            return v
+    out = walk(item, None)
+    return out if isinstance(out, dict) else item
+
+
+def _vars_paths(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+
+
+def _with_vars_files(test: dict, base: str) -> dict:
+    """A test whose ``vars`` name YAML/JSON files (paths or globs): the vars those files hold, merged in order
+    (promptfoo's ``readTestFiles``)."""
+    value = test.get("vars")
+    if not _vars_paths(value):
+        return test
+    merged: dict = {}
+    for pattern in [value] if isinstance(value, str) else list(value or []):  # (file:// names no file there)
+        for path in sorted(glob.glob(os.path.join(base, pattern))):
+            try:
+                data = _loader(path)
+            except Exception:
+                continue
+            if isinstance(data, dict):
+                merged.update(_resolve_file_values(data, os.path.dirname(path)))
+    return {**test, "vars": merged}
+
+
+def _read_rows(cfg: "_Config", ref: str, at: tuple, r: Reporter, top: bool) -> None:
+    """A table of tests (``readStandaloneTestsFile``): CSV rows, or the tests of a JSON/JSONL/YAML file,
+    each described ``Row #N`` unless it has a description."""
+    why = ex.runtime_source(ref)
+    if why is not None:
+        r.add("EV103", f"tests from '{ref}' are not read: {why}", *at, severity="warning")
+        return
+    rel = ref[len("file://"):] if ref.startswith("file://") else ref
+    path = os.path.join(os.path.dirname(r.loaded.path), rel)
+    if not os.path.isfile(path):
+        r.add("EV107", f"tests file '{ref}' does not exist: promptfoo stops here", *at)
+        return
+    ext = os.path.splitext(rel)[1].lower()
+    from ...load import read_text
+
+    rows: list
+    try:
+        if ext == ".csv":
+            rows = [ex.test_from_row(row) for row in ex.csv_rows(read_text(path))]
+        elif ext == ".jsonl":
+            rows = _jsonl(cfg, path, r, at) or []
+        elif ext in (".json", ".yaml", ".yml"):
+            data = _loader(path)
+            rows = data if isinstance(data, list) else [data]
+            if ext in (".yaml", ".yml"):
+                rows = [ex.test_from_row(row) if isinstance(row, dict) else row for row in rows]
+        else:
+            rows = []
+    except ex.ConfigError as exc:
+        r.add("EV102", f"tests file '{ref}': {exc}", *at)
+        return
+    except Exception as exc:  # a file that does not parse
+        r.add("EV100", f"tests file '{ref}' cannot be read: {exc}", *at)
+        return
+    for n, row in enumerate(rows):
+        if not isinstance(row, dict):
+            r.add("EV102", f"row {n + 1} of '{ref}' is not a test", *at)
+            continue
+        row = {**row, "description": row.get("description") or f"Row #{n + 1}"}
+        cfg.config.tests.append(ex.Test(row, at, r, "rows", None, rel))
+        for v in _dict(row.get("vars")).values():
+            if isinstance(v, str):
+                cfg.reading.used.update(_root_names(v))
+
+
+def _read_tests(reading: _Reading, r: Reporter, tests: list, at: tuple | None, start: int = 0) -> list[ir.Case]:
+    """The tests of a list (in the file ``r`` reads), the first one numbered ``start``; ``at`` None: a
+    file holding one test (a mapping)."""
     cases = []
     for j, test in enumerate(tests):
         i = start + j
-        where = at + (i,)
+        where = () if at is None else at + (i,)
         case = ir.Case(name=f"test-{i + 1}", span=r.span(*where))
         cases.append(case)
         if not isinstance(test, dict):
@@ -217,51 +657,30 @@ def _read_test(reading: _Reading, r: Reporter, case: ir.Case, test: dict, where:
 
 
 def _read_vars(reading: _Reading, r: Reporter, case: ir.Case, test: dict, where: tuple) -> None:
-    """A test's ``vars``: the prompt variable is its input (or the template rendered with them)."""
+    """A test's ``vars``: kept as written (a hint, for writing back); those no prompt names stay in
+    ``extra`` (the input holds the others, rendered). In a tests file read alone, the prompt variable
+    (``prompt``, or the only one) is the input."""
     vars_ = test.get("vars")
     if "vars" in test and not isinstance(vars_, dict):
-        r.add("EV102", f"'vars' must be a mapping, not a {type_name(vars_)}", *where, "vars")
+        if not _vars_paths(vars_):
+            r.add("EV102", f"'vars' must be a mapping (or paths of vars files), not a {type_name(vars_)}", *where,
+                  "vars")
         case.extra["vars"] = vars_
         return
     if vars_ is None:
-        _render_input(reading, case, {})
         return
     case.hints["var_order"] = list(vars_)
-    pv = reading.prompt_var
-    if pv is None and reading.template is None:
+    case.hints["vars"] = vars_
+    if isinstance(r.loaded.data, list) and r is reading.config:  # a tests file read alone: no prompt template
         pv = "prompt" if "prompt" in vars_ else (next(iter(vars_)) if len(vars_) == 1 else None)
-    if pv is not None and isinstance(vars_.get(pv), str):
-        case.input = vars_[pv]
-        case.hints["prompt_var"] = pv
+        if pv is not None and isinstance(vars_.get(pv), str):
+            case.input = vars_[pv]
+            case.hints["prompt_var"] = pv
         others = {k: v for k, v in vars_.items() if k != pv}
     else:
-        others = dict(vars_)
-        _render_input(reading, case, vars_)
+        others = {k: v for k, v in vars_.items() if k not in reading.used}
     if others:
         case.extra["vars"] = others
-
-
-def _render_input(reading: _Reading, case: ir.Case, vars_: dict) -> None:
-    """A test's input from the prompt template and its vars; what cannot be rendered is reported once."""
-    template = reading.template
-    if template is None:
-        return
-    if not TEMPLATE_ANY.search(template):
-        case.input = template
-        return
-    text, why = render_template(template, vars_)
-    if text is not None:
-        case.input = text
-        case.hints["rendered"] = True
-        return
-    if reading.warned:
-        return
-    reading.warned = True
-    r = reading.config
-    r.add("EV103", f"the prompt template uses {why}: evalfmt renders only '{{{{ variable }}}}' (see "
-                   "docs/promptfoo.md), so the task of a test using it is not known here",
-          *(("prompts", 0) if isinstance(r.loaded.data, dict) and "prompts" in r.loaded.data else ()),
-          severity="warning")
 
 
 # ----------------------------------------------------------------------------------------- assertions

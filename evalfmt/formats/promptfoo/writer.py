@@ -120,7 +120,7 @@ def _assertion(w: _W, check: Any, where: str) -> list:
     if isinstance(out, list):
         return out
     if check.weight is not None:
-        out["weight"] = check.weight
+        out["weight"] = _number(check.weight)
     _common_losses(w, check, where)
     label = check.label()
     return [w.restore(out, check, "check.fields", where, lambda key: f"'{key}' of check '{label}'")]
@@ -180,7 +180,7 @@ def _llm_rubric(w: _W, check: Any, where: str) -> _Written:
     for c in crits:
         item: dict[str, Any] = {"type": "llm-rubric", "value": c}
         if check.weight is not None:
-            item["weight"] = check.weight
+            item["weight"] = _number(check.weight)
         res.append(item)
     if len(res) == 1 or not w.own:  # (extra keys go back only beside a single criterion)
         first = w.restore(res[0] if res else {}, check, "check.fields", where,
@@ -191,11 +191,11 @@ def _llm_rubric(w: _W, check: Any, where: str) -> _Written:
 
 
 def _latency(w: _W, check: Any, where: str) -> _Written:
-    return {"type": "latency", "threshold": check.threshold} if check.threshold is not None else _Lost()
+    return {"type": "latency", "threshold": _number(check.threshold)} if check.threshold is not None else _Lost()
 
 
 def _cost(w: _W, check: Any, where: str) -> _Written:
-    return {"type": "cost", "threshold": check.budget} if check.budget is not None else _Lost()
+    return {"type": "cost", "threshold": _number(check.budget)} if check.budget is not None else _Lost()
 
 
 #: IR check kind -> its promptfoo assertion (a kind missing here has none: a loss)
@@ -207,6 +207,11 @@ ASSERTION_WRITERS: dict[str, Callable[[_W, Any, str], _Written]] = {
     "latency": _latency, "cost": _cost,
     "opaque": _opaque,
 }
+
+
+def _number(value: Any) -> Any:
+    """A number as promptfoo's YAML writes it (JavaScript has one number type: 2.0 is 2)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _glob_of(pattern: str) -> str | None:
@@ -258,7 +263,7 @@ def _test(w: _W, case: ir.Case, where: str, prompt_var: str) -> Any:
     if "description" in ex:
         t["description"] = ex["description"]
     elif not h.get("no_description"):
-        t["description"] = case.name
+        t["description"] = h.get("name", case.name)
     vars_ = _vars(w, case, where, prompt_var)
     if ex.get("vars") is not None and not isinstance(ex["vars"], dict):
         t["vars"] = ex["vars"]
@@ -283,6 +288,8 @@ def _test(w: _W, case: ir.Case, where: str, prompt_var: str) -> Any:
 def _vars(w: _W, case: ir.Case, where: str, prompt_var: str) -> dict[str, Any]:
     """A test's vars: the prompt in its variable, then the other vars read with it (in their order)."""
     h, ex = w.hints(case), w.kept_extra(case)
+    if isinstance(h.get("vars"), dict):  # a promptfoo test's vars, as written
+        return dict(h["vars"])
     vars_: dict[str, Any] = {}
     var = h.get("prompt_var") if w.own else prompt_var
     if case.input is not None and var is not None:
@@ -317,7 +324,8 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     prompt_var = "prompt"
     if "$root" in w.kept_extra(evalset):
         return WriteResult(files={name: yamlrt.dump(evalset.extra["$root"], existing=existing.get(name))})
-    cases = list(evalset.cases)
+    # a promptfoo set's variant cases are further runs of a test written once (another format writes each)
+    cases = [c for c in evalset.cases if not w.hints(c).get("variant")]
     if evalset.suite is not None:
         cases.extend(_suite_cases(evalset.suite, w.losses))
     if not w.own and evalset.triggers is not None and evalset.triggers.prompts:
@@ -349,6 +357,9 @@ def _config_head(w: _W, setwhere: str) -> dict[str, Any]:
         for key, value in evalset.extra.items():
             if key not in ("tests", "defaultTest"):
                 data[key] = value
+        for key in ("prompts", "providers", "scenarios"):  # held rendered in the cases: as written
+            if key in evalset.hints:
+                data[key] = evalset.hints[key]
         return data
     desc = evalset.description or evalset.name or (evalset.skill.name if evalset.skill else None)
     if desc:
@@ -362,8 +373,13 @@ def _config_head(w: _W, setwhere: str) -> dict[str, Any]:
 def _default_test(w: _W) -> Any:
     """``defaultTest``: the set's checks as its assertions, beside its own other keys; _ABSENT without either."""
     evalset = w.evalset
+    h = w.hints(evalset)
+    if "default_ref" in h:  # defaultTest: file://default.yaml, as written
+        return h["default_ref"]
     kept = w.kept_extra(evalset).get("defaultTest")
     default = dict(kept) if isinstance(kept, dict) else None
+    if "default_vars" in h:
+        default = {**(default or {}), "vars": h["default_vars"]}
     set_asserts = _assertions(w, list(evalset.checks), "checks")
     if not set_asserts and default is None:  # a defaultTest that is no mapping stays as it was
         return kept if "defaultTest" in w.kept_extra(evalset) else _ABSENT

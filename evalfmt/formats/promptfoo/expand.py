@@ -1,0 +1,670 @@
+"""A config expanded as promptfoo 0.123.1 expands it before running: its prompts, its tests, and the
+rendered input of each (test, prompt) pair.
+
+The steps follow promptfoo's own (``readPrompts``, ``readTests``, ``resolveConfigs``, the evaluator's
+``buildTestsFromSuite`` / ``prepareTestCaseForEval`` / ``generateVarCombinations``, ``renderPrompt``):
+
+- prompts: a string, a list of strings and prompt objects (``raw``/``id``/``label``) or a ``{path: label}``
+  mapping; a string is a file reference when promptfoo's ``maybeFilePath`` says so (``file://``, a known
+  extension, ``*``, ``/``, ...), a glob is expanded (sorted), ``.txt`` files split at ``---`` lines and
+  trimmed, ``.md``/``.j2`` read whole, ``.json``/``.yaml`` read as chat prompts (JSON), ``.jsonl`` one prompt
+  a line; identical prompt strings count once. JavaScript and Python prompt functions, executables and
+  CSV prompts are :class:`Prompt` objects with ``why`` set (never rendered);
+- tests: inline, ``file://`` YAML/JSON/JSONL files and globs (each test read as it is), ``tests:`` naming one
+  CSV/JSON/JSONL file (rows, ``Row #N`` descriptions, CSV's ``__expected``/``__description``/... columns),
+  ``vars`` read from files, ``defaultTest`` inline or ``file://``, ``scenarios`` (each ``config`` entry
+  times each of its tests), a test with no tests at all (one empty test);
+- each test's vars are ``defaultTest.vars`` under its own, its assertions ``defaultTest.assert`` (unless
+  ``options.disableDefaultAsserts``) then its own; a list var gives one run per value (unless
+  ``disableVarExpansion``), a ``file://`` var one per file its glob names;
+- rendering: ``file://`` vars loaded (text trimmed, YAML as JSON), one trailing line break cut from each
+  string var, ``{{ var }}`` references between vars resolved, a JSON prompt rendered string by string (a
+  chat prompt), any other rendered with its vars rendered first (nunjucks, :mod:`.template`); a test's
+  ``options.prefix``/``suffix`` around the prompt.
+
+What promptfoo computes at run time (JavaScript or Python prompts, vars and tests, ``transformVars``, the
+process environment, remote datasets) is reported, never guessed.
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import io
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from ...load import read_text
+from .template import Unrenderable, js_string, render
+
+_JS_EXT = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx")
+_PROMPT_EXT = (".cjs", ".cts", ".j2", ".js", ".json", ".jsonl", ".md", ".mjs", ".mts", ".py", ".ts", ".txt",
+               ".yml", ".yaml")
+#: what makes a path a glob for promptfoo's ``hasMagic`` (glob 13): ``*``, ``?``, a ``[...]`` class, an
+#: extglob ``@(...)``, braces that expand (``{a,b}``, ``{1..3}``)
+_MAGIC = re.compile(r"[*?]|\[[^\]]+\]|[@!+]\(|\{[^{}]*(?:,|\.\.)[^{}]*\}")
+_EXEC_EXT = (".sh", ".bash", ".exe", ".bat", ".cmd", ".ps1", ".rb", ".pl")
+_RESOLVE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+
+
+class TestUnrenderable(Unrenderable):
+    """What the test (its options, a var's file) keeps from being rendered, not the prompt."""
+
+
+class ConfigError(Exception):
+    """What makes promptfoo stop before running (a missing prompt file, a tests file it cannot read):
+    ``where`` is the config path of the offending value."""
+
+    def __init__(self, message: str, where: tuple = ()):
+        super().__init__(message)
+        self.where = where
+
+
+@dataclass
+class Prompt:
+    """One prompt as promptfoo processed it: its text, label and id; ``why`` names what evalfmt does not
+    render (a prompt function, an executable)."""
+
+    raw: str
+    label: str
+    id: str | None = None
+    why: str | None = None
+    #: the index of the config's ``prompts`` entry it comes from
+    entry: int = 0
+    #: the label or id the config gives it (None: promptfoo's default label, the text)
+    named: str | None = None
+
+
+@dataclass
+class Test:
+    """One test before expansion: its mapping as promptfoo holds it after reading, and where it was read."""
+
+    data: dict
+    #: the reporter of the file it was read from, and the path to it there
+    where: tuple = ()
+    reporter: Any = None
+    #: 'inline', 'file' (a YAML/JSON tests file), 'rows' (a CSV/JSON/JSONL table), 'scenario', 'empty'
+    origin: str = "inline"
+    #: the config's tests entry it comes from (index), or the scenario's
+    entry: int | None = None
+    #: the file it was read from (relative to the config's folder)
+    file: str | None = None
+    #: not a test promptfoo can run (not a mapping): one case, never rendered (the reader reports it)
+    invalid: bool = False
+
+
+@dataclass
+class Run:
+    """One (test, var combination, prompt) pair: what promptfoo sends to the provider."""
+
+    test: Test
+    prompt: Prompt
+    prompt_index: int
+    vars: dict
+    combo: int
+    combos: int
+    #: the assertions promptfoo checks (defaultTest's then the test's)
+    asserts: list
+    defaults: bool
+    rendered: str | None = None
+    why: str | None = None
+    #: the test (not the prompt) is why it is not rendered
+    at_test: bool = False
+
+
+@dataclass
+class Config:
+    """A config's expansion (see the module docstring)."""
+
+    path: str
+    prompts: list[Prompt] = field(default_factory=list)
+    tests: list[Test] = field(default_factory=list)
+    default: dict = field(default_factory=dict)
+    env: dict = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------------------------------ prompts
+
+
+def maybe_file_path(s: str) -> bool:
+    """promptfoo's ``maybeFilePath``: whether a prompt string names a file."""
+    return file_path_reason(s) is not None
+
+
+def file_path_reason(s: str) -> str | None:
+    """Why promptfoo's ``maybeFilePath`` takes a prompt string for a file path (None: it does not)."""
+    if any(x in s for x in ("\n", "portkey://", "langfuse://", "helicone://")):
+        return None
+    if s.startswith("file://"):
+        return "file://"
+    tokens = s.split(":")
+    last = tokens[-1]
+    before = tokens[-2] if len(tokens) > 1 else None
+    if any(last.endswith(e) or (before is not None and before.endswith(e)) for e in _PROMPT_EXT):
+        return "a file extension"
+    if (len(s) >= 3 and s[-3] == ".") or (len(s) >= 4 and s[-4] == "."):
+        return "a '.' three or four characters from its end"
+    for ch, what in (("*", "a '*'"), ("/", "a '/'"), ("\\", "a backslash")):
+        if ch in s:
+            return what
+    return None
+
+
+def read_prompts(value: Any, base: str, loader: Callable[[str], Any]) -> list[Prompt]:
+    """The prompts of a config's ``prompts`` value (see the module docstring); :class:`ConfigError` where
+    promptfoo stops."""
+    if value is None:
+        value = ["{{prompt}}"]
+    if isinstance(value, str):
+        entries: list[dict] = [{"raw": value}]
+    elif isinstance(value, list):
+        entries = []
+        seen: set[str] = set()
+        for item in value:
+            if isinstance(item, str):
+                if item in seen:
+                    continue
+                seen.add(item)
+                entries.append({"raw": item})
+            elif isinstance(item, dict) and isinstance(item.get("raw") or item.get("id"), str):
+                if not isinstance(item.get("id"), str) and not isinstance(item.get("label"), str):
+                    raise ConfigError("a prompt object needs a 'label' or an 'id' (promptfoo refuses this one)",
+                                      ("prompts", len(entries)))
+                entries.append({**item, "raw": item.get("raw") or item.get("id")})
+            else:
+                raise ConfigError(f"a prompt must be a string or an object with 'raw' or 'id', not {_js(item)}",
+                                  ("prompts",))
+    elif isinstance(value, dict) and value:
+        entries = [{"raw": k, "label": v} for k, v in value.items()]
+    else:
+        raise ConfigError(f"'prompts' must be a string, a list or a mapping of prompts, not {_js(value)}",
+                          ("prompts",))
+    out: list[Prompt] = []
+    for i, entry in enumerate(entries):
+        got = _process(entry, base, loader, 1)
+        if not got:
+            why = file_path_reason(entry["raw"]) or "a file path"
+            raise ConfigError(f"there are no prompts in '{entry['raw']}' ({why} makes promptfoo read it as a file "
+                              "path, and no such file exists)", ("prompts", i) if isinstance(value, list) else
+                              ("prompts",))
+        for p in got:
+            p.entry = i
+            named = entry.get("label") if isinstance(entry.get("label"), str) else entry.get("id")
+            p.named = named if isinstance(named, str) and (len(got) == 1) else None
+        out.extend(got)
+    return out
+
+
+def _process(entry: dict, base: str, loader: Callable[[str], Any], depth: int) -> list[Prompt]:
+    raw: str = entry["raw"]
+    label = entry.get("label") if isinstance(entry.get("label"), str) else None
+    pid = entry.get("id") if isinstance(entry.get("id"), str) else None
+    if raw.startswith("exec:"):
+        return [Prompt(raw, label or raw, pid, why="an executable prompt (exec:)")]
+    if not maybe_file_path(raw):
+        return [Prompt(raw, label if label is not None else raw, pid)]
+    rel = raw[len("file://"):] if raw.startswith("file://") else raw
+    func = None
+    if ":" in rel:
+        at = rel.rfind(":")
+        head = rel[:at]
+        if at > 1 and (head.endswith(_JS_EXT) or head.endswith((".py", ".go", ".rb"))):
+            rel, func = head, rel[at + 1:]
+    path = os.path.normpath(os.path.join(base, rel))
+    if (os.path.isdir(path) or _MAGIC.search(rel)) and depth > 0:
+        out: list[Prompt] = []
+        for match in sorted(glob.glob(path if not os.path.isdir(path) else os.path.join(path, "*"))):
+            out.extend(_process({"raw": match + (f":{func}" if func else "")}, base, loader, 0))
+        return out or [Prompt(raw, label if label is not None else raw, pid)]
+    return _from_file(raw, rel, path, label, pid, loader)
+
+
+def _from_file(raw: str, rel: str, path: str, label: str | None, pid: str | None,
+               loader: Callable[[str], Any]) -> list[Prompt]:
+    """The prompts of one prompt file, by its extension (promptfoo's processors)."""
+    ext = os.path.splitext(path)[1]
+    shown = label or path
+    if ext.endswith(_JS_EXT) or ext in (".py",):
+        kind = "a Python prompt function" if ext == ".py" else "a JavaScript prompt function"
+        return [Prompt(raw, shown, pid, why=f"{kind} ('{rel}')")]
+    if ext in _EXEC_EXT:
+        return [Prompt(raw, shown, pid, why=f"an executable prompt ('{rel}')")]
+    if ext == ".csv":
+        return [Prompt(raw, shown, pid, why=f"prompts from a CSV file ('{rel}')")]
+    if ext not in (".txt", ".md", ".j2", ".json", ".jsonl", ".yaml", ".yml"):
+        return []
+    try:
+        text = read_text(path)
+    except Exception:
+        raise ConfigError(f"prompt file '{rel}' does not exist (promptfoo stops here)", ("prompts",)) from None
+    if ext == ".txt":
+        return [Prompt(p, f"{label}: {path}: {p}" if label else f"{path}: {p}", pid) for p in _txt_prompts(text)]
+    if ext in (".md", ".j2"):
+        return [Prompt(text, shown, pid)]
+    if ext == ".jsonl":
+        return [Prompt(line, shown, pid) for line in re.split(r"\r?\n", text) if line]
+    if ext == ".json":
+        try:
+            return [Prompt(_js_json(json.loads(text)), shown, pid)]
+        except ValueError:
+            return [Prompt(text, shown, pid)]
+    try:
+        return [Prompt(_js_json(loader(path)), shown, pid)]
+    except Exception:
+        return [Prompt(text, shown, pid)]
+
+
+def _txt_prompts(text: str) -> list[str]:
+    """A ``.txt`` prompt file's prompts: its parts between ``---`` lines, trimmed, empty ones left out."""
+    parts: list[str] = []
+    buf: list[str] = []
+    for line in re.split(r"\r?\n", text) + ["---"]:
+        if line.strip() == "---":
+            chunk = "\n".join(buf).strip()
+            if chunk:
+                parts.append(chunk)
+            buf = []
+        else:
+            buf.append(line)
+    return parts
+
+
+def _js_json(value: Any, indent: int | None = None) -> str:
+    """``JSON.stringify(value)`` (with ``indent``: ``JSON.stringify(value, null, indent)``)."""
+    if indent:
+        return json.dumps(value, ensure_ascii=False, indent=indent)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _js(value: Any) -> str:
+    try:
+        return _js_json(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+# -------------------------------------------------------------------------------------------- tests
+
+
+def is_standalone(entry: str) -> bool:
+    """A tests list entry promptfoo reads as a table (``readStandaloneTestsFile``), not a glob of test files."""
+    at = entry.rfind(":")
+    head = entry[:at] if at > 1 else entry
+    return head.endswith(_JS_EXT) or head.endswith(".py") or entry.split("#")[0].endswith((".xlsx", ".xls")) \
+        or ":" in re.sub(r"^file://", "", entry)
+
+
+def runtime_source(entry: str) -> str | None:
+    """What a tests path promptfoo computes at run time is (None: a file evalfmt reads)."""
+    at = entry.rfind(":")
+    head = entry[:at] if at > 1 else entry
+    if entry.startswith(("huggingface://", "az://", "https://")):
+        return "a remote dataset"
+    if head.endswith(_JS_EXT):
+        return "tests a JavaScript file generates"
+    if head.endswith(".py"):
+        return "tests a Python file generates"
+    if entry.split("#")[0].endswith((".xlsx", ".xls")):
+        return "a spreadsheet"
+    return None
+
+
+def csv_rows(text: str) -> list[dict]:
+    """A CSV file's rows as promptfoo's csv-parse gives them (the first line names the columns)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        return []
+    head = rows[0]
+    out = []
+    for row in rows[1:]:
+        if row == [] or row == [""] and len(head) > 1:
+            continue
+        if len(row) != len(head):
+            raise ConfigError(f"a CSV row has {len(row)} fields where the header names {len(head)}")
+        out.append(dict(zip(head, row)))
+    return out
+
+
+def test_from_row(row: dict) -> dict:
+    """promptfoo's ``testCaseFromCsvRow``: a CSV row as a test."""
+    vars_: dict = {}
+    asserts: list = []
+    options: dict = {}
+    metadata: dict = {}
+    out: dict = {}
+    metric = None
+    threshold = None
+    for key, value in ((k.strip(), v) for k, v in row.items()):
+        if key.startswith("__expected"):
+            if value.strip():
+                asserts.append(assertion_from_string(value.strip()))
+        elif key == "__prefix":
+            options["prefix"] = value
+        elif key == "__suffix":
+            options["suffix"] = value
+        elif key == "__description":
+            out["description"] = value
+        elif key == "__providerOutput":
+            out["providerOutput"] = value
+        elif key == "__metric":
+            metric = value
+        elif key == "__threshold":
+            threshold = _finite(value)
+        elif key.startswith("__metadata:"):
+            mkey = key[len("__metadata:"):]
+            if mkey.endswith("[]") and value.strip():
+                metadata[mkey[:-2]] = [v.strip().replace("\\,", ",") for v in re.split(r"(?<!\\),", value)]
+            elif value.strip():
+                metadata[mkey] = value
+        elif key.startswith("__config:") or key == "__metadata":
+            raise ConfigError(f"the CSV column '{key}' is not read by evalfmt")
+        else:
+            vars_[key] = value
+    for a in asserts:
+        if metric is not None:
+            a["metric"] = metric
+    test: dict = {"vars": vars_, "assert": asserts, "options": options}
+    if out.get("description"):
+        test["description"] = out["description"]
+    if out.get("providerOutput"):
+        test["providerOutput"] = out["providerOutput"]
+    if threshold is not None:
+        test["threshold"] = threshold
+    if metadata:
+        test["metadata"] = metadata
+    return test
+
+
+def _finite(value: str | None) -> float | int | None:
+    text = (value or "").strip()
+    if not re.fullmatch(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", text):
+        return None
+    number = float(text)
+    return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+
+
+#: promptfoo's base assertion types (``BaseAssertionTypesSchema``), for ``__expected`` cells
+BASE_TYPES = (
+    "answer-relevance", "bleu", "classifier", "contains", "contains-all", "contains-any", "contains-html",
+    "contains-json", "contains-sql", "contains-xml", "context-faithfulness", "context-recall",
+    "context-relevance", "conversation-relevance", "cost", "equals", "factuality", "finish-reason", "g-eval",
+    "gleu", "guardrails", "icontains", "icontains-all", "icontains-any", "is-html", "is-json", "is-refusal",
+    "is-sql", "is-valid-function-call", "is-valid-openai-function-call", "is-valid-openai-tools-call",
+    "is-xml", "javascript", "latency", "levenshtein", "llm-rubric", "meteor", "model-graded-closedqa",
+    "model-graded-factuality", "moderation", "perplexity", "perplexity-score", "pi", "python", "regex",
+    "rouge-n", "ruby", "search-rubric", "similar", "similar:cosine", "similar:dot", "similar:euclidean",
+    "skill-used", "starts-with", "tool-call-f1", "trace-error-spans", "trace-span-count",
+    "trace-span-duration", "trajectory:goal-success", "trajectory:step-count", "trajectory:tool-args-match",
+    "trajectory:tool-sequence", "trajectory:tool-used", "webhook", "word-count",
+)
+_THRESHOLD_TYPES = ("answer-relevance", "classifier", "context-faithfulness", "context-recall", "context-relevance",
+                    "cost", "latency", "levenshtein", "perplexity-score", "perplexity", "rouge-n", "similar",
+                    "starts-with")
+
+
+def assertion_from_string(expected: str) -> dict:
+    """promptfoo's ``assertionFromString``: an ``__expected`` cell as an assertion."""
+    if expected.startswith(("javascript:", "fn:", "eval:")) or (expected.startswith("file://")
+                                                                and expected[7:].endswith(_JS_EXT)):
+        cut = 11 if expected.startswith("javascript:") else 3 if expected.startswith("fn:") else \
+            5 if expected.startswith("eval:") else 0
+        return {"type": "javascript", "value": expected[cut:].strip()}
+    if expected.startswith(("grade:", "llm-rubric:")):
+        return {"type": "llm-rubric", "value": expected[6 if expected.startswith("grade:") else 11:]}
+    if expected.startswith("python:") or (expected.startswith("file://") and (expected.endswith(".py")
+                                                                             or ".py:" in expected)):
+        return {"type": "python", "value": expected[7:].strip()}
+    types = "|".join(re.escape(t) for t in BASE_TYPES)
+    m = re.fullmatch(rf"(not-)?({types})(?:\((\d+(?:\.\d+)?)\))?(?::([\s\S]*))?", expected)
+    if m is None:
+        return {"type": "equals", "value": expected}
+    neg, typ, thr, value = m.groups()
+    full = ("not-" if neg else "") + typ
+    if typ in ("contains-all", "contains-any", "icontains-all", "icontains-any"):
+        return {"type": full, "value": _comma_values(value) if value else value} if value is not None \
+            else {"type": full}
+    if typ in ("contains-json", "is-json"):
+        return {"type": full, "value": value} if value is not None else {"type": full}
+    out: dict = {"type": full}
+    if value is not None:
+        out["value"] = value.strip()
+    if typ in _THRESHOLD_TYPES:
+        t = _finite(thr)
+        out["threshold"] = t if t is not None else (0.8 if typ == "similar" else 0.75)
+    return out
+
+
+def _comma_values(value: str) -> list[str]:
+    out: list[str] = []
+    i = 0
+    n = len(value)
+    while i < n:
+        while i < n and (value[i] == "," or value[i].isspace()):
+            i += 1
+        if i >= n:
+            break
+        if value[i] == '"':
+            j = i + 1
+            field_ = []
+            while j < n:
+                if value[j] == '"' and j + 1 < n and value[j + 1] == '"':
+                    field_.append('"')
+                    j += 2
+                elif value[j] == '"':
+                    j += 1
+                    break
+                else:
+                    field_.append(value[j])
+                    j += 1
+            out.append("".join(field_))
+            while j < n and value[j].isspace():
+                j += 1
+            i = j
+        else:
+            j = value.find(",", i)
+            j = n if j < 0 else j
+            out.append(value[i:j].strip())
+            i = j
+    return out
+
+
+# ---------------------------------------------------------------------------------------- expansion
+
+
+def combinations(vars_: dict, base: str) -> list[dict]:
+    """promptfoo's ``generateVarCombinations``: one mapping per choice of a value of each list var (a list
+    whose first item is not a string is one value) and of each file a ``file://`` var's glob names."""
+    combos: list[dict] = [{}]
+    for key, value in vars_.items():
+        if isinstance(value, str) and value.startswith("file://"):
+            pattern = value[len("file://"):]
+            found = sorted(os.path.relpath(p, base) for p in glob.glob(os.path.join(base, pattern)))
+            if not found:
+                raise ConfigError(f"no file found for var '{key}' at '{pattern}' (promptfoo stops here)")
+            values: list = [f"file://{p}" for p in found]
+        elif isinstance(value, list) and value and isinstance(value[0], str):
+            values = value
+        elif isinstance(value, list) and not value:
+            values = []
+        else:
+            values = [value]
+        combos = [{**c, key: v} for c in combos for v in values]
+    return combos
+
+
+def resolve_between(vars_: dict) -> None:
+    """promptfoo's ``resolveVariables``: a ``{{ name }}`` in a string var replaced by that var (the first
+    one of each var per pass, at most 5 passes)."""
+    for _ in range(5):
+        done = True
+        for key in list(vars_):
+            value = vars_[key]
+            if not isinstance(value, str):
+                continue
+            m = _RESOLVE.search(value)
+            if m and m.group(1) in vars_:
+                vars_[key] = value[:m.start()] + _js_replacement(js_string(vars_[m.group(1)]), value, m) + \
+                    value[m.end():]
+                done = False
+        if done:
+            return
+
+
+def _js_replacement(rep: str, subject: str, m: re.Match) -> str:
+    """``String.prototype.replace``'s replacement patterns (``$$``, ``$&``, ``$```, ``$'``)."""
+    if "$" not in rep:
+        return rep
+    return re.sub(r"\$([$&`'])", lambda x: {"$": "$", "&": m.group(0), "`": subject[:m.start()],
+                                            "'": subject[m.end():]}[x.group(1)], rep)
+
+
+def load_var_files(vars_: dict, base: str, loader: Callable[[str], Any]) -> None:
+    """``file://`` vars as ``renderPrompt`` loads them: text trimmed, YAML as its JSON; :class:`Unrenderable`
+    for what promptfoo computes (scripts) or encodes (images, PDFs)."""
+    for key, value in list(vars_.items()):
+        if not (isinstance(value, str) and value.startswith("file://")):
+            continue
+        rel = value[len("file://"):]
+        path = os.path.join(base, rel)
+        ext = rel.rsplit(".", 1)[-1].lower() if "." in rel else ""
+        if rel.split(":")[0].endswith(_JS_EXT) or ext == "py":
+            raise TestUnrenderable(f"the var '{key}', which a script computes ('{rel}')")
+        if ext in ("pdf", "png", "jpg", "jpeg", "gif", "webp", "bmp", "svg", "mp3", "wav", "mp4", "m4a", "ogg",
+                   "webm", "mov", "flac", "tiff", "ico", "avif", "heic"):
+            raise TestUnrenderable(f"the var '{key}', a binary file promptfoo encodes ('{rel}')")
+        try:
+            if ext in ("yaml", "yml"):
+                vars_[key] = _js_json(loader(path))
+            else:
+                vars_[key] = read_text(path).strip()
+        except Exception:
+            raise TestUnrenderable(f"the var '{key}': its file '{rel}' cannot be read") from None
+
+
+def render_prompt(prompt: Prompt, vars_: dict, base: str, loader: Callable[[str], Any], env: dict,
+                  prefix: str = "", suffix: str = "") -> str:
+    """The text promptfoo sends for ``prompt`` with ``vars_`` (``renderPrompt``); :class:`Unrenderable`."""
+    if prompt.why:
+        raise Unrenderable(prompt.why)
+    vars_ = dict(vars_)
+    load_var_files(vars_, base, loader)
+    for key, value in vars_.items():
+        if isinstance(value, str) and value.endswith("\n"):
+            vars_[key] = value[:-1]
+    resolve_between(vars_)
+    raw = prefix + prompt.raw + suffix
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        parsed = _NOT_JSON
+    if parsed is not _NOT_JSON:
+        return _js_json(_render_object(parsed, vars_, env), indent=2)
+    rendered = {}
+    for key, value in vars_.items():
+        if isinstance(value, str) and not _refers_undefined(value, vars_):
+            rendered[key] = render(_wrap_partial(value), vars_, env)
+        else:
+            rendered[key] = value
+    return render(_wrap_partial(raw), rendered, env)
+
+
+_NOT_JSON = object()
+
+
+def _render_object(obj: Any, vars_: dict, env: dict) -> Any:
+    if isinstance(obj, str):
+        return render(obj, vars_, env)
+    if isinstance(obj, list):
+        return [_render_object(v, vars_, env) for v in obj]
+    if isinstance(obj, dict):
+        return {k: _render_object(v, vars_, env) for k, v in obj.items()}
+    return obj
+
+
+def _wrap_partial(text: str) -> str:
+    """promptfoo's ``autoWrapRawIfPartialNunjucks``: a text with an unclosed tag is not a template."""
+    partial = re.search(r"({%[^%]*$|{{[^}]*$|{#[^#]*$)", text, re.M)
+    wrapped = re.search(r"{%\s*raw\s*%}", text) and re.search(r"{%\s*endraw\s*%}", text)
+    return "{% raw %}" + text + "{% endraw %}" if partial and not wrapped else text
+
+
+_VARS_IN = re.compile(r"\{\{[\s]*([^{}\s|]+)[\s]*(?:\|[^}]+)?\}\}|\{%[\s]*(?:if|for)[\s]+([^{}\s]+)[\s]*.*?%\}")
+
+
+def template_vars(template: str) -> list[str]:
+    """promptfoo's ``extractVariablesFromTemplate``: the variables a template names."""
+    template = re.sub(r"\{#[\s\S]*?#\}", "", template)
+    names: list[str] = []
+    for m in _VARS_IN.finditer(template):
+        name = m.group(1) or m.group(2)
+        if name and name not in names:
+            names.append(name)
+    for m in re.finditer(r"\{%[\s]*for[\s]+(\w+)[\s]+in[\s]+(\w+)[\s]*%\}", template):
+        if m.group(1) in names:
+            names.remove(m.group(1))
+        if m.group(2) not in names:
+            names.append(m.group(2))
+    return names
+
+
+def _refers_undefined(template: str, vars_: dict) -> bool:
+    for name in template_vars(template):
+        m = re.match(r"[A-Za-z_]\w*", name)
+        if m and m.group(0) != "env" and m.group(0) not in vars_:
+            return True
+    return False
+
+
+def runs(config: Config, base: str, loader: Callable[[str], Any]) -> Iterator[Run]:
+    """Every (test, var combination, prompt) pair in promptfoo's order, rendered where evalfmt can."""
+    default = config.default
+    dopts, dvars, dasserts = _dict(default.get("options")), _dict(default.get("vars")), _list(default.get("assert"))
+    for test in config.tests:
+        if test.invalid:
+            yield Run(test, Prompt("", ""), 0, {}, 0, 1, [], True, why="")
+            continue
+        data = test.data
+        vars_ = {**dvars, **_dict(data.get("vars"))}
+        options = {**dopts, **_dict(data.get("options"))}
+        own = _list(data.get("assert"))
+        defaults = options.get("disableDefaultAsserts") is not True
+        asserts = [*(dasserts if defaults else []), *own]
+        why = None
+        if options.get("transformVars") is not None:
+            why = "options.transformVars (a transform promptfoo runs on the vars)"
+        try:
+            combos = [vars_] if options.get("disableVarExpansion") else combinations(vars_, base)
+        except ConfigError as exc:
+            combos, why = [vars_], str(exc)
+        allowed = data.get("prompts") if isinstance(data.get("prompts"), list) else None
+        prefix, suffix = _str(options.get("prefix")), _str(options.get("suffix"))
+        for k, combo in enumerate(combos):
+            for j, prompt in enumerate(config.prompts):
+                if allowed is not None and not any(a in (prompt.label, prompt.id) for a in allowed):
+                    continue
+                run = Run(test, prompt, j, combo, k, len(combos), asserts, defaults)
+                if why is not None:
+                    run.why, run.at_test = why, True
+                else:
+                    try:
+                        run.rendered = render_prompt(prompt, combo, base, loader, config.env, prefix, suffix)
+                    except Unrenderable as exc:
+                        run.why, run.at_test = str(exc), isinstance(exc, TestUnrenderable)
+                yield run
+
+
+def _dict(v: Any) -> dict:
+    return v if isinstance(v, dict) else {}
+
+
+def _list(v: Any) -> list:
+    return v if isinstance(v, list) else []
+
+
+def _str(v: Any) -> str:
+    return v if isinstance(v, str) else ""
