@@ -1,12 +1,12 @@
 """Format ``promptfoo``: ``promptfooconfig.yaml`` (and promptfoo test files), as a conversion target
 and, for what maps back, a source.
 
-Reading. A config's ``tests`` become cases: ``description`` is the name (``test-<n>`` without one),
-the prompt is the value of the variable the single prompt template names (``'{{prompt}}'`` ->
-``vars.prompt``; a literal prompt is the input of every test); other ``vars`` stay in ``extra``.
-``tests`` entries that are ``file://`` references are read from those files (a missing file is an
-EV107 warning). ``defaultTest.assert`` becomes the set's ``checks`` (applied to every test, as agentv's
-suite-level assertions). Assertions map onto IR checks:
+Reading. A config is expanded as promptfoo 0.123.1 expands it (:mod:`.expand`): one case per test, var
+combination and prompt, its input the prompt rendered with the test's vars (nunjucks, :mod:`.template`);
+tests come inline, from ``file://`` YAML/JSON/JSONL files and globs, CSV/JSON tables, ``scenarios``, with
+``defaultTest`` (inline or ``file://``) merged in. ``defaultTest.assert`` becomes the set's ``checks``
+(applied to every test, as agentv's suite-level assertions). YAML is read as promptfoo's parser reads it
+(:mod:`.loader`). Assertions map onto IR checks:
 
 | promptfoo | IR |
 |---|---|
@@ -23,9 +23,10 @@ Writing. ``prompts: ['{{prompt}}']``, one test per case with ``vars.prompt`` and
 field promptfoo cannot hold is a loss (see ``docs/promptfoo.md``). A config read from promptfoo is
 written back over its existing text with comments and key order kept (ruamel round trip).
 
-The package: :mod:`.kinds` (names both directions share), :mod:`.template` (the prompt template and
-the nunjucks subset evalfmt renders), :mod:`.reader` (config and tests files -> IR, one function per
-assertion type) and :mod:`.writer` (IR -> config, one function per IR check kind).
+The package: :mod:`.kinds` (names both directions share), :mod:`.loader` (YAML as promptfoo reads it),
+:mod:`.template` (nunjucks on Jinja2), :mod:`.expand` (promptfoo's expansion of a config: prompts, tests,
+rendering), :mod:`.reader` (config and tests files -> IR, one function per assertion type) and
+:mod:`.writer` (IR -> config, one function per IR check kind).
 """
 
 from __future__ import annotations
