@@ -283,12 +283,14 @@ class Reporter:
                 f"duplicate key '{dup.key}' (first at line {dup.first.line}; the later value wins): remove one"))
 
 
-def open_document(path: str, result: ReadResult, kind: str | None = None) -> Reporter | None:
+def open_document(path: str, result: ReadResult, kind: str | None = None,
+                  loader: Callable[..., Loaded] | None = None) -> Reporter | None:
     """Load one file for a reader: on failure its EV100 goes into ``result`` and the answer is None;
     otherwise the document is recorded in ``result.documents``, its duplicate keys are EV114, and
-    the answer is a :class:`Reporter` for it."""
+    the answer is a :class:`Reporter` for it. ``loader`` (``loader(path, kind=...)``) loads the file
+    as the format's own tool reads it (default: :func:`evalfmt.load.load_file`)."""
     try:
-        loaded = load_file(path, kind=kind)
+        loaded = (loader or load_file)(path, kind=kind)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
         return None

@@ -194,9 +194,10 @@ def library_skills(folder: str, notify: Callable[[str], None] | None = None) -> 
         path = os.path.join(folder, name)
         if os.path.isfile(os.path.join(path, "SKILL.md")):
             if not guard.contains(root, guard.real(path)):
-                if notify is not None:  # only a symlink can lead out of the folder holding it
-                    link = os.readlink(path) if os.path.islink(path) else "?"
-                    notify(f"--skills {folder}: left out {name} -> {link}: it leads out of the library (never staged)")
+                if notify is not None:
+                    target = os.readlink(path) if os.path.islink(path) else "?"
+                    notify(f"--skills {folder}: left out {name} -> {target}: "
+                           "it leads out of the library (never staged)")
                 continue
             found[name] = path
     if not found:

@@ -18,6 +18,7 @@ from ...load import type_name
 from .. import ReadResult, Reporter, basename, open_document
 from ..skillgym.tslit import escape_regex
 from .kinds import NAME, TO_KIND
+from .loader import load_file
 from .template import TEMPLATE_ANY, prompt_template, render_template
 
 VALUE_KEYS = ("type", "value", "weight")
@@ -39,7 +40,7 @@ class _Reading:
 def read(path: str) -> ReadResult:
     """The config (or a list of tests) as an IR eval set."""
     result = ReadResult()
-    r = open_document(path, result)
+    r = open_document(path, result, loader=load_file)
     if r is None:
         return result
     data = r.loaded.data
@@ -158,7 +159,7 @@ def _read_ref(reading: _Reading, ref: str, at: tuple) -> list[ir.Case] | None:
     out: list[ir.Case] = []
     base = os.path.dirname(r.loaded.path)
     for target in targets:
-        sub = open_document(target, r.result)
+        sub = open_document(target, r.result, loader=load_file)
         if sub is None:
             continue
         if not isinstance(sub.loaded.data, list):
