@@ -139,6 +139,8 @@ def string(value: Any) -> str:
         return join(value, ",")
     if isinstance(value, dict):
         return "[object Object]"
+    if isinstance(value, bytes):  # a !!binary value is a Buffer: its text, as UTF-8
+        return value.decode("utf-8", "replace")
     return str(value)  # pragma: no cover - nothing else comes out of YAML
 
 
@@ -300,6 +302,8 @@ def _emit(value: Any, out: list[str], indent: int | None, level: int) -> None:
                 out.append("null")
             else:
                 out.append(number_string(value))
+        elif isinstance(value, bytes):  # a Buffer (!!binary): its toJSON()
+            work.append(({"type": "Buffer", "data": list(value)}, level))
         elif isinstance(value, list):
             if not value:
                 out.append("[]")

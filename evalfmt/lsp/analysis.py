@@ -45,6 +45,39 @@ class Overlay:
         return os.path.abspath(path) in self.texts or os.path.isfile(path)
 
 
+def read_unopened(path: str) -> str | None:
+    """The text of a file the editor has not opened (a request may name any URI): only a regular file
+    within the size limit (``EVALFMT_MAX_BYTES``), opened without blocking (a FIFO, a device, a socket
+    is never read), decoded as UTF-8; None for anything else."""
+    import stat
+
+    from ..load import max_bytes_default
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(fd)
+        limit = max_bytes_default()
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        data = b""
+        while len(data) <= limit:  # the file may grow while it is read: never past the limit
+            chunk = os.read(fd, limit + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+        if len(data) > limit:
+            return None
+        return data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    finally:
+        os.close(fd)
+
+
 def skill_of(path: str, overlay: Overlay | None = None) -> str | None:
     """The skill folder (holding SKILL.md, saved or open) an open file belongs to, or None."""
     folder = os.path.dirname(os.path.abspath(path))

@@ -11,19 +11,23 @@ Imported only by the ``lsp`` command: pygls and lsprotocol are the optional extr
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 import os
 import sys
 from dataclasses import dataclass
+from typing import Any, Callable
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
 from .. import __version__
-from ..errors import Diagnostic
+from ..errors import Diagnostic, one_line
 from . import analysis
 
 log = logging.getLogger("evalfmt.lsp")
@@ -200,8 +204,11 @@ def build() -> EvalfmtServer:
                 ls.schedule(other, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    @answered
     def hover(ls: EvalfmtServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        doc = ls.workspace.get_text_document(params.text_document.uri)
+        doc = document(ls, params.text_document.uri)
+        if doc is None:
+            return None
         text, col = from_lsp(doc, params.position)
         here = lsp.Range(params.position, params.position)
         findings = [s.finding for s in ls.shown.get(params.text_document.uri, [])
@@ -213,9 +220,12 @@ def build() -> EvalfmtServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
                     lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+    @answered
     def code_action(ls: EvalfmtServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         uri = params.text_document.uri
-        doc = ls.workspace.get_text_document(uri)
+        doc = document(ls, uri)
+        if doc is None:
+            return []
         actions: list[lsp.CodeAction] = []
         for s in ls.shown.get(uri, []):
             if not _overlaps(s.diagnostic.range, params.range):
@@ -224,10 +234,13 @@ def build() -> EvalfmtServer:
         return actions
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", "-"]))
+    @answered
     def completion(ls: EvalfmtServer, params: lsp.CompletionParams) -> lsp.CompletionList:
         from . import navigate
 
-        doc = ls.workspace.get_text_document(params.text_document.uri)
+        doc = document(ls, params.text_document.uri)
+        if doc is None:
+            return lsp.CompletionList(is_incomplete=False, items=[])
         text, col = from_lsp(doc, params.position)
         path = to_fs_path(doc.uri) or ""
         items = navigate.completions(path, doc.source, params.position.line, col, _roots(ls))
@@ -237,10 +250,13 @@ def build() -> EvalfmtServer:
             lsp.CompletionItem(i.label, kind=kinds[i.kind], detail=i.detail or None) for i in items])
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    @answered
     def definition(ls: EvalfmtServer, params: lsp.DefinitionParams) -> lsp.Location | None:
         from . import navigate
 
-        doc = ls.workspace.get_text_document(params.text_document.uri)
+        doc = document(ls, params.text_document.uri)
+        if doc is None:
+            return None
         _text, col = from_lsp(doc, params.position)
         target = navigate.definition(to_fs_path(doc.uri) or "", doc.source, params.position.line, col, _roots(ls))
         if target is None:
@@ -254,6 +270,35 @@ def build() -> EvalfmtServer:
     return server
 
 
+def document(ls: EvalfmtServer, uri: str) -> TextDocument | None:
+    """The document a request names: the open one, else the file on disk when it is a regular file within
+    the size limit, read without blocking (:func:`analysis.read_unopened`; pygls itself would read any
+    path whole, a FIFO for ever, /dev/zero until memory runs out); None otherwise."""
+    docs = ls.workspace.text_documents
+    doc = docs.get(unquote(uri)) or docs.get(uri)
+    if doc is not None:
+        return doc
+    path = to_fs_path(uri)
+    text = analysis.read_unopened(path) if path else None
+    return None if text is None else TextDocument(uri, source=text)
+
+
+def answered(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """A request handler whose unexpected failure reaches the client as one line (``evalfmt: internal
+    error: Type: message``), never with a Python traceback (pygls would send one in the error's data);
+    the traceback goes to the server's log on stderr."""
+    @functools.wraps(handler)
+    def run(ls: EvalfmtServer, params: Any) -> Any:
+        try:
+            return handler(ls, params)
+        except JsonRpcException:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one line to the client, the rest to the log
+            log.exception("request failed")
+            raise JsonRpcInternalError(one_line(f"evalfmt: internal error: {type(exc).__name__}: {exc}")) from None
+    return run
+
+
 def _roots(ls: EvalfmtServer) -> list[str]:
     roots = [to_fs_path(f.uri) for f in ls.workspace.folders.values()]
     if ls.workspace.root_path:
@@ -263,8 +308,9 @@ def _roots(ls: EvalfmtServer) -> list[str]:
 
 def _sync(ls: EvalfmtServer, uri: str) -> None:
     path = to_fs_path(uri)
-    if path is not None:
-        ls.overlay.put(path, ls.workspace.get_text_document(uri).source)
+    doc = ls.workspace.text_documents.get(unquote(uri))  # a change to a document never opened is not read
+    if path is not None and doc is not None:
+        ls.overlay.put(path, doc.source)
 
 
 def _text_edit(doc: TextDocument, edit: analysis.Edit) -> lsp.TextEdit:

@@ -672,8 +672,10 @@ def _strict_equal(x, y) -> bool:
 
 
 def _base64(text: str) -> bytes:
+    """Node's ``Buffer.from(text, 'base64')``: the first ``=`` ends the data, any other character outside
+    both base64 alphabets is skipped, a last lone character gives no byte."""
     import base64
 
-    clean = re.sub(r"[^A-Za-z0-9+/\-_]", "", text).replace("-", "+").replace("_", "/")
+    clean = re.sub(r"[^A-Za-z0-9+/\-_]", "", text.split("=", 1)[0]).replace("-", "+").replace("_", "/")
     clean = clean[: len(clean) - len(clean) % 4] if len(clean) % 4 == 1 else clean
     return base64.b64decode(clean + "=" * (-len(clean) % 4))

@@ -195,7 +195,8 @@ def library_skills(folder: str, notify: Callable[[str], None] | None = None) -> 
         if os.path.isfile(os.path.join(path, "SKILL.md")):
             if not guard.contains(root, guard.real(path)):
                 if notify is not None:
-                    notify(f"--skills {folder}: left out {name} -> {os.readlink(path) if os.path.islink(path) else '?'}: "
+                    target = os.readlink(path) if os.path.islink(path) else "?"
+                    notify(f"--skills {folder}: left out {name} -> {target}: "
                            "it leads out of the library (never staged)")
                 continue
             found[name] = path

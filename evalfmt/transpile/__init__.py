@@ -16,8 +16,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .. import guard
 from ..errors import Diagnostic, EvalfmtError, sort_diagnostics
-from ..paths import default_out
+from ..paths import default_out, repository
 
 LAYOUTS = ("seed", "agentv")
 #: Reader errors that stop the agentv layout too: the file says something agentv does not read, so
@@ -77,7 +78,7 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
             read = formats.read_unit(unit)
             result.diagnostics.extend(read.diagnostics)
             result.notes.extend(f"note: {n}" for n in read.notes)
-            root = out_dir if out_dir is not None else default_out(unit.path, "seed", unit.format)
+            root = out_dir if out_dir is not None else default_root(unit.path, "seed", unit.format)
             groups.setdefault(root, []).extend(read.sets)
     for root, sets in groups.items():
         routed = route(sets, skill)
@@ -90,6 +91,20 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
             result.roots[path] = root
     result.diagnostics = _dedupe(result.diagnostics)
     return result
+
+
+def default_root(path: str, layout: str, fmt: str | None = None) -> str:
+    """The output folder without ``-o`` (:func:`evalfmt.paths.default_out`), refused by the one path guard
+    when it resolves outside the repository holding the input (the nearest ``.git`` upward; without
+    one, the folder the default is made in): a repository that commits ``.agentv -> ../elsewhere``
+    does not get to choose where evalfmt writes. ``-o`` writes there on purpose."""
+    root = default_out(path, layout, fmt)
+    folder = (os.path.dirname(os.path.dirname(root)) or ".") if layout == "seed" else root
+    repo = repository(os.path.abspath(folder))
+    guard.check(repo or folder, root, "write into the default output folder",
+                what="the repository" if repo else "the folder", tail=f"nothing written; give -o {root} to write there "
+                "on purpose")
+    return root
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -126,7 +141,7 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
                 continue
             outcome, notes = produced
             result.notes.extend(f"warning: {w}" for w in notes)
-            root = out_dir if out_dir is not None else default_out(unit.path, "agentv")
+            root = out_dir if out_dir is not None else default_root(unit.path, "agentv")
             for name, text in outcome.items():
                 target = os.path.join(root, name)
                 if target in owner and owner[target] != unit.path:

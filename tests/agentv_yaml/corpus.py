@@ -170,6 +170,13 @@ CORPUS: dict[str, str] = {
     "tag_str": "a: !!str 1\n",
     "tag_local": "a: !foo b\n",
     "tag_binary": "a: !!binary aGVsbG8=\n",
+    # invalid base64: Node's Buffer.from(.., 'base64') stops at the first '=' and skips other characters
+    "tag_binary_pad_inside": "a: !!binary a=b\n",
+    "tag_binary_after_pad": "a: !!binary aGVsbG8=aGk=\n",
+    "tag_binary_stray": "a: !!binary aGV*sbG8\n",
+    "tag_binary_lone_char": "a: !!binary aG=k\n",
+    "tag_binary_url_safe": "a: !!binary aGVs-bG8_\n",
+    "tag_binary_block": "a: !!binary |\n  aGVs\n  bG8=\n",
     "tag_int_bad": "a: !!int x\n",
     "tag_timestamp_bad": "a: !!timestamp x\n",
     "tag_unknown_handle": "a: !x!y b\n",

@@ -533,3 +533,36 @@ def test_reading_never_raises_on_hostile_shapes(tmp_path):
         result = agentv.read(str(path))
         assert len(result.sets) == 1
         assert os.path.exists(path)
+
+
+BINARY = ("description: x\ntests:\n  - id: a\n    input: hi\n    criteria: ok\n    metadata:\n"
+          "      blob: !!binary aGk=\n")
+EV100_BINARY = ("EVAL.yaml:7:13: EV100 invalid YAML: a !!binary value (agentv's parser makes a byte buffer of it, which "
+                "no eval file field takes); write the text itself")
+
+
+@pytest.mark.parametrize("args, code", [(["validate", "--no-cache"], 1), (["lint", "--no-cache", "--isolated"], 1),
+                                        (["inspect", "--format", "json"], 1), (["convert", "--to", "ir"], 1)])
+def test_a_binary_value_is_refused_at_its_tag_as_terum_and_promptfoo_refuse_it(run_cli, tmp_path, args, code):
+    """``!!binary`` passed validate and lint, then inspect --format json and convert --to ir ended in an
+    internal error (bytes are not JSON). It is EV100 at the tag, as in the other formats' files."""
+    (tmp_path / "EVAL.yaml").write_text(BINARY)
+    got, out, err = run_cli(*args, "EVAL.yaml", cwd=str(tmp_path))
+    assert got == code and "internal error" not in err
+    assert EV100_BINARY in out + err
+
+
+def test_a_binary_value_in_the_agentv_layout_is_the_buffer_agentv_sees(run_cli, tmp_path):
+    """The agentv layout models agentv, whose parser reads !!binary as a Buffer: its text in a sentence."""
+    (tmp_path / "EVAL.yaml").write_text("tests:\n  - id: a\n    input: hi\n    assertions:\n"
+                                        "      - type: contains\n        value: !!binary aGk=\n")
+    code, _, err = run_cli("transpile", "--layout", "agentv", "-o", "out", "EVAL.yaml", cwd=str(tmp_path))
+    assert (code, err) == (0, "evalfmt: wrote out/evals.json\n")
+    assert json.loads((tmp_path / "out" / "evals.json").read_text())["evals"][0]["assertions"] == ["Output contains 'hi'"]
+
+
+def test_js_values_of_a_buffer():
+    from evalfmt import js
+
+    assert js.string(b"h\xffi") == "h\ufffdi"
+    assert js.stringify({"b": b"hi"}) == '{"b":{"type":"Buffer","data":[104,105]}}'

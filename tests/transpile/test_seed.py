@@ -328,6 +328,38 @@ def test_nothing_escapes_the_output_folder_through_a_symlink(run_cli, tmp_path):
     assert list(outside.iterdir()) == []
 
 
+@pytest.mark.parametrize("git", [True, False])
+def test_a_default_output_folder_committed_as_a_symlink_out_of_the_repository_is_refused(run_cli, tmp_path, git):
+    """A repository that commits ``.agentv -> ../elsewhere``: transpile without -o wrote outside it. It is
+    refused on one line naming -o; with -o the same folder is written on purpose."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    repo = tmp_path / "repo"
+    write(repo, "EVAL.yaml", "tests:\n  - id: a\n    input: go\n    assertions: [{type: skill-trigger, skill: deploy}]\n")
+    if git:
+        (repo / ".git").mkdir()
+    os.symlink("../elsewhere", repo / ".agentv")
+    for layout in ("seed", "agentv"):
+        code, out, err = run_in(run_cli, repo, "EVAL.yaml", "--layout", layout)
+        if layout == "agentv":  # the input's own folder: inside
+            assert (code, err) == (0, "evalfmt: wrote ./evals.json\n")
+            continue
+        where = f"the repository {repo}" if git else "the folder ."
+        assert (code, out) == (2, "")
+        assert err == (f"evalfmt: refusing to write into the default output folder .agentv/skills: outside {where} "
+                       "(through '..', an absolute path or a symlink); nothing written; give -o .agentv/skills to write "
+                       "there on purpose\n")
+        assert list(elsewhere.iterdir()) == []
+    code, _, err = run_in(run_cli, repo, "EVAL.yaml", "-o", ".agentv/skills")
+    assert (code, err) == (0, "evalfmt: wrote .agentv/skills/deploy/evals.json\n")
+    assert (elsewhere / "skills" / "deploy" / "evals.json").is_file()
+    # a default folder inside the repository through a symlink is fine
+    os.remove(repo / ".agentv")
+    (repo / "real").mkdir()
+    os.symlink("real", repo / ".agentv")
+    assert run_in(run_cli, repo, "EVAL.yaml")[0] == 0 and (repo / "real" / "skills" / "deploy" / "evals.json").is_file()
+
+
 def test_every_written_path_resolves_inside_the_output_folder(tmp_path):
     from evalfmt.transpile import plan
 

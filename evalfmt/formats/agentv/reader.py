@@ -220,10 +220,58 @@ def _q(value: Any) -> str:
 # ---------------------------------------------------------------------------------------- entry
 
 
+def _load(path: str) -> Loaded:
+    """:func:`.loader.load_file`, refusing a ``!!binary`` value (EV100 at its position), as the terum and
+    promptfoo readers do: agentv's parser makes a byte buffer of it, which no field of an eval file takes
+    and no output format can carry."""
+    loaded = load_file(path)
+    if "binary" in loaded.text:  # every spelling of the tag names it (!!binary, a verbatim or %TAG tag)
+        where = _binary(loaded.data, ())
+        if where is not None:
+            pos = _tag_pos(loaded.text, loaded.pos(*where))
+            raise LoadError("invalid YAML: a !!binary value (agentv's parser makes a byte buffer of it, which no "
+                            "eval file field takes); write the text itself", path, pos.line, pos.column)
+    return loaded
+
+
+def _tag_pos(text: str, pos: Pos) -> Pos:
+    """Where the tag of the value at ``pos`` starts when it is on the value's line (``input: !!binary aGk=``
+    points at ``!!binary``, as the other readers point at a tag they refuse); else ``pos``."""
+    lines = text.split("\n")
+    before = lines[pos.line - 1][:pos.column - 1] if 0 < pos.line <= len(lines) else ""
+    column = None
+    end = len(before.rstrip())
+    for token in reversed(before.split()):  # the properties before the value: an anchor and the tag
+        if not token.startswith(("!", "&")):
+            break
+        start = before.rfind(token, 0, end)
+        if token.startswith("!"):
+            column = start + 1
+        end = start
+    return Pos(pos.line, column) if column is not None else pos
+
+
+def _binary(value: Any, where: tuple) -> tuple | None:
+    """The path of the first byte string in ``value`` (a key or a value), or None."""
+    if isinstance(value, bytes):
+        return where
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = where + (key,) if isinstance(key, bytes) else _binary(item, where + (key,))
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _binary(item, where + (i,))
+            if found is not None:
+                return found
+    return None
+
+
 def read_file(path: str) -> ReadResult:
     result = ReadResult()
     try:
-        loaded = load_file(path)
+        loaded = _load(path)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
         result.sets.append(_evalset(path))
@@ -412,7 +460,7 @@ class Reader:
         """Load another YAML file of tests (recorded, duplicate keys reported): its Ctx and its data
         (as agentv's parser gives it); None when it does not load (EV100 recorded)."""
         try:
-            loaded = load_file(path)
+            loaded = _load(path)
         except LoadError as exc:
             self.result.diagnostics.append(exc.to_diagnostic())
             return None
