@@ -43,9 +43,6 @@ from .template import Unrenderable, js_string, render
 _JS_EXT = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx")
 _PROMPT_EXT = (".cjs", ".cts", ".j2", ".js", ".json", ".jsonl", ".md", ".mjs", ".mts", ".py", ".ts", ".txt",
                ".yml", ".yaml")
-#: what makes a path a glob for promptfoo's ``hasMagic`` (glob 13): ``*``, ``?``, a ``[...]`` class, an
-#: extglob ``@(...)``, braces that expand (``{a,b}``, ``{1..3}``)
-_MAGIC = re.compile(r"[*?]|\[[^\]]+\]|[@!+]\(|\{[^{}]*(?:,|\.\.)[^{}]*\}")
 _EXEC_EXT = (".sh", ".bash", ".exe", ".bat", ".cmd", ".ps1", ".rb", ".pl")
 _RESOLVE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 
@@ -127,6 +124,28 @@ class Config:
 
 
 # ------------------------------------------------------------------------------------------ prompts
+
+
+def has_magic(path: str) -> bool:
+    """Whether promptfoo's ``hasMagic`` (glob 13) takes ``path`` for a pattern: a ``*`` or ``?``, a ``[...]``
+    class, an extglob ``@(...)``/``!(...)``/``+(...)``, braces that expand (``{a,b}``, ``{1..3}``)."""
+    if any(x in path for x in ("*", "?", "@(", "!(", "+(")):
+        return True
+    start = opened = -1
+    for k, ch in enumerate(path):
+        if ch == "[" and opened < 0:
+            opened = k  # (the first '[' since the last ']')
+        elif ch == "]":
+            if 0 <= opened < k - 1:
+                return True
+            opened = -1
+        if ch == "{":
+            start = k
+        elif ch == "}" and start >= 0:
+            if "," in path[start + 1:k] or ".." in path[start + 1:k]:
+                return True
+            start = -1
+    return False
 
 
 def maybe_file_path(s: str) -> bool:
@@ -214,7 +233,7 @@ def _process(entry: dict, base: str, loader: Callable[[str], Any], depth: int) -
         if at > 1 and (head.endswith(_JS_EXT) or head.endswith((".py", ".go", ".rb"))):
             rel, func = head, rel[at + 1:]
     path = os.path.normpath(os.path.join(base, rel))
-    if (os.path.isdir(path) or _MAGIC.search(rel)) and depth > 0:
+    if (os.path.isdir(path) or has_magic(rel)) and depth > 0:
         out: list[Prompt] = []
         for match in sorted(glob.glob(path if not os.path.isdir(path) else os.path.join(path, "*"))):
             out.extend(_process({"raw": match + (f":{func}" if func else "")}, base, loader, 0))
@@ -587,28 +606,126 @@ def _render_object(obj: Any, vars_: dict, env: dict) -> Any:
 
 
 def _wrap_partial(text: str) -> str:
-    """promptfoo's ``autoWrapRawIfPartialNunjucks``: a text with an unclosed tag is not a template."""
-    partial = re.search(r"({%[^%]*$|{{[^}]*$|{#[^#]*$)", text, re.M)
-    wrapped = re.search(r"{%\s*raw\s*%}", text) and re.search(r"{%\s*endraw\s*%}", text)
+    """promptfoo's ``autoWrapRawIfPartialNunjucks``: a text with a tag left open on a line is not a template.
+    (Scans, not its regexes: linear on any text.)"""
+    partial = False
+    for line in text.split("\n"):
+        for opener, closer in (("{%", "%"), ("{{", "}"), ("{#", "#")):
+            k = line.rfind(opener)
+            if k >= 0 and closer not in line[k + 2:]:
+                partial = True
+    wrapped = _has_tag(text, "raw") and _has_tag(text, "endraw")
     return "{% raw %}" + text + "{% endraw %}" if partial and not wrapped else text
 
 
-_VARS_IN = re.compile(r"\{\{[\s]*([^{}\s|]+)[\s]*(?:\|[^}]+)?\}\}|\{%[\s]*(?:if|for)[\s]+([^{}\s]+)[\s]*.*?%\}")
+def _has_tag(text: str, name: str) -> bool:
+    """Whether ``text`` holds ``{% name %}`` (blanks around the name)."""
+    i = text.find("{%")
+    while i >= 0:
+        j = _skip_blanks(text, i + 2)
+        if text.startswith(name, j) and text.startswith("%}", _skip_blanks(text, j + len(name))):
+            return True
+        i = text.find("{%", i + 1)
+    return False
+
+
+_FOR = re.compile(r"\{%[\s]*for[\s]+(\w+)[\s]+in[\s]+(\w+)[\s]*%\}")
 
 
 def template_vars(template: str) -> list[str]:
-    """promptfoo's ``extractVariablesFromTemplate``: the variables a template names."""
-    template = re.sub(r"\{#[\s\S]*?#\}", "", template)
+    """promptfoo's ``extractVariablesFromTemplate``: the variables a template names (``{{ name }}``,
+    ``{{ name | filter }}``, ``{% if name %}``, ``{% for x in name %}``), found by a scan that gives what its
+    regexes give (tests/hostile/limits), in linear time."""
+    template = _without_comments(template)
     names: list[str] = []
-    for m in _VARS_IN.finditer(template):
-        name = m.group(1) or m.group(2)
-        if name and name not in names:
+    for name in _outputs_and_tags(template):
+        if name not in names:
             names.append(name)
-    for m in re.finditer(r"\{%[\s]*for[\s]+(\w+)[\s]+in[\s]+(\w+)[\s]*%\}", template):
+    for m in _FOR.finditer(template):
         if m.group(1) in names:
             names.remove(m.group(1))
         if m.group(2) not in names:
             names.append(m.group(2))
+    return names
+
+
+def _without_comments(text: str) -> str:
+    """The text without its ``{# ... #}`` comments."""
+    out = []
+    at = 0
+    i = text.find("{#")
+    while i >= 0:
+        j = text.find("#}", i + 2)
+        if j < 0:
+            break
+        out.append(text[at:i])
+        at = j + 2
+        i = text.find("{#", at)
+    out.append(text[at:])
+    return "".join(out)
+
+
+def _skip_blanks(text: str, j: int) -> int:
+    while j < len(text) and text[j].isspace():
+        j += 1
+    return j
+
+
+def _name_at(text: str, j: int, stop: str) -> tuple[str, int]:
+    """The run of characters from ``j`` that are neither blank nor in ``stop``, and where it ends."""
+    k = j
+    while k < len(text) and not text[k].isspace() and text[k] not in stop:
+        k += 1
+    return text[j:k], k
+
+
+def _output_name(text: str, i: int, close: int) -> str | None:
+    """The name of ``{{ name }}`` / ``{{ name | ... }}`` at ``i`` (``close``: the first ``}`` after it)."""
+    name, k = _name_at(text, _skip_blanks(text, i + 2), "{}|")
+    k = _skip_blanks(text, k)
+    if name and close >= 0 and text.startswith("}}", close) and (k == close or (text[k] == "|" and close > k + 1)):
+        return name
+    return None
+
+
+def _tag_name(text: str, i: int) -> tuple[str, int] | None:
+    """The name of ``{% if name ... %}`` / ``{% for name ... %}`` at ``i`` and where the tag ends (what is
+    between the name and ``%}`` may hold line breaks only in the blanks right after the name)."""
+    j = _skip_blanks(text, i + 2)
+    word = "if" if text.startswith("if", j) else "for" if text.startswith("for", j) else None
+    if word is None or j + len(word) >= len(text) or not text[j + len(word)].isspace():
+        return None
+    name, k = _name_at(text, _skip_blanks(text, j + len(word)), "{}")
+    end = text.find("%}", k)
+    if not name or end < 0:
+        return None
+    last_break = text.rfind("\n", k, end)
+    if last_break >= 0 and text[k:last_break].strip():
+        return None
+    return name, end + 2
+
+
+def _outputs_and_tags(text: str) -> list[str]:
+    """The names promptfoo's ``{{ name }}`` / ``{% if|for name %}`` regex finds, in order."""
+    names = []
+    i = 0
+    close = -1  # the first '}' at or after the attempt (reused while it is ahead: no rescans)
+    while i < len(text) - 1:
+        if text.startswith("{{", i):
+            if close < i:
+                close = text.find("}", i)
+            name = _output_name(text, i, close)
+            if name is not None:
+                names.append(name)
+                i = close + 2
+                continue
+        elif text.startswith("{%", i):
+            found = _tag_name(text, i)
+            if found is not None:
+                names.append(found[0])
+                i = found[1]
+                continue
+        i += 1
     return names
 
 

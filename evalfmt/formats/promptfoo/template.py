@@ -26,7 +26,7 @@ import math
 import re
 from typing import Any
 
-from ...js import stringify
+from ...js import string
 
 
 class Unrenderable(Exception):
@@ -39,25 +39,7 @@ _TAG = re.compile(r"\{[{%#]")
 
 def js_string(value: Any) -> str:
     """``String(value)`` in JavaScript, for the values YAML and JSON give."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)):
-        return _number(value)
-    if isinstance(value, list):
-        return ",".join("" if v is None else js_string(v) for v in value)
-    return "[object Object]"
-
-
-def _number(value: Any) -> str:
-    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    return stringify(value)
+    return string(value)
 
 
 def output(value: Any) -> str:

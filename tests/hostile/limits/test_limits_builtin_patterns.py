@@ -129,12 +129,34 @@ def test_emails_dep_tokens_and_trim_match_the_regexes(text):
     assert hygiene.js_trim(text) == OLD_TRIM.sub("", text)
 
 
-@FAST
-@given(tokens("{{", "}}", "{", "}", "-", " ", "\n", "x", "a.b", "\t", "\u2028", "{{-", "-}}", size=12))
-def test_promptfoo_template_outputs_match_the_regex(template):
-    from evalfmt.formats.promptfoo import template as promptfoo_template
+#: promptfoo's own regexes (extractVariablesFromTemplate, autoWrapRawIfPartialNunjucks), quadratic on a
+#: hostile template; evalfmt's scans must find what they find
+PF_VARS = re.compile(r"\{\{[\s]*([^{}\s|]+)[\s]*(?:\|[^}]+)?\}\}|\{%[\s]*(?:if|for)[\s]+([^{}\s]+)[\s]*.*?%\}")
+PF_COMMENT = re.compile(r"\{#[\s\S]*?#\}")
+PF_PARTIAL = re.compile(r"({%[^%]*$|{{[^}]*$|{#[^#]*$)", re.M)
 
-    assert list(promptfoo_template._outputs(template)) == [(m.start(), m.end(), m.group(1)) for m in OLD_OUTPUT.finditer(template)]
+
+@FAST
+@given(tokens("{{", "}}", "{", "}", "{%", "%}", "{#", "#}", "|", "if ", "for ", " in ", "-", " ", "\n", "x", "a.b",
+              "\t", "%", "#", "raw", "endraw", size=14))
+def test_promptfoo_template_scans_match_promptfoos_regexes(template):
+    from evalfmt.formats.promptfoo import expand
+
+    stripped = PF_COMMENT.sub("", template)
+    assert expand._without_comments(template) == stripped
+    assert expand._outputs_and_tags(stripped) == [m.group(1) or m.group(2) for m in PF_VARS.finditer(stripped)]
+    wrapped = re.search(r"{%\s*raw\s*%}", template) and re.search(r"{%\s*endraw\s*%}", template)
+    expected = "{% raw %}" + template + "{% endraw %}" if PF_PARTIAL.search(template) and not wrapped else template
+    assert expand._wrap_partial(template) == expected
+
+
+@FAST
+@given(tokens("*", "?", "[", "]", "{", "}", ",", "..", "@(", "!(", "+(", ")", "a", "/", ".txt", size=10))
+def test_promptfoo_glob_magic_matches_the_regex(path):
+    from evalfmt.formats.promptfoo import expand
+
+    old = re.compile(r"[*?]|\[[^\]]+\]|[@!+]\(|\{[^{}]*(?:,|\.\.)[^{}]*\}")
+    assert expand.has_magic(path) == bool(old.search(path))
 
 
 @FAST
