@@ -240,3 +240,16 @@ def test_written_back_as_it_was_and_through_another_format_every_test_kept(tmp_p
         ("test-2 @ prompt-1", "Summarize: default text"), ("test-2 @ formal", "Formally: default text"),
         ("scenario-1-1 @ prompt-1", "Summarize: scenario"), ("scenario-1-1 @ formal", "Formally: scenario")]
     assert back["defaultTest"] == {"assert": [{"type": "icontains", "value": "summary"}]}
+
+
+@pytest.mark.parametrize("tests", ["file://r.csv", "{path: r.csv}", "[file://r.csv, {vars: {a: z}}]"])
+def test_tables_are_read_and_their_reference_written_back(tmp_path, run_cli, tests):
+    import yaml
+
+    config = f"prompts: ['<{{{{a}}}}>']\nproviders: [echo]\ntests: {tests}\n"
+    es, diags = _read(tmp_path, {"promptfooconfig.yaml": config, "r.csv": "a\nx\ny\n"})
+    assert diags == []
+    assert [(c.name, c.input) for c in es.cases][:2] == [("Row #1", "<x>"), ("Row #2", "<y>")]
+    code, out, err = run_cli("convert", str(tmp_path / "promptfooconfig.yaml"), "--to", "promptfoo")
+    assert (code, err) == (0, "")
+    assert yaml.safe_load(out) == yaml.safe_load(config)

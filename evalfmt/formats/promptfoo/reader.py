@@ -391,7 +391,9 @@ def _read_config_tests(cfg: "_Config", tests: Any, at: tuple = ("tests",), rep: 
     if tests is None:
         return
     if isinstance(tests, dict) and isinstance(tests.get("path"), str):
-        _read_rows(cfg, tests["path"], at + ("path",), r, top)
+        _read_rows(cfg, tests["path"], at + ("path",), r)
+        if top:
+            evalset.hints["tests_value"] = tests  # (written back as it is)
         return
     if not (isinstance(tests, list) or isinstance(tests, str)):
         r.add("EV102", "'tests' must be a list of tests, a file:// path (a glob is fine) or a list of them; this "
@@ -419,7 +421,7 @@ def _tests_entry(cfg: "_Config", entry: Any, at: tuple, i: int, r: Reporter) -> 
     """One entry of a ``tests`` list: an inline test, a table (``{path}``, CSV, a script), or files of tests;
     what the writer's layout keeps of it."""
     if isinstance(entry, dict) and isinstance(entry.get("path"), str):
-        _read_rows(cfg, entry["path"], at + (i, "path"), r, False)
+        _read_rows(cfg, entry["path"], at + (i, "path"), r)
         return {"ref": entry, "cases": 0, "resolved": True}
     if isinstance(entry, str):
         return _ref_entry(cfg, entry, at + (i,), r, glob_of_files=not (ex.is_standalone(entry)
@@ -434,7 +436,7 @@ def _tests_entry(cfg: "_Config", entry: Any, at: tuple, i: int, r: Reporter) -> 
 
 def _ref_entry(cfg: "_Config", ref: str, at: tuple, r: Reporter, glob_of_files: bool) -> dict:
     if not glob_of_files:
-        _read_rows(cfg, ref, at, r, False)
+        _read_rows(cfg, ref, at, r)
         return {"ref": ref, "cases": 0, "resolved": True}
     cases = _read_ref(cfg, ref, at, r)
     return {"ref": ref, "cases": len(cases) if cases is not None else 0, "resolved": cases is not None}
@@ -466,7 +468,7 @@ def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case]
     base = os.path.dirname(r.loaded.path)
     for target in targets:
         if target.lower().endswith(".csv"):
-            _read_rows(cfg, os.path.relpath(target, base), at, r, False)
+            _read_rows(cfg, os.path.relpath(target, base), at, r)
             continue
         if target.lower().endswith(".jsonl"):
             rows = _jsonl(cfg, target, r, at)
@@ -566,7 +568,7 @@ def _with_vars_files(test: dict, base: str) -> dict:
     return {**test, "vars": merged}
 
 
-def _read_rows(cfg: "_Config", ref: str, at: tuple, r: Reporter, top: bool) -> None:
+def _read_rows(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> None:
     """A table of tests (``readStandaloneTestsFile``): CSV rows, or the tests of a JSON/JSONL/YAML file,
     each described ``Row #N`` unless it has a description."""
     why = ex.runtime_source(ref)

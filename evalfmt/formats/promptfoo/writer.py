@@ -340,6 +340,8 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
     files: dict[str, str] = {}
     if "tests" in w.kept_extra(evalset):
         data["tests"] = evalset.extra["tests"]
+    elif "tests_value" in h:  # tests: {path: rows.csv}, as written
+        data["tests"] = h["tests_value"]
     elif cases or "tests" in (h.get("key_order") or []):
         data["tests"], files = _tests(w, cases, prompt_var, existing)
     data = reorder(data, h.get("key_order"))
