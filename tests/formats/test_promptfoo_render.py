@@ -253,3 +253,14 @@ def test_tables_are_read_and_their_reference_written_back(tmp_path, run_cli, tes
     code, out, err = run_cli("convert", str(tmp_path / "promptfooconfig.yaml"), "--to", "promptfoo")
     assert (code, err) == (0, "")
     assert yaml.safe_load(out) == yaml.safe_load(config)
+
+
+def test_prompt_globs_from_a_relative_config_path(tmp_path, monkeypatch):
+    _write(tmp_path, {"sub/promptfooconfig.yaml": "prompts: [file://p/*.txt]\nproviders: [echo]\ntests:\n"
+                                                  "  - vars: {x: 1}\n",
+                      "sub/p/a.txt": "A {{x}}\n---\nB {{x}}\n", "sub/p/b.txt": "C {{x}}"})
+    monkeypatch.chdir(tmp_path)
+    result = api.read("sub/promptfooconfig.yaml")
+    assert result.diagnostics == []
+    assert [(c.name, c.input) for c in result.sets[0].cases] == [
+        ("test-1 @ prompt-1", "A 1"), ("test-1 @ prompt-2", "B 1"), ("test-1 @ prompt-3", "C 1")]

@@ -236,7 +236,8 @@ def _process(entry: dict, base: str, loader: Callable[[str], Any], depth: int) -
     if (os.path.isdir(path) or has_magic(rel)) and depth > 0:
         out: list[Prompt] = []
         for match in sorted(glob.glob(path if not os.path.isdir(path) else os.path.join(path, "*"))):
-            out.extend(_process({"raw": match + (f":{func}" if func else "")}, base, loader, 0))
+            found = os.path.relpath(match, base or ".")
+            out.extend(_process({"raw": found + (f":{func}" if func else "")}, base, loader, 0))
         return out or [Prompt(raw, label if label is not None else raw, pid)]
     return _from_file(raw, rel, path, label, pid, loader)
 
