@@ -14,47 +14,50 @@ from .discover import Unit, discover
 from .errors import Diagnostic, EvalfmtError, Validation, sort_diagnostics  # noqa: F401 - the commands import them from here
 from .formats import Loss, ReadResult
 from .fsio import atomic_write, copied_files, write_files  # noqa: F401 - the commands import them from here
+from .fsview import DISK, View
 
 
-def read_units(units: list[Unit]) -> ReadResult:
+def read_units(units: list[Unit], *, fs: View) -> ReadResult:
     result = ReadResult()
     for unit in units:
-        result.extend(formats.read_unit(unit))
+        result.extend(formats.read_unit(unit, fs=fs))
     return result
 
 
-def read(path: str, fmt: str | None = None) -> ReadResult:
-    """Read every eval asset under ``path`` (a file or folder) into IR, with diagnostics."""
-    return read_units(discover(path, force=fmt))
+def read(path: str, fmt: str | None = None, *, fs: View = DISK) -> ReadResult:
+    """Read every eval asset under ``path`` (a file or folder) into IR, with diagnostics (through
+    ``fs``: the disk as it is, unless a caller gives its own view)."""
+    return read_units(discover(path, force=fmt, fs=fs), fs=fs)
 
 
-def read_many(paths: list[str], fmt: str | None = None) -> ReadResult:
+def read_many(paths: list[str], fmt: str | None = None, *, fs: View = DISK) -> ReadResult:
     result = ReadResult()
     for path in paths:
-        result.extend(read(path, fmt))
+        result.extend(read(path, fmt, fs=fs))
     return result
 
 
-def validate(paths: list[str], fmt: str | None = None) -> list[Diagnostic]:
+def validate(paths: list[str], fmt: str | None = None, *, fs: View = DISK) -> list[Diagnostic]:
     """Structural validation (EV1xx): the readers' own diagnostics, sorted."""
-    return sort_diagnostics(read_many(paths, fmt).diagnostics)
+    return sort_diagnostics(read_many(paths, fmt, fs=fs).diagnostics)
 
 
-def validate_paths(paths: list[str], fmt: str | None = None, exclude=None) -> Validation:
-    """:func:`validate` that also counts the files read and names the folders holding none.
-    ``exclude``: a function giving the :class:`evalfmt.globs.Exclude` of a path (or None)."""
+def validate_paths(paths: list[str], fmt: str | None = None, exclude=None, *, fs: View) -> Validation:
+    """:func:`validate` that also counts the files read and names the folders holding none, looking at
+    the disk through ``fs``. ``exclude``: a function giving the :class:`evalfmt.globs.Exclude` of a
+    path (or None)."""
     out = Validation()
     result = ReadResult()
     files: set[str] = set()
     for path in paths:
         excl = exclude(path) if exclude is not None else None
-        units = discover(path, force=fmt, exclude=excl)
-        if all(u.note is not None for u in units) and os.path.isdir(path):
+        units = discover(path, force=fmt, exclude=excl, fs=fs)
+        if all(u.note is not None for u in units) and fs.isdir(path):
             out.empty.append(path)  # nothing at all, or only files left unread (each has its note)
-        part = read_units(units)
+        part = read_units(units, fs=fs)
         if excl:  # files read as part of a skill's evals/ that a pattern names
             part.diagnostics = [d for d in part.diagnostics if not excl(d.path)]
-        files.update(u.path for u in units if u.note is None and not os.path.isdir(u.path))
+        files.update(u.path for u in units if u.note is None and not fs.isdir(u.path))
         result.extend(part)
     files.update(result.documents)
     files.update(d.path for d in result.diagnostics)
@@ -133,7 +136,7 @@ def _out_dir(out: str | None, src: str, target, several: bool, evalset, index: i
         if evalset.format == "terum":
             from .formats.terum.paths import skill_root
 
-            return skill_root(evalset.source or src) or src
+            return skill_root(evalset.source or src, fs=DISK) or src
         if evalset.source:
             return evalset.source if os.path.isdir(evalset.source) else os.path.dirname(evalset.source) or "."
         return src if os.path.isdir(src) else os.path.dirname(src) or "."

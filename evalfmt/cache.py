@@ -1,514 +1,459 @@
-"""The result cache of ``lint`` and ``validate`` (ruff's model: a run with nothing changed reads its
-results back instead of computing them).
+"""The result cache of ``lint`` and ``validate``, on ruff's model: a run whose inputs have not changed
+reads its result back instead of computing it.
 
-An entry is the result of one piece of work (a whole ``lint``/``validate`` run, or the lint of one
-skill folder) together with everything that work read from the file system: while it runs, every
-``stat``/``lstat``, folder listing, ``readlink`` and file opened for reading is recorded (:class:`Recorder`),
-with what was seen (a file's mode, size, inode, device and modification and change times in
-nanoseconds; a folder's names; a link's target). The entry is used again only when every one of
-those still looks the same: so a change to any input, a file of the skill, a fixture folder, a path
-a rule probed outside the skill, the configuration, an installed package, is a miss. Its key holds
-the evalfmt version, the command, its options, the working folder and the ``EVALFMT_*`` environment.
+**The key.** A run's entry is found by a digest of what decides its result besides the files: the
+command and its paths and options as given, the working folder, the ``EVALFMT_*`` environment,
+evalfmt's version and a fingerprint of its own code (every file of the package: path, size and
+times; an editable install is seen when a module is edited), of every plugin distribution (each
+distribution declaring an ``evalfmt.*`` entry point: its name and version and every file of the
+modules its entry points name) and of the interpreter (executable, version, ``sys.path`` and the
+distributions installed on it). :func:`fingerprint` computes that once per process.
 
-Never stale: an entry is not stored when a file it read was modified within the last
-:data:`RACY_NS` (a later change in the same clock tick could keep its size and times), nor when the
-work read something the recorder cannot name (a file descriptor). Never trusted: an entry is a
-checksummed JSON document checked field by field on load; anything unexpected (truncated, edited,
-another version, a type out of place) is a miss, never an error and never a result. Safe under
-concurrent runs: entries are written to a temporary file and renamed into place.
+**The inputs.** The files are not guessed: the reading code (discovery, the readers, the
+configuration, the lint engine and its rules) looks at the disk only through the
+:class:`evalfmt.fsview.View` it is given, and a recording view keeps every observation it made: each
+file read with its size and modification and change times (and a hash of its content when it changed
+within the last two seconds, where times alone cannot be trusted), each folder listed with its names,
+each path whose type was asked, each glob and resolved path. An entry is used only when every one of
+them is observed the same again, so a change to any file a run read (or a file appearing where it
+looked) is a miss. A lint run is also kept in parts, one per skill folder with its own inputs: when
+one skill changed, the others are read back.
+
+**The entries.** One JSON file per run key (``v2/<key>.json``): a format number, the run's inputs, its
+result and its parts. It is checked field by field when read; anything else (truncated, edited,
+another version, a type out of place, a symlink) is a miss, never an error and never a result. An
+entry is written to a temporary file renamed into place, so two runs at once each read a whole entry
+or none. A run is recorded the first time it is seen. Nothing is signed: the cache is trusted as
+much as the files being linted (docs/security.md says what is refused instead).
+
+**The folder** (:func:`open_folder`): a folder that is a symlink, is not a folder, belongs to another
+user or is writable by others is not used (one warning, the run goes on without a cache); inside it,
+evalfmt opens every file relative to the folder without following symlinks, and deletes only files
+whose name and first bytes are an entry's.
 """
 
 from __future__ import annotations
 
-import builtins
-import contextlib
-try:  # CPython's own SHA-256: hashlib would load OpenSSL first (~3 ms on every pre-commit run)
-    from _sha256 import sha256  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - other interpreters, Python >= 3.12
-    try:
-        from _sha2 import sha256  # type: ignore[import-not-found]
-    except ImportError:
-        from hashlib import sha256
-import io
+import hashlib
 import os
+import re
+import stat as statmod
+import sys
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Generic, TypeVar
 
-from . import __version__
+import orjson
 
-FORMAT = 1
+from . import __version__, guard
+from .errors import Diagnostic, Validation
+from .fsview import View, observe, unchanged
+
+FORMAT = 2
 DEFAULT_DIR = ".evalfmt_cache"
-#: files modified this recently (ns) make an entry racy: it is not stored
-RACY_NS = 2_000_000_000
 #: an entry file larger than this is not read
 MAX_ENTRY = 64 * 1024 * 1024
-#: run files kept in a cache folder (then the oldest half goes)
+#: entries kept in a cache folder (past it, the least recently written half goes)
 MAX_FILES = 1024
+#: a temporary file older than this (s) was left by a run that died: it may be deleted
+STALE_TMP = 3600
 
-State = Any  # list[int] (stat), ["E", errno], list[str] (a listing), str (a link target)
+#: how every entry starts (what tells an entry from any other file when pruning)
+HEAD = b'{"evalfmt_cache":2,'
+_ENTRY = re.compile(r"[0-9a-f]{64}\.json\Z")
+_TMP = re.compile(r"[0-9a-f]{64}\.json\.[0-9]+\.[0-9a-f]{16}\.tmp\Z")
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
-
-# ------------------------------------------------------------------------------------- recording
-
-
-def _stat_state(st: os.stat_result) -> list[int]:
-    return [st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
-
-
-def observe(kind: str, path: str) -> State:
-    """What ``kind`` shows of ``path`` now: ``s`` stat, ``l`` lstat, ``d`` the sorted names of a
-    folder, ``r`` a link's target; ``["E", errno]`` when it fails."""
-    try:
-        if kind == "s":
-            return _stat_state(_REAL["stat"](path))
-        if kind == "l":
-            return _stat_state(_REAL["lstat"](path))
-        if kind == "d":
-            return sorted(_REAL["listdir"](path))
-        if kind == "r":
-            return _REAL["readlink"](path)
-    except OSError as exc:
-        return ["E", exc.errno or 0]
-    except (ValueError, TypeError):
-        return ["E", -1]
-    return ["E", -2]
+T = TypeVar("T")
+#: how the guard's messages name the root of the cache's writes and deletes
+WHAT = "the cache folder"
 
 
-_REAL: dict[str, Callable] = {"stat": os.stat, "lstat": os.lstat, "listdir": os.listdir, "scandir": os.scandir,
-                              "readlink": os.readlink, "open": builtins.open}
-_ACTIVE: list["Recorder"] = []
+# ------------------------------------------------------------------------------------ fingerprint
+
+_FINGERPRINT: list[object] | None = None
 
 
-class _Listing:
-    """What a recorded ``os.scandir`` returns: an iterator over the entries read, usable as
-    scandir's own (``with``, ``next``, ``close``)."""
-
-    def __init__(self, entries: list) -> None:
-        self._it = iter(entries)
-
-    def __iter__(self) -> "_Listing":
-        return self
-
-    def __next__(self) -> Any:
-        return next(self._it)
-
-    def __enter__(self) -> "_Listing":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def close(self) -> None:
-        return None
+def fingerprint() -> list[object]:
+    """evalfmt's code, the plugin distributions and the interpreter, as one key part (computed once
+    per process: a module edited while a process runs is not loaded by it either)."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        dists, plugins = _distributions()
+        _FINGERPRINT = [_code(os.path.dirname(os.path.abspath(__file__))), plugins,
+                        [sys.executable, sys.version, sys.implementation.cache_tag, list(sys.path), dists]]
+    return _FINGERPRINT
 
 
-def _name(path: object) -> str | None:
-    """The path as the work named it (the working folder is part of every key)."""
-    if isinstance(path, str):
-        return path
-    if isinstance(path, os.PathLike):
-        p = os.fspath(path)
-        return p if isinstance(p, str) else None
-    return None
+def _code(top: str) -> list[list[object]]:
+    """Every file of a package folder (byte-compiled files aside) with its ``f`` state."""
+    out: list[list[object]] = []
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if not name.endswith((".pyc", ".pyo")):
+                path = os.path.join(folder, name)
+                out.append([os.path.relpath(path, top), observe("f", path)])
+    return out
 
 
-def _known(kind: str, name: str) -> bool:
-    """True when the innermost recorder has seen this already (or none records)."""
-    return not _ACTIVE or (kind, name) in _ACTIVE[-1].probes
-
-
-def _taint() -> None:
-    if _ACTIVE:
-        _ACTIVE[-1].tainted = True
-
-
-def _note(kind: str, path: object, state: State | None = None) -> None:
-    """Record a probe in the innermost recorder (an enclosing one gets them all when it ends)."""
-    if not _ACTIVE:
-        return
-    name = _name(path)
-    r = _ACTIVE[-1]
-    if name is None:
-        r.tainted = True
-    elif (kind, name) not in r.probes:
-        r.probes[(kind, name)] = observe(kind, name) if state is None else state
-
-
-def _stat_or_fail(kind: str) -> Callable:
-    real = _REAL["stat"] if kind == "s" else _REAL["lstat"]
-
-    def wrapped(path, *args, **kwargs):
-        if args or kwargs.get("dir_fd") is not None or isinstance(path, int):
-            _taint()
-            return real(path, *args, **kwargs)
-        which = kind if kwargs.get("follow_symlinks", True) else "l"
+def _distributions() -> tuple[list[str], list[list[object]]]:
+    """The distributions installed on ``sys.path`` (their metadata folders' names: name and version),
+    and for each one declaring an ``evalfmt.*`` entry point, its name with the state of every file of
+    the modules its entry points name (read from ``entry_points.txt``, nothing imported)."""
+    names: list[str] = []
+    plugins: list[list[object]] = []
+    for entry in sys.path:
         try:
-            result = real(path, **kwargs)
-        except OSError as exc:
-            _note(which, path, ["E", exc.errno or 0])
-            raise
-        if not (isinstance(path, str) and _known(which, path)):
-            _note(which, path, _stat_state(result))
-        return result
-
-    return wrapped
-
-
-def _listdir(path=".") -> list:
-    if isinstance(path, int):
-        _taint()
-        return _REAL["listdir"](path)
-    try:
-        names = _REAL["listdir"](path)
-    except OSError as exc:
-        _note("d", path, ["E", exc.errno or 0])
-        raise
-    _note("d", path, sorted(n for n in names if isinstance(n, str)))
-    return names
-
-
-def _scandir(path="."):
-    if isinstance(path, int):
-        _taint()
-        return _REAL["scandir"](path)
-    try:
-        with _REAL["scandir"](path) as it:
-            entries = list(it)
-    except OSError as exc:
-        _note("d", path, ["E", exc.errno or 0])
-        raise
-    _note("d", path, sorted(e.name for e in entries if isinstance(e.name, str)))
-    for e in entries:  # what scandir tells of each entry (its type) is an input too
-        if _known("l", e.path):
-            continue
-        try:
-            state: State = _stat_state(e.stat(follow_symlinks=False))  # (cached by the entry: no second call)
-        except OSError as exc:
-            state = ["E", exc.errno or 0]
-        _note("l", e.path, state)
-    return _Listing(entries)
-
-
-def _readlink(path, *args, **kwargs):
-    try:
-        target = _REAL["readlink"](path, *args, **kwargs)
-    except OSError as exc:
-        _note("r", path, ["E", exc.errno or 0])
-        raise
-    _note("r", path, target if isinstance(target, str) else ["E", -1])
-    return target
-
-
-def _open(file, mode="r", *args, **kwargs):
-    if any(c in mode for c in "wax+"):
-        _taint()  # a work that writes is not a pure function of what it read
-    elif isinstance(file, int):
-        _taint()
-        return _REAL["open"](file, mode, *args, **kwargs)
-    try:
-        fh = _REAL["open"](file, mode, *args, **kwargs)
-    except OSError as exc:
-        _note("s", file, ["E", exc.errno or 0])
-        raise
-    name = _name(file)
-    if name is None:
-        _taint()
-    elif not _known("s", name):
-        try:
-            _note("s", name, _stat_state(os.fstat(fh.fileno())))
-        except (OSError, ValueError, AttributeError):
-            _note("s", name)
-    return fh
-
-
-_PATCHES: dict[tuple[object, str], Callable] = {
-    (os, "stat"): _stat_or_fail("s"), (os, "lstat"): _stat_or_fail("l"), (os, "listdir"): _listdir,
-    (os, "scandir"): _scandir, (os, "readlink"): _readlink, (builtins, "open"): _open, (io, "open"): _open,
-}
-
-
-class Recorder:
-    """While active (``with``), records the file-system reads of the code it wraps (this thread's
-    and any other's: the commands that use it run one thread). Recorders nest."""
-
-    def __init__(self) -> None:
-        self.probes: dict[tuple[str, str], State] = {}
-        self.tainted = False
-        self.started = time.time_ns()
-
-    def __enter__(self) -> "Recorder":
-        if not _ACTIVE:
-            for (module, attr), fn in _PATCHES.items():
-                setattr(module, attr, fn)
-        _ACTIVE.append(self)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        _ACTIVE.remove(self)
-        if _ACTIVE:  # the enclosing work read all this too
-            parent = _ACTIVE[-1]
-            for probe, state in self.probes.items():
-                parent.probes.setdefault(probe, state)
-            parent.tainted = parent.tainted or self.tainted
-        else:
-            for (module, attr) in _PATCHES:
-                setattr(module, attr, _REAL["open"] if attr == "open" else _REAL[attr])
-
-    def racy(self) -> bool:
-        """True when an input was modified too recently to be trusted by its times alone."""
-        limit = self.started - RACY_NS
-        return any(isinstance(s, list) and len(s) == 6 and isinstance(s[2], int) and (s[2] >= limit or s[3] >= limit)
-                   for s in self.probes.values())
-
-
-# ----------------------------------------------------------------------------------------- store
-
-
-class Cache:
-    """A cache folder. One file per run (its key): the run's result with its own inputs, and the
-    parts it was made of (each skill folder's lint), each with its inputs. A part is reused by the
-    next run of the same key when its inputs are unchanged, even if the run as a whole is not."""
-
-    def __init__(self, folder: str) -> None:
-        self.folder = os.path.abspath(folder)
-        self.parts_in: dict[str, tuple[list, Any]] = {}  # key -> (probes, payload), from the file read
-        self.parts_out: dict[str, tuple[list, Any]] = {}  # what this run computed or reused
-        #: False on the first sight of a run (no file for its key yet): nothing is recorded, only a
-        #: note is left, so a run that is never repeated pays nothing for the cache
-        self.recording = True
-        #: every input of the run as ``[kind, path, state]``, once they are all known (the run's entry
-        #: was read back or stored): what :mod:`evalfmt.warm` keeps with the run's answer
-        self.inputs: list | None = None
-
-    @staticmethod
-    def key(*parts: object) -> str:
-        """The key of a run: its parts (lists, tuples, strings, numbers, None, dataclasses: their
-        ``repr`` is stable), evalfmt's version, the working folder and the ``EVALFMT_*`` environment."""
-        text = repr((FORMAT, __version__, os.getcwd(), _env(), parts))
-        return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-    def _path(self, key: str) -> str:
-        return os.path.join(self.folder, f"v{FORMAT}", key + ".json")
-
-    def get(self, key: str) -> Any | None:
-        """The payload of the run ``key`` when every input it recorded still looks the same (its parts
-        are kept for :meth:`get_part` either way)."""
-        try:
-            with _REAL["open"](self._path(key), "rb") as fh:
-                raw = fh.read(MAX_ENTRY + 1)
-        except FileNotFoundError:
-            self.recording = False
-            return None
+            listed = sorted(os.listdir(entry or "."))
         except OSError:
-            return None
-        secret = self._secret()
-        entry = _verified(raw, secret) if len(raw) <= MAX_ENTRY and secret is not None else None
-        if entry is None:
-            return None
-        probes, payload, parts = entry
-        self.parts_in = parts
-        if probes is None:
-            return None
-        everything = list(probes) + [p for part, _ in parts.values() for p in part]
-        if not _unchanged(everything):
-            return None
-        self.parts_out = dict(parts)
-        self.inputs = everything
-        return payload
-
-    def get_part(self, key: str) -> Any | None:
-        found = self.parts_in.get(key)
-        if found is None or not _unchanged(found[0]):
-            return None
-        self.parts_out[key] = found
-        return found[1]
-
-    def put_part(self, key: str, recorder: Recorder, payload: Any) -> None:
-        if not (recorder.tainted or recorder.racy()):
-            self.parts_out[key] = ([[k, n, s] for (k, n), s in recorder.probes.items()], payload)
-
-    def put(self, key: str, recorder: Recorder | None, payload: Any) -> None:
-        """Write the run's file: its payload with the inputs ``recorder`` saw (none when they cannot
-        be trusted, or when nothing was recorded: then only the parts are kept), and its parts."""
-        self.inputs = None  # (known again only once this run's own are stored)
-        inside = {(k, n) for probes, _ in self.parts_out.values() for k, n, _s in probes}
-        own = None
-        if recorder is not None and not (recorder.tainted or recorder.racy()):
-            own = [[k, n, s] for (k, n), s in recorder.probes.items() if (k, n) not in inside]
-        parts = {k: {"probes": p, "payload": v} for k, (p, v) in self.parts_out.items()}
-        body = None  # nothing worth keeping: a note that the run was seen (its existence is all it says)
-        if own is not None or parts:
-            import orjson
-
+            continue
+        for name in listed:
+            if not name.endswith((".dist-info", ".egg-info")):
+                continue
+            names.append(name)
             try:
-                body = orjson.dumps({"probes": own, "payload": payload if own is not None else None, "parts": parts})
-            except TypeError:
-                return  # a payload JSON cannot hold: not cached
-        path = self._path(key)
-        active = _ACTIVE[:]
-        _ACTIVE.clear()  # the cache's own writes are no input of an enclosing work
-        try:
-            self._prepare(os.path.dirname(path))
-            if body is None:
-                _atomic_write(path, _NOTE)
-            else:
-                secret = self._secret()
-                if secret is None:
-                    return
-                _atomic_write(path, _sign(secret, body).encode("ascii") + b"\n" + body)
-                if own is not None:
-                    self.inputs = own + [p for probes, _ in self.parts_out.values() for p in probes]
-            _prune(os.path.dirname(path))
-        except OSError:
-            return  # a read-only or full disk: the run goes on without a cache
-        finally:
-            _ACTIVE[:] = active
-
-    def _secret(self) -> bytes | None:
-        """The key entries are signed with: the identity of the cache folder on this machine (device,
-        inode, change time in ns). A folder that arrives any other way (committed to a repository,
-        restored, copied) has another identity, so none of its entries verifies."""
-        try:
-            st = _REAL["stat"](self.folder)
-        except OSError:
-            return None
-        return f"{st.st_dev}:{st.st_ino}:{st.st_ctime_ns}".encode("ascii")
-
-    def _prepare(self, folder: str) -> None:
-        if os.path.isdir(folder):
-            return
-        if not os.path.isdir(self.folder):
-            os.makedirs(self.folder, exist_ok=True)
-            # like ruff's cache: never committed by accident, and tools that skip caches skip it
-            for name, text in ((".gitignore", "# created by evalfmt\n*\n"),
-                               ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"
-                                                "# This file is a cache directory tag created by evalfmt.\n")):
-                try:
-                    _atomic_write(os.path.join(self.folder, name), text.encode("ascii"))
-                except OSError:
-                    pass
-        os.makedirs(folder, exist_ok=True)
+                with open(os.path.join(entry or ".", name, "entry_points.txt"), encoding="utf-8") as fh:
+                    text = fh.read()
+            except (OSError, UnicodeDecodeError):
+                continue
+            if "[evalfmt." in text:
+                plugins.append([name, *(_module_files(m) for m in sorted(_plugin_modules(text)))])
+    return names, plugins
 
 
-def _prune(folder: str) -> None:
-    """Past :data:`MAX_FILES` run files, the least recently written half goes (runs of paths that
-    are gone, options no longer used)."""
-    names = [n for n in os.listdir(folder) if n.endswith((".json", ".warm"))]  # (runs' entries, their answers)
-    if len(names) <= MAX_FILES:
-        return
-    aged = []
-    for n in names:
-        try:
-            aged.append((os.stat(os.path.join(folder, n)).st_mtime_ns, n))
-        except OSError:
-            continue
-    for _, n in sorted(aged)[: len(aged) - MAX_FILES // 2]:
-        try:
-            os.unlink(os.path.join(folder, n))
-        except OSError:
-            pass
+def _plugin_modules(text: str) -> set[str]:
+    """The top-level modules named by the ``evalfmt.*`` sections of an ``entry_points.txt``."""
+    found: set[str] = set()
+    ours = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("["):
+            ours = line.startswith("[evalfmt.")
+        elif ours and "=" in line:
+            target = line.split("=", 1)[1].strip()
+            top = target.split(":", 1)[0].split(".", 1)[0].strip()
+            if top:
+                found.add(top)
+    return found
 
 
-#: a run's file after its first sight (it is no entry: it never verifies)
-_NOTE = b"seen once: recorded when run again\n"
+def _module_files(top: str) -> list[object]:
+    """A top-level module's files with their states, found as an import would find it (an editable
+    install's finder included), without importing it."""
+    import importlib.util  # (only when a plugin distribution is installed)
 
-
-def _unchanged(probes: list) -> bool:
     try:
-        for kind, name, state in probes:
-            if observe(kind, name) != state:
-                return False
-    except (TypeError, ValueError):  # not a (kind, path, state) triple
-        return False
-    for kind, name, state in probes:  # an enclosing recorder depends on them too
-        _note(kind, name, state)
-    return True
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None:
+        return [top, None]
+    folders = list(spec.submodule_search_locations or [])
+    if folders:
+        return [top, [_code(f) for f in folders]]
+    return [top, observe("f", spec.origin) if spec.origin and os.path.isabs(spec.origin) else spec.origin]
 
 
-def observe_now(path: str) -> None:
-    """Record ``path`` as an input of the active recorders (its stat), without reading it."""
-    _note("s", path)
-
-
-def _atomic_write(path: str, data: bytes) -> None:
-    """Write ``path`` whole or not at all: a file of this process's own name beside it, renamed
-    over it (another run reads the old entry or the new one, never a part)."""
-    tmp = f"{path}.{os.getpid()}.{time.monotonic_ns()}.part"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _env() -> list[list[str]]:
+def _environment() -> list[list[str]]:
     return sorted([k, v] for k, v in os.environ.items()
                   if k.startswith("EVALFMT_") and k not in ("EVALFMT_CACHE_DIR", "EVALFMT_NO_CACHE"))
 
 
-def _sign(secret: bytes, body: bytes) -> str:
-    """HMAC-SHA256 of ``body`` (RFC 2104, as ``hmac.new(secret, body, sha256)``; the hmac module would
-    load OpenSSL first, ~3-10 ms of a warm run)."""
-    key = (sha256(secret).digest() if len(secret) > 64 else secret).ljust(64, b"\0")
-    inner = sha256(bytes(b ^ 0x36 for b in key))
-    inner.update(body)
-    outer = sha256(bytes(b ^ 0x5C for b in key))
-    outer.update(inner.digest())
-    return str(outer.hexdigest())
+def key(parts: object) -> str:
+    """The digest a run's entry is named by (see the module docstring)."""
+    text = repr((FORMAT, __version__, fingerprint(), os.getcwd(), _environment(), parts))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def same_digest(a: bytes, b: bytes) -> bool:
-    """``a == b`` in a time that does not depend on where they differ (``hmac.compare_digest``)."""
-    try:
-        from _operator import _compare_digest  # what hmac.compare_digest is, without OpenSSL
-    except ImportError:  # pragma: no cover - other interpreters
-        import hmac
-
-        return hmac.compare_digest(a, b)
-    return bool(_compare_digest(a, b))
+# ------------------------------------------------------------------------------------------ runs
 
 
-sign = _sign
-atomic_write = _atomic_write
+class Entry:
+    """A run's entry as read back: its own inputs, its result (still JSON data) and its parts
+    (part key -> (inputs, result))."""
+
+    def __init__(self, inputs: list[list[Any]], result: Any, parts: dict[str, tuple[list[list[Any]], Any]]) -> None:
+        self.inputs = inputs
+        self.result = result
+        self.parts = parts
+
+    def unchanged(self) -> bool:
+        """True when every input of the run and of all its parts is observed the same now."""
+        return unchanged(self.inputs + [i for inputs, _ in self.parts.values() for i in inputs])
 
 
-def _verified(raw: bytes, secret: bytes) -> tuple[list | None, Any, dict[str, tuple[list, Any]]] | None:
-    """(probes, payload, parts) of a run's file, or None unless it is exactly what :meth:`Cache.put`
-    writes (signature, shape, types)."""
-    head, sep, body = raw.partition(b"\n")
-    if not sep or len(head) != 64:
-        return None
-    try:
-        if not same_digest(_sign(secret, body).encode("ascii"), head):
+class Parts(Generic[T]):
+    """The parts of one run (the lint of each skill folder): read back from the run's last entry when
+    their own inputs are unchanged, else computed through a recording view of their own. ``encode``
+    and ``decode`` as :meth:`Cache.run` takes them."""
+
+    def __init__(self, found: dict[str, tuple[list[list[Any]], Any]], encode: Callable[[T], Any],
+                 decode: Callable[[Any], T | None]) -> None:
+        self.found = found
+        self.out: dict[str, tuple[list[list[Any]], Any]] = {}
+        self._encode = encode
+        self._decode = decode
+
+    def part(self, key_parts: tuple[Any, ...], compute: Callable[[View], T]) -> T:
+        k = hashlib.sha256(repr(key_parts).encode("utf-8", "surrogatepass")).hexdigest()
+        previous = self.found.get(k)
+        if previous is not None and unchanged(previous[0]):
+            found = _decoded(previous[1], self._decode)
+            if found is not None:
+                self.out[k] = previous
+                return found
+        view = View(record=True)
+        result = compute(view)
+        data = self._encode(result)
+        if data is not None:
+            self.out[k] = (view.recorded(), data)
+        return result
+
+
+class Cache:
+    """A cache folder that :func:`open_folder` accepted."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = os.path.abspath(folder)
+
+    def run(self, key_parts: tuple[Any, ...], compute: Callable[[View, Parts[T]], T], encode: Callable[[T], Any],
+            decode: Callable[[Any], T | None]) -> T:
+        """``compute(view, parts)`` (reading through ``view``), or its result read back when nothing it
+        read changed. ``encode`` turns a result into JSON data (None: not stored), ``decode`` turns such
+        data back into a result (None or an exception: unusable, computed again)."""
+        k = key(key_parts)
+        entry = self._read(k)
+        if entry is not None and entry.unchanged():
+            found = _decoded(entry.result, decode)
+            if found is not None:
+                return found
+        view = View(record=True)
+        parts = Parts(entry.parts if entry is not None else {}, encode, decode)
+        result = compute(view, parts)
+        data = encode(result)
+        if data is not None:
+            self._write(k, {"evalfmt_cache": FORMAT, "inputs": view.recorded(), "result": data,
+                            "parts": {pk: {"inputs": i, "result": r} for pk, (i, r) in parts.out.items()}})
+        return result
+
+    # ------------------------------------------------------------------------------ the folder
+
+    def _open(self, create: bool) -> int | None:
+        """A descriptor of the entries' folder (``v2``), opened without following a symlink at the
+        folder or in it, after the checks of :func:`problem`; None when it is missing (and not
+        ``create``) or fails them."""
+        if create and not os.path.lexists(self.folder):
+            try:
+                os.makedirs(self.folder, mode=0o755, exist_ok=True)
+            except OSError:
+                return None
+            created = True
+        else:
+            created = False
+        try:
+            top = os.open(self.folder, _DIR_FLAGS)
+        except OSError:
             return None
-        import orjson
+        try:
+            if _unsafe(os.fstat(top)):
+                return None
+            if created:
+                _mark(top)
+            sub = f"v{FORMAT}"
+            if create:
+                try:
+                    os.mkdir(sub, 0o755, dir_fd=top)
+                except FileExistsError:
+                    pass
+                except OSError:
+                    return None
+            try:
+                fd = os.open(sub, _DIR_FLAGS, dir_fd=top)
+            except OSError:
+                return None
+            if _unsafe(os.fstat(fd)):
+                os.close(fd)
+                return None
+            return fd
+        finally:
+            os.close(top)
 
-        data = orjson.loads(body)
-    except (UnicodeDecodeError, ValueError):
+    def _read(self, k: str) -> Entry | None:
+        fd = self._open(create=False)
+        if fd is None:
+            return None
+        try:
+            raw = _read_file(fd, k + ".json")
+        finally:
+            os.close(fd)
+        return _parse(raw) if raw is not None else None
+
+    def _write(self, k: str, entry: dict[str, Any]) -> None:
+        try:
+            body = orjson.dumps(entry)
+        except TypeError:
+            return  # something JSON cannot hold (a path that is not UTF-8): not stored
+        if not body.startswith(HEAD) or len(body) > MAX_ENTRY:
+            return
+        fd = self._open(create=True)
+        if fd is None:
+            return
+        try:
+            name = k + ".json"
+            guard.check(self.folder, os.path.join(self.folder, f"v{FORMAT}", name), what=WHAT)
+            _replace(fd, name, body)
+            _prune(fd, self.folder)
+        except (OSError, guard.Outside):
+            return  # a read-only or full disk, a folder swapped for a link: the run goes on without a cache
+        finally:
+            os.close(fd)
+
+
+def _unsafe(st: os.stat_result) -> bool:
+    """Not a folder of this user's that only this user can write."""
+    return not statmod.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or bool(st.st_mode & 0o022)
+
+
+def _mark(top: int) -> None:
+    """A new cache folder, as ruff marks its own: never committed by accident, skipped by backups."""
+    for name, text in ((".gitignore", "# created by evalfmt\n*\n"),
+                       ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"
+                                        "# This file is a cache directory tag created by evalfmt.\n")):
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=top)
+        except OSError:
+            continue
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(text)
+
+
+def _read_file(folder: int, name: str) -> bytes | None:
+    """An entry file's bytes (a regular file of this user's, opened without following a symlink)."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=folder)
+    except OSError:
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("parts"), dict) or "payload" not in data:
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not statmod.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_size > MAX_ENTRY:
+            return None
+        return fh.read(MAX_ENTRY + 1)
+
+
+def _replace(folder: int, name: str, body: bytes) -> None:
+    """Write ``name`` whole or not at all: a temporary file of this run's own, renamed over it (never
+    over something that is not a regular file: a symlink there is left alone)."""
+    try:
+        st = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        if not statmod.S_ISREG(st.st_mode):
+            return
+    except FileNotFoundError:
+        pass
+    tmp = f"{name}.{os.getpid()}.{os.urandom(8).hex()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(body)
+        os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        try:
+            os.unlink(tmp, dir_fd=folder)
+        except OSError:
+            pass
+        raise
+
+
+def _prune(folder: int, top: str) -> None:
+    """Past :data:`MAX_FILES` entries, the least recently written half goes, with temporary files a
+    dead run left; a file goes only when its name and its first bytes are an entry's (``folder``: the
+    entries' folder, opened; ``top``: the cache folder's path, the root the guard checks against)."""
+    names = os.listdir(folder)
+    entries = [n for n in names if _ENTRY.match(n)]
+    if len(entries) <= MAX_FILES:
+        return
+    aged: list[tuple[int, str]] = []
+    for n in entries:
+        try:
+            aged.append((os.stat(n, dir_fd=folder, follow_symlinks=False).st_mtime_ns, n))
+        except OSError:
+            continue
+    doomed = [n for _, n in sorted(aged)[: len(aged) - MAX_FILES // 2]]
+    limit = time.time_ns() - STALE_TMP * 1_000_000_000
+    for n in names:
+        if _TMP.match(n):
+            try:
+                if os.stat(n, dir_fd=folder, follow_symlinks=False).st_mtime_ns < limit:
+                    doomed.append(n)
+            except OSError:
+                continue
+    sub = os.path.join(top, f"v{FORMAT}")
+    for n in doomed:
+        if _ours(folder, n):
+            try:
+                guard.check_entry(top, os.path.join(sub, n), what=WHAT)
+                os.unlink(n, dir_fd=folder)
+            except (OSError, guard.Outside):
+                continue
+
+
+def _ours(folder: int, name: str) -> bool:
+    """A regular file of this user's in the entries' folder that starts as an entry does."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=folder)
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        return statmod.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and os.read(fd, len(HEAD)) == HEAD
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+# --------------------------------------------------------------------------------- reading back
+
+
+def _parse(raw: bytes) -> Entry | None:
+    """The entry ``raw`` holds, or None unless it is exactly what :meth:`Cache.run` writes."""
+    if not raw.startswith(HEAD) or len(raw) > MAX_ENTRY:
         return None
-    own = data.get("probes")
-    probes = None if own is None else _probes(own)
-    if own is not None and probes is None:
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
         return None
-    parts: dict[str, tuple[list, Any]] = {}
-    for key, part in data["parts"].items():
-        found = _probes(part.get("probes")) if isinstance(part, dict) and "payload" in part else None
+    if not (isinstance(data, dict) and data.get("evalfmt_cache") == FORMAT and set(data) == {
+            "evalfmt_cache", "inputs", "result", "parts"} and isinstance(data["parts"], dict)):
+        return None
+    inputs = _inputs(data["inputs"])
+    if inputs is None:
+        return None
+    parts: dict[str, tuple[list[list[Any]], Any]] = {}
+    for k, part in data["parts"].items():
+        if not (isinstance(part, dict) and set(part) == {"inputs", "result"}):
+            return None
+        found = _inputs(part["inputs"])
         if found is None:
             return None
-        parts[key] = (found, part["payload"])
-    return probes, data["payload"], parts
+        parts[k] = (found, part["result"])
+    return Entry(inputs, data["result"], parts)
 
 
-def _probes(items: object) -> list | None:
-    """The probes of an entry whose signature checked (so written by :meth:`Cache.put`): only their
-    container is checked here; a malformed item is a mismatch when :func:`_unchanged` reads it."""
-    return items if isinstance(items, list) and all(isinstance(i, list) and len(i) == 3 for i in items) else None
+def _inputs(items: object) -> list[list[Any]] | None:
+    """Recorded observations: a list of ``[kind, path, state]``, checked item by item when they are
+    observed again (:func:`evalfmt.fsview.unchanged`: anything else there is a change). There is always
+    one at least (a run looks at the paths it is given, a part at its skill folder): a result that
+    depends on nothing was not recorded by evalfmt."""
+    return items if isinstance(items, list) and items else None
+
+
+def _decoded(data: Any, decode: Callable[[Any], T | None]) -> T | None:
+    if data is None:
+        return None
+    try:
+        return decode(data)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return None
 
 
 # ----------------------------------------------------------------------------------------- where
@@ -534,7 +479,7 @@ def folder_for(explicit: str | None) -> str | None:
 def _project_root() -> str:
     start = cur = os.getcwd()
     while True:
-        if any(os.path.exists(os.path.join(cur, m)) for m in (".git", "pyproject.toml", "evalfmt.toml")):
+        if any(os.path.lexists(os.path.join(cur, m)) for m in (".git", "pyproject.toml", "evalfmt.toml")):
             return cur
         parent = os.path.dirname(cur)
         if parent == cur:
@@ -542,70 +487,55 @@ def _project_root() -> str:
         cur = parent
 
 
-def cached(cache: Cache | None, key_parts: tuple, compute: Callable[[], Any], encode: Callable[[Any], Any],
-           decode: Callable[[Any], Any]) -> Any:
-    """A run: ``compute()``, or its result read back from ``cache``. ``encode`` turns a result into
-    JSON data (None: do not store it), ``decode`` turns such data back into a result (None or an
-    exception: the data is unusable, compute instead)."""
-    if cache is None or _virtual():
-        return compute()
-    key = Cache.key(*key_parts)
-    result = _decoded(cache.get(key), decode)
-    if result is not None:
-        return result
-    if not cache.recording:  # first sight: compute as without a cache, and leave the note
-        result = compute()
-        cache.put(key, None, None)
-        return result
-    return _recorded(key, cache.put, compute, encode)
+def problem(folder: str) -> str | None:
+    """Why ``folder`` must not be used as a cache folder (None: it may be, or it does not exist yet and
+    will be made): a symlink (at the folder or at its entries' folder), not a folder, another user's,
+    or writable by others."""
+    for path in (folder, os.path.join(folder, f"v{FORMAT}")):
+        try:
+            guard.plain_root(path, below=os.path.dirname(path), what=WHAT)
+        except guard.Outside:
+            return f"{path} is a symlink"
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return f"cannot look at it ({exc.strerror or exc.errno})"
+        if not statmod.S_ISDIR(st.st_mode):
+            return f"{path} is not a folder"
+        if st.st_uid != os.geteuid():
+            return f"{path} belongs to another user (uid {st.st_uid})"
+        if st.st_mode & 0o022:
+            return f"{path} is writable by others (mode {statmod.S_IMODE(st.st_mode):o})"
+    return None
 
 
-def cached_part(cache: Cache, key_parts: tuple, compute: Callable[[], Any], encode: Callable[[Any], Any],
-                decode: Callable[[Any], Any]) -> Any:
-    """A part of a run (see :func:`cached`), kept in the run's file."""
-    if not cache.recording:
-        return compute()
-    if _virtual():
-        return compute()
-    key = Cache.key(*key_parts)
-    result = _decoded(cache.get_part(key), decode)
-    if result is not None:
-        return result
-    return _recorded(key, cache.put_part, compute, encode)
+def open_folder(explicit: str | None) -> tuple[Cache | None, str | None]:
+    """The cache to use (``explicit``: ``--cache-dir``), and the warning to print when the folder is
+    refused (then there is no cache: the run goes on without one)."""
+    folder = folder_for(explicit)
+    if folder is None:
+        return None, None
+    why = problem(folder)
+    if why is not None:
+        return None, f"warning: not using the cache folder {folder}: {why}; running without a cache"
+    return Cache(folder), None
 
 
-def _recorded(key: str, put: Callable[[str, Recorder, Any], None], compute: Callable[[], Any],
-              encode: Callable[[Any], Any]) -> Any:
-    """``compute()`` with its inputs recorded, then stored under ``key``."""
-    with Recorder() as rec:
-        result = compute()
-    data = encode(result)
-    if data is not None:
-        put(key, rec, data)
-    return result
-
-
-def _decoded(data: Any, decode: Callable[[Any], Any]) -> Any:
-    if data is None:
-        return None
-    try:
-        return decode(data)
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-        return None
+# ------------------------------------------------------------------------------------ the results
 
 
 _SEVERITIES = ("error", "warning", "info")
 
 
-def diagnostics_to_json(diags: list) -> list:
+def diagnostics_to_json(diags: list[Diagnostic]) -> list[list[Any]]:
     """Findings as the cache stores them (path, line, column, code, message, severity, fixable, data)."""
     return [[d.path, d.line, d.column, d.code, d.message, d.severity, d.fixable, d.data] for d in diags]
 
 
-def diagnostics_from_json(rows: object) -> list:
+def diagnostics_from_json(rows: object) -> list[Diagnostic]:
     """The findings :func:`diagnostics_to_json` stored; ValueError unless ``rows`` is exactly that."""
-    from .errors import Diagnostic
-
     if not isinstance(rows, list):
         raise ValueError("not a list")
     out = []
@@ -629,23 +559,15 @@ def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def validation_to_json(result: Any) -> dict:
+def validation_to_json(result: Validation) -> dict[str, Any]:
     return {"diagnostics": diagnostics_to_json(result.diagnostics), "files": result.files, "empty": result.empty,
             "notes": result.notes}
 
 
-def validation_from_json(data: Any) -> Any:
-    from .errors import Validation
-
+def validation_from_json(data: Any) -> Validation | None:
     if not (isinstance(data, dict) and _int(data.get("files")) and strings(data.get("empty"))
             and strings(data.get("notes"))):
         return None
     return Validation(diagnostics_from_json(data.get("diagnostics")), data["files"], list(data["empty"]),
                       list(data["notes"]))
-
-
-def _virtual() -> bool:
-    from .load import VIRTUAL
-
-    return bool(VIRTUAL)  # stdin or an editor's text: not what the files hold
 

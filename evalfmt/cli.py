@@ -92,21 +92,14 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj["debug"] = debug
 
 
-def main(argv: list[str] | None = None, answered: bool = False) -> None:
-    """Run the CLI, turning every failure into one line and an exit code. A warm ``lint`` is answered
-    from its cache first (:mod:`evalfmt.warm`), unless the caller looked already (``answered``)."""
-    from . import warm
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI, turning every failure into one line and an exit code."""
     from .errors import EvalfmtError, one_line
 
     def say(message: str) -> None:  # one line, whatever the user strings in it hold
         click.echo(f"evalfmt: {one_line(message)}", err=True)
 
     args = sys.argv[1:] if argv is None else argv
-    if not answered:
-        found = warm.answer(args)
-        if found is not None:
-            warm.forget()
-            sys.exit(found)
     debug = "--debug" in args
     try:
         rv = cli.main(args=args, prog_name="evalfmt", standalone_mode=False)
@@ -144,8 +137,6 @@ def main(argv: list[str] | None = None, answered: bool = False) -> None:
             raise
         say(f"internal error: {type(exc).__name__}: {exc} (run with --debug for details)")
         code = 2
-    finally:
-        warm.forget()
     sys.exit(code)
 
 

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 
 from . import formats
 from .errors import EvalfmtError
-from .load import is_virtual
-from .paths import SKIP_DIRS, skill_root  # skill_root: also used from here
+from .formats.agentv.refs import owner, references
+from .formats.terum import at_terum_path
 from .formats.terum.paths import has_assets, is_skill_dir, read_or_reported
+from .fsview import DISK, View
+from .paths import SKIP_DIRS, skill_root  # skill_root: also used from here
 
 #: The hidden folders agents keep project skills in (``<folder>/skills/<skill>/SKILL.md``): searched,
 #: but only their ``skills/`` folder (docs/discovery.md lists which agent reads which).
@@ -53,46 +55,45 @@ NOT_A_SKILL = ("not read: no SKILL.md in {root}, so it is not a terum skill's fi
                "--from terum reads it as one")
 
 
-def discover(path: str, force: str | None = None, exclude=None) -> list[Unit]:
+def discover(path: str, force: str | None = None, exclude=None, *, fs: View = DISK) -> list[Unit]:
     """The units under ``path``. ``force`` names the format that reads ``path``: a file, or for
     ``terum`` a skill or evals/ folder (the other formats read single files; given a folder, they read the
     files of their format discovery finds in it). Forced, terum reads
     every file at its paths, whatever it holds. ``exclude`` (a :class:`evalfmt.globs.Exclude`) skips
     the files and folders it matches, ``path`` itself included (a file pre-commit passes is skipped
-    too, as ruff's ``--force-exclude`` does)."""
-    virtual = is_virtual(path)
-    if not virtual and not os.path.exists(path):
+    too, as ruff's ``--force-exclude`` does). Everything is looked at through ``fs``."""
+    if not fs.exists(path):
         raise EvalfmtError(f"{path}: no such file or directory")
     if exclude and exclude(path):
         return []
     if force is not None:
         formats.get(force)  # unknown name -> error
-        if force != "terum" and os.path.isdir(path):
+        if force != "terum" and fs.isdir(path):
             # a folder: the files of that format found in it (a skill folder holding several formats)
-            found = [u for u in discover(path, None, exclude) if u.format == force and u.note is None]
+            found = [u for u in discover(path, None, exclude, fs=fs) if u.format == force and u.note is None]
             if found:
                 return found
             raise EvalfmtError(f"{path}: is a folder holding no {force} file evalfmt finds: give the file, or leave "
                                "out --from to search the folder")
         return [Unit(force, path, (("forced", True),) if force == "terum" else ())]
-    if virtual or os.path.isfile(path):
-        return [_file_unit(path)]
+    if fs.isfile(path):
+        return [_file_unit(path, fs)]
     units: list[Unit] = []
     seen_terum: set[str] = set()
     top = os.path.normpath(path)
-    root = _skill_of(top)
-    if root is not None and is_skill_dir(root):  # a skill folder named directly is read even when empty
+    root = _skill_of(top, fs)
+    if root is not None and is_skill_dir(root, fs=fs):  # a skill folder named directly is read even when empty
         seen_terum.add(os.path.normpath(root))
         units.append(Unit("terum", root))
         top = root
-    _walk(top, units, seen_terum, exclude)
-    return _assign_referenced(units)
+    _walk(top, units, seen_terum, exclude, fs)
+    return _assign_referenced(units, fs)
 
 
-def _skill_of(folder: str) -> str | None:
+def _skill_of(folder: str, fs: View) -> str | None:
     """The skill folder that ``folder`` is, or lies inside the ``evals/`` of (``evals/cases``, or ``.``
     typed from inside ``evals/``), spelled relative when ``folder`` is; None outside any skill."""
-    root = skill_root(folder)
+    root = skill_root(folder, fs=fs)
     if root is not None:
         return root
     parts = os.path.abspath(folder).split(os.sep)
@@ -100,51 +101,47 @@ def _skill_of(folder: str) -> str | None:
         return None
     i = len(parts) - 1 - parts[::-1].index("evals")
     found = os.sep.join(parts[:i]) or os.sep
-    if not is_skill_dir(found):
+    if not is_skill_dir(found, fs=fs):
         return None
     return found if os.path.isabs(folder) else os.path.relpath(found)
 
 
-def _file_unit(path: str) -> Unit:
+def _file_unit(path: str, fs: View) -> Unit:
     """One file given by itself: a file an agentv eval file reads its tests from is read through that
     eval file; a file at terum's paths needs a skill folder; anything else is detected by structure."""
-    from .formats.agentv.refs import owner
-    from .formats.terum import at_terum_path
-
     if at_terum_path(path):
-        found = owner(path, not_owner=at_terum_path)
+        found = owner(path, not_owner=at_terum_path, fs=fs)
         if found is not None:
             return Unit("agentv", found)
-        root = skill_root(path) or "."
-        if is_skill_dir(root):
+        root = skill_root(path, fs=fs) or "."
+        if is_skill_dir(root, fs=fs):
             return Unit("terum", path)
         return Unit("terum", path, note=NOT_A_SKILL.format(root=root))
-    fmt = formats.detect(path)
+    fmt = formats.detect(path, fs=fs)
     if fmt is not None:
         return Unit(fmt.name, path)
-    found = owner(path, not_owner=at_terum_path) if path.lower().endswith((".yaml", ".yml", ".jsonl")) else None
+    found = owner(path, not_owner=at_terum_path, fs=fs) if path.lower().endswith((".yaml", ".yml", ".jsonl")) \
+        else None
     if found is not None:
         return Unit("agentv", found)
     raise EvalfmtError(f"{path}: not an eval file evalfmt recognises (use --from FORMAT)")
 
 
-def _assign_referenced(units: list[Unit]) -> list[Unit]:
+def _assign_referenced(units: list[Unit], fs: View) -> list[Unit]:
     """Give the files an agentv eval file reads its tests from to that file alone: no other unit
     reads them (a terum skill folder is told to leave them out), and no note is given for them."""
     owners = [u for u in units if u.format == "agentv" and u.note is None]
     if not owners:
         return units
-    from .formats.agentv.refs import references
-
     owned: set[str] = set()
     for u in owners:
-        owned |= references(u.path)
+        owned |= references(u.path, fs=fs)
     if not owned:
         return units
     out: list[Unit] = []
     for u in units:
         full = os.path.abspath(u.path)
-        if u.format == "terum" and u.note is None and os.path.isdir(u.path):
+        if u.format == "terum" and u.note is None and fs.isdir(u.path):
             mine = frozenset(p for p in owned if p.startswith(full + os.sep))
             out.append(Unit(u.format, u.path, (("exclude", mine),)) if mine else u)
         elif full not in owned:
@@ -152,16 +149,16 @@ def _assign_referenced(units: list[Unit]) -> list[Unit]:
     return out
 
 
-def _walk(folder: str, units: list[Unit], seen_terum: set[str], exclude=None) -> None:
+def _walk(folder: str, units: list[Unit], seen_terum: set[str], exclude, fs: View) -> None:
     parent = os.path.basename(os.path.abspath(folder))
-    terum = _terum_unit(folder)
+    terum = _terum_unit(folder, fs)
     if terum is not None and exclude and exclude(os.path.join(folder, "evals")):
         terum = None
     if terum is not None and os.path.normpath(terum.path) not in seen_terum:
         seen_terum.add(os.path.normpath(terum.path))
         units.append(terum)
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        entries = fs.scandir(folder)
     except OSError as exc:
         raise EvalfmtError(f"{folder}: cannot list: {exc.strerror}") from None
     for entry in entries:
@@ -169,31 +166,32 @@ def _walk(folder: str, units: list[Unit], seen_terum: set[str], exclude=None) ->
             continue
         if entry.is_dir(follow_symlinks=False):
             if searched(parent, entry.name):
-                _walk(entry.path, units, seen_terum, exclude)
+                _walk(entry.path, units, seen_terum, exclude, fs)
         elif entry.is_file(follow_symlinks=False) and parent not in AGENT_DIRS:
-            if _covered_by_terum(entry.path, seen_terum):
+            if _covered_by_terum(entry.path, seen_terum, fs):
                 continue
-            fmt = formats.detect(entry.path)
+            fmt = formats.detect(entry.path, fs=fs)
             if fmt is None:
                 continue
             if fmt.name != "terum":
                 units.append(Unit(fmt.name, entry.path))
             else:  # at terum's paths, outside a skill folder
-                units.append(Unit("terum", entry.path, note=NOT_A_SKILL.format(root=skill_root(entry.path) or ".")))
+                root = skill_root(entry.path, fs=fs) or "."
+                units.append(Unit("terum", entry.path, note=NOT_A_SKILL.format(root=root)))
 
 
-def _terum_unit(folder: str) -> Unit | None:
+def _terum_unit(folder: str, fs: View) -> Unit | None:
     evals = os.path.join(folder, "evals")
     if os.path.basename(folder) == "evals":
         return None  # handled from the parent
-    if os.path.isdir(evals) and has_assets(evals) and is_skill_dir(folder):
+    if fs.isdir(evals) and has_assets(evals, fs=fs) and is_skill_dir(folder, fs=fs):
         return Unit("terum", folder)
     return None
 
 
-def _covered_by_terum(path: str, seen_terum: set[str]) -> bool:
+def _covered_by_terum(path: str, seen_terum: set[str], fs: View) -> bool:
     """True for files the terum reader of an already found skill folder reads or reports."""
-    root = skill_root(path)
+    root = skill_root(path, fs=fs)
     if root is None or os.path.normpath(root) not in seen_terum:
         return False
     return read_or_reported(os.path.relpath(path, root))

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from .errors import LoadError, Pos
+from .fsview import DISK, TooLarge, View
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 #: Deeper documents are refused. Python's recursion and orjson's serialization (254 levels) need the
@@ -169,46 +170,22 @@ def _fmt_size(n: int) -> str:
     return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{n} bytes"
 
 
-#: Texts standing in for files that a command read from stdin (``lint - --stdin-filename PATH``):
-#: absolute path -> bytes. Empty unless a command put one there (see :func:`stdin_file`).
-VIRTUAL: dict[str, bytes] = {}
-
-
-def is_virtual(path: str) -> bool:
-    return bool(VIRTUAL) and os.path.abspath(path) in VIRTUAL
-
-
-def virtual_bytes(path: str) -> bytes | None:
-    """The text read from stdin for ``path``, or None (the file is read from disk)."""
-    return VIRTUAL.get(os.path.abspath(path)) if VIRTUAL else None
-
-
-def read_text(path: str, max_bytes: int | None = None) -> str:
-    """Read a file as strict UTF-8 text, refusing oversized files, NUL bytes and invalid UTF-8."""
+def read_text(path: str, *, fs: View = DISK, max_bytes: int | None = None) -> str:
+    """Read a file through ``fs`` (a virtual file's text first: stdin, an editor's buffer) as strict
+    UTF-8 text, refusing oversized files, NUL bytes and invalid UTF-8."""
     limit = max_bytes_default() if max_bytes is None else max_bytes
-    if VIRTUAL and (raw := virtual_bytes(path)) is not None:
-        if len(raw) > limit:  # stdin is read up to the limit and a byte, so its size is unknown
-            raise LoadError(f"file is larger than the limit of {_fmt_size(limit)} (set EVALFMT_MAX_BYTES to raise "
-                            "it)", path, 1, 1)
-        return decode(raw, path)
     try:
-        size = os.stat(path).st_size
-        if size > limit:
-            raise LoadError(
-                f"file is {_fmt_size(size)}, larger than the limit of {_fmt_size(limit)} "
-                "(set EVALFMT_MAX_BYTES to raise it)",
-                path, 1, 1,
-            )
-        with open(path, "rb") as fh:
-            raw = fh.read(limit + 1)
-    except LoadError:
-        raise
+        raw = fs.read_bytes(path, limit)
+    except TooLarge as exc:
+        if exc.size is None:  # stdin is read up to the limit and a byte, so its size is unknown
+            raise LoadError(f"file is larger than the limit of {_fmt_size(limit)} (set EVALFMT_MAX_BYTES to raise "
+                            "it)", path, 1, 1) from None
+        raise LoadError(f"file is {_fmt_size(exc.size)}, larger than the limit of {_fmt_size(limit)} "
+                        "(set EVALFMT_MAX_BYTES to raise it)", path, 1, 1) from None
     except IsADirectoryError:
         raise LoadError("is a directory, not a file", path) from None
     except OSError as exc:
         raise LoadError(f"cannot read: {exc.strerror or exc}", path) from None
-    if len(raw) > limit:
-        raise LoadError(f"file is larger than the limit of {_fmt_size(limit)}", path, 1, 1)
     return decode(raw, path)
 
 
@@ -244,9 +221,9 @@ def kind_of(path: str) -> str:
     return "json" if path.lower().endswith(JSON_SUFFIXES) else "yaml"
 
 
-def load_file(path: str, kind: str | None = None, max_bytes: int | None = None) -> Loaded:
-    """Load a YAML or JSON file (by extension unless ``kind`` is given)."""
-    text = read_text(path, max_bytes)
+def load_file(path: str, *, fs: View = DISK, kind: str | None = None, max_bytes: int | None = None) -> Loaded:
+    """Load a YAML or JSON file through ``fs`` (by extension unless ``kind`` is given)."""
+    text = read_text(path, fs=fs, max_bytes=max_bytes)
     return load_text(text, path, kind or kind_of(path), max_bytes)
 
 

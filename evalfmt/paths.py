@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from .errors import CONTROL
+from .fsview import View
 
 #: Folders never searched: version control, dependencies, caches, and build outputs.
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".cache", ".tox",
@@ -17,18 +18,18 @@ SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache_
 SEED_DIR = os.path.join(".agentv", "skills")
 
 
-def is_skill_dir(path: str) -> bool:
-    return os.path.isfile(os.path.join(path, "SKILL.md"))
+def is_skill_dir(path: str, *, fs: View) -> bool:
+    return fs.isfile(os.path.join(path, "SKILL.md"))
 
 
-def skill_root(path: str) -> str | None:
+def skill_root(path: str, *, fs: View) -> str | None:
     """The terum skill folder a path belongs to: a folder with SKILL.md or with an ``evals/`` folder,
     or the parent of an ``evals/`` folder. None for anything else."""
     p = os.path.normpath(path)
-    if os.path.isdir(p):
+    if fs.isdir(p):
         if os.path.basename(p) == "evals":
             return os.path.dirname(p) or "."
-        if is_skill_dir(p) or os.path.isdir(os.path.join(p, "evals")):
+        if is_skill_dir(p, fs=fs) or fs.isdir(os.path.join(p, "evals")):
             return p
         return None
     # a file under <skill>/evals/...
@@ -39,11 +40,11 @@ def skill_root(path: str) -> str | None:
     return None
 
 
-def repository(start: str) -> str | None:
+def repository(start: str, *, fs: View) -> str | None:
     """The nearest folder at or above ``start`` holding ``.git`` (a git repository's root), or None."""
     cur = start
     while True:
-        if os.path.lexists(os.path.join(cur, ".git")):
+        if fs.lexists(os.path.join(cur, ".git")):
             return cur
         parent = os.path.dirname(cur)
         if parent == cur:
@@ -68,14 +69,14 @@ def plain_relpath(path: object) -> bool:
     return bool(segs) and all(plain_name(s) for s in segs)
 
 
-def default_out(path: str, layout: str, fmt: str | None = None) -> str:
+def default_out(path: str, layout: str, fmt: str | None = None, *, fs: View) -> str:
     """seed: ``.agentv/skills/`` in the folder holding the input (for a terum skill, in the folder
     holding the skill, so the output is not shipped inside it); agentv: the input's folder."""
-    folder = path if os.path.isdir(path) else (os.path.dirname(path) or ".")
+    folder = path if fs.isdir(path) else (os.path.dirname(path) or ".")
     if layout != "seed":
         return folder
     if fmt == "terum":
-        root = skill_root(path)
+        root = skill_root(path, fs=fs)
         if root is not None:
             folder = os.path.dirname(os.path.normpath(root)) or "."
     return os.path.normpath(os.path.join(folder, SEED_DIR))

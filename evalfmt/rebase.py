@@ -17,6 +17,7 @@ import os
 from typing import Any, TypeGuard
 
 from . import ir
+from .fsview import DISK
 
 
 def _skill_dir(folder: str) -> str:
@@ -129,7 +130,7 @@ def _source_root(evalset: ir.EvalSet) -> str | None:
     if evalset.format == "terum":
         from .formats.terum.paths import skill_root
 
-        root = skill_root(evalset.source)
+        root = skill_root(evalset.source, fs=DISK)
         return os.path.realpath(root) if root else None
     return os.path.realpath(os.path.dirname(os.path.abspath(evalset.source)))
 

@@ -5,6 +5,9 @@
 - ``run_cli``: runs ``evalfmt`` in-process and returns (exit code, stdout, stderr).
 - ``UPDATE_GOLDEN``: set ``EVALFMT_UPDATE_GOLDEN=1`` to rewrite golden files instead of comparing.
 - ``run_source_checkout``: runs ``evalfmt`` as a source checkout does (PYTHONPATH, no entry points).
+- The result cache: every test has a cache folder of its own (``EVALFMT_CACHE_DIR``, which in-process
+  runs and every process a test starts inherit), so no test reads another's results or the checkout's;
+  the session fails when it left anything in the checkout's ``.evalfmt_cache``.
 """
 
 from __future__ import annotations
@@ -71,6 +74,46 @@ def check_golden(path: pathlib.Path, actual: str | bytes) -> None:
     expected = path.read_bytes()
     assert data.decode("utf-8", "replace") == expected.decode("utf-8", "replace"), f"differs from golden {path}"
     assert data == expected
+
+
+#: where ``evalfmt lint`` run in the checkout would keep its cache: the suite must never write there
+CHECKOUT_CACHE = ROOT / ".evalfmt_cache"
+
+
+def checkout_cache_state() -> list[tuple[str, int, int]] | None:
+    """What the checkout's cache folder holds (None: there is none): every path under it with its
+    size and modification time."""
+    if not os.path.lexists(CHECKOUT_CACHE):
+        return None
+    out = []
+    for folder, dirs, files in os.walk(CHECKOUT_CACHE):
+        for name in sorted(dirs + files):
+            st = os.lstat(os.path.join(folder, name))
+            out.append((os.path.relpath(os.path.join(folder, name), ROOT), st.st_size, st.st_mtime_ns))
+    return sorted(out)
+
+
+def pytest_sessionstart(session):
+    session.config.stash[_CHECKOUT_BEFORE] = checkout_cache_state()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if checkout_cache_state() != session.config.stash.get(_CHECKOUT_BEFORE, None):
+        session.config.get_terminal_writer().line(
+            f"\nthe suite wrote into the checkout's cache folder {CHECKOUT_CACHE}: a test ran without the cache "
+            "folder of its own (tests/conftest.py)", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_CHECKOUT_BEFORE = pytest.StashKey[object]()
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_folder(tmp_path_factory, monkeypatch):
+    """A cache folder of this test's own for every run it makes (in-process, and the processes it
+    starts, which inherit the environment)."""
+    monkeypatch.setenv("EVALFMT_CACHE_DIR", str(tmp_path_factory.mktemp("evalfmt-cache")))
+    monkeypatch.delenv("EVALFMT_NO_CACHE", raising=False)
 
 
 @pytest.fixture(autouse=True)

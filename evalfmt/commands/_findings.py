@@ -4,14 +4,16 @@ folder that holds no eval file. Kept light: imported on every start of those two
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-from typing import Iterable, Iterator
+from typing import Callable, Iterable
 
 import click
+import orjson
 
-from ..errors import EvalfmtError
+from .. import cache as cache_mod
+from ..errors import EvalfmtError, Validation
+from ..fsview import View
 from ._common import err
 
 
@@ -43,39 +45,40 @@ def cache_options(f):
                         help="Neither read nor write the result cache (also EVALFMT_NO_CACHE=1; docs/lint.md).")(f)
 
 
-def open_cache(no_cache: bool, cache_dir: str | None):
-    """The result cache to use, or None (``--no-cache`` or ``EVALFMT_NO_CACHE=1``, or no usable folder)."""
+def open_cache(no_cache: bool, cache_dir: str | None) -> cache_mod.Cache | None:
+    """The result cache to use, or None (``--no-cache`` or ``EVALFMT_NO_CACHE=1``, or no folder may be
+    used: a refused one is named in one warning line, and the run goes on without a cache)."""
     if no_cache or os.environ.get("EVALFMT_NO_CACHE", "") not in ("", "0"):
         return None
-    from ..cache import Cache, folder_for
+    cache, warning = cache_mod.open_folder(cache_dir)
+    if warning is not None:
+        err(warning)
+    return cache
 
-    folder = folder_for(cache_dir)
-    return Cache(folder) if folder is not None else None
 
-
-def cached_validation(cache, key: tuple, compute):
-    """``compute()`` (an :class:`evalfmt.api.Validation`) through the result cache."""
-    if cache is None:
-        return compute()
-    from .. import cache as cache_mod
-
-    return cache_mod.cached(cache, key, compute, cache_mod.validation_to_json, cache_mod.validation_from_json)
+def cached_validation(cache: cache_mod.Cache | None, fs: View, key: tuple,
+                      compute: Callable[[View], Validation]) -> Validation:
+    """``compute(view)`` (an :class:`evalfmt.api.Validation`) through the result cache; without one, or
+    for text read from stdin, ``compute(fs)``."""
+    if cache is None or fs.virtual:
+        return compute(fs)
+    return cache.run(key, lambda view, _parts: compute(view), cache_mod.validation_to_json,
+                     cache_mod.validation_from_json)
 
 
 def patterns(values: Iterable[str]) -> list[str]:
     return [p for v in values for p in (s.strip() for s in v.split(",")) if p]
 
 
-@contextlib.contextmanager
 def stdin_paths(paths: tuple[str, ...], stdin_filename: str | None, from_: str | None,
-                refuse: str | None = None) -> Iterator[list[str]]:
-    """The paths to read; ``-`` is the file on stdin, read under the name ``--stdin-filename`` (or
-    ``-`` with ``--from``). ``refuse``: an option given that cannot work on stdin (``--fix``)."""
+                refuse: str | None = None) -> tuple[list[str], View]:
+    """The paths to read and the view of the disk to read them through; ``-`` is the file on stdin,
+    read under the name ``--stdin-filename`` (or ``-`` with ``--from``): the view holds its text as a
+    virtual file. ``refuse``: an option given that cannot work on stdin (``--fix``)."""
     if "-" not in paths:
         if stdin_filename is not None:
             raise click.UsageError("--stdin-filename names the file read from stdin: give '-' as the path")
-        yield list(paths)
-        return
+        return list(paths), View()
     if len(paths) != 1:
         raise click.UsageError("'-' (read from stdin) must be the only path")
     if refuse:
@@ -86,18 +89,13 @@ def stdin_paths(paths: tuple[str, ...], stdin_filename: str | None, from_: str |
     name = stdin_filename or "-"
     if os.path.isdir(name):
         raise click.UsageError(f"--stdin-filename {name}: is a folder; name the file the text stands for")
-    from ..load import VIRTUAL, max_bytes_default
+    from ..load import max_bytes_default  # the loader: 12 ms to import (python -X importtime), for stdin only
 
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise EvalfmtError("cannot read stdin")
     data = stream.read(max_bytes_default() + 1)
-    key = os.path.abspath(name)
-    VIRTUAL[key] = data
-    try:
-        yield [name]
-    finally:
-        VIRTUAL.pop(key, None)
+    return [name], View({name: data})
 
 
 def warn_empty(folders: Iterable[str]) -> None:
@@ -114,6 +112,8 @@ def empty_lines(folders: Iterable[str]) -> list[str]:
 def statistics(diags: list, fmt: str) -> str:
     """Per code: how many findings, the rule's name, and whether they can be fixed (``[*]``), most
     frequent first; text as ruff prints it (tab-separated), or a JSON list."""
+    # the rules' names and the fixer: the registry loads every rule, the fixer ~50 ms (python -X importtime);
+    # only --statistics needs them
     from ..lint.fix import can_fix
     from ..lint.registry import registry
 
@@ -126,8 +126,6 @@ def statistics(diags: list, fmt: str) -> str:
     rows = sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))
     named = [(code, n, fixable, getattr(reg.get(code), "name", "")) for code, (n, fixable) in rows]
     if fmt == "json":
-        import orjson
-
         data = [{"code": code, "name": name, "count": n, "fixable": fixable > 0} for code, n, fixable, name in named]
         return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
     if fmt != "text":

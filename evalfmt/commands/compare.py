@@ -52,6 +52,7 @@ def command(skill_dir: str, arms: tuple[str, ...], runs_dirs: tuple[str, ...], f
     import os
 
     from ..discover import skill_root
+    from ..fsview import DISK
     from ..run.arms import CompareRequest, compare_arms
 
     given = _given(runs_dirs, arms)
@@ -81,7 +82,7 @@ def command(skill_dir: str, arms: tuple[str, ...], runs_dirs: tuple[str, ...], f
     sets = read_sets(skill_dir, from_, one=True)
     outcome = compare_arms(CompareRequest(
         where=skill_dir, sets=sets, arms=arm_dirs,
-        skill_dir=skill_root(skill_dir) if os.path.isdir(skill_dir) else None,
+        skill_dir=skill_root(skill_dir, fs=DISK) if os.path.isdir(skill_dir) else None,
         k=k, detection=detection, judge=judge_name, judge_command=judge_command, tags=tags, selections=selections,
         receipt=receipt, run_id=run_id, check_timeout=timeout))
     if fmt == "json":

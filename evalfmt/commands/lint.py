@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import click
 
+from ..lint import lint, reporters
+from ..lint.config import parse_codes
 from . import _findings
-from ._common import err, err_text, from_option
+from ._common import err, from_option
 
 FORMATS = ["text", "json", "sarif", "github"]
 
@@ -16,8 +19,6 @@ FORMATS = ["text", "json", "sarif", "github"]
 def _codes(values: tuple[str, ...]) -> list[str] | None:
     if not values:
         return None
-    from ..lint.config import parse_codes
-
     out: list[str] = []
     for v in values:
         out.extend(parse_codes(v, "--select/--ignore"))
@@ -62,25 +63,23 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     Exit 0 when no error remains (warnings alone exit 0 unless --strict), 1 when one does, 2 on
     unusable paths or configuration. A folder holding nothing to lint is named on stderr (exit 0).
     """
-    from ..lint import lint, reporters
-    from ..lint.registry import registry
-
     if fmt is None:
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" and not statistics else "text"
     if statistics and fmt not in ("text", "json"):
         raise click.UsageError("--statistics prints text or json (give --format text or --format json)")
-    options = dict(select=_codes(select), ignore=_codes(ignore), config_file=config_file, isolated=isolated,
-                   fmt=from_, skip_unrecognized=skip_unrecognized, jobs=1 if (fix or show_diff) else jobs,
-                   exclude=_findings.patterns(exclude))
+    options: dict[str, Any] = dict(
+        select=_codes(select), ignore=_codes(ignore), config_file=config_file, isolated=isolated, fmt=from_,
+        skip_unrecognized=skip_unrecognized, jobs=1 if (fix or show_diff) else jobs,
+        exclude=_findings.patterns(exclude))
     refuse = "--fix" if fix else "--diff" if show_diff else None
-    with _findings.stdin_paths(paths, stdin_filename, from_, refuse) as targets:
-        cache = None if (fix or show_diff) else _findings.open_cache(no_cache, cache_dir)
-        result = lint(targets, cache=cache, **options)
+    targets, fs = _findings.stdin_paths(paths, stdin_filename, from_, refuse)
+    cache = None if (fix or show_diff) else _findings.open_cache(no_cache, cache_dir)
+    result = lint(targets, cache=cache, fs=fs, **options)
     said = [f"note: {note}" for note in sorted(result.notes)] + ([] if quiet else _findings.empty_lines(result.empty))
     for line in said:
         err(line)
     if fix or show_diff:
-        from ..lint import fix as fixer
+        from ..lint import fix as fixer  # ~50 ms to import (python -X importtime): only to fix
     if show_diff:
         plan = fixer.plan(result.diagnostics, dict(result.texts))
         sys.stdout.write(fixer.diff(plan))
@@ -99,12 +98,10 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     if statistics:
         sys.stdout.write(_findings.statistics(result.diagnostics, fmt))
     else:
-        # (the rule registry only where the output names the rules: a cached run need not load them)
-        text = reporters.render(fmt, result, registry() if fmt == "sarif" else None, fixed, quiet)
-        sys.stdout.write(text)
-    code = _findings.exit_code(bool(result.errors or (strict and result.warnings)), exit_zero)
-    if cache is not None and not (fix or statistics or fmt == "sarif"):  # (sarif names the rules: the registry's)
-        from .. import warm
+        reg = None
+        if fmt == "sarif":  # the rule registry only where the output names the rules: a cached run loads no rule
+            from ..lint.registry import registry  # 8 ms to import, the rules more when called
 
-        warm.remember(cache, text, "".join(err_text(line) + "\n" for line in said), code)
-    return code
+            reg = registry()
+        sys.stdout.write(reporters.render(fmt, result, reg, fixed, quiet))
+    return _findings.exit_code(bool(result.errors or (strict and result.warnings)), exit_zero)

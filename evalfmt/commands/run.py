@@ -101,6 +101,7 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     from ..api import read
     from ..discover import skill_root
     from ..errors import EvalfmtError
+    from ..fsview import DISK
     from ..run.manifest import parse_shard
     from ..run.skillrun import RunRequest, run_skill
 
@@ -108,7 +109,7 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     if resume and force:
         raise click.UsageError("--resume and --force contradict each other (continue the run, or replace it)")
     shard_of = parse_shard(shard) if shard is not None else None
-    root = skill_root(skill_dir) if os.path.isdir(skill_dir) else None
+    root = skill_root(skill_dir, fs=DISK) if os.path.isdir(skill_dir) else None
     if not os.path.exists(skill_dir):
         raise EvalfmtError(f"{skill_dir}: no such file or directory")
     result = read(root or skill_dir, from_)

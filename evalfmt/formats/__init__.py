@@ -3,13 +3,16 @@
 A format module defines ``FORMAT = Format(...)`` with:
 
 - ``name``: the public name (``terum``, ``agentv``, ...; see CLI.md);
-- ``detect(path) -> bool``: structural detection by file name and, where needed, a cheap peek at the
+- ``detect(path, fs=...) -> bool``: structural detection by file name and, where needed, a cheap peek at the
   top-level keys (:func:`peek_keys`), never by trial parsing;
-- ``read(path) -> ReadResult``: never raises on bad content; structural problems become diagnostics
+- ``read(path, fs=...) -> ReadResult``: never raises on bad content; structural problems become diagnostics
   (EV1xx) and the IR keeps whatever could be read;
 - ``write(evalset, existing) -> WriteResult``: pure (no I/O); ``existing`` maps output paths to the
   current text of files about to be overwritten, so YAML writers can keep comments and key order;
   every field the format cannot hold is reported as a :class:`Loss`.
+
+``detect`` and ``read`` look at the disk only through the :class:`evalfmt.fsview.View` they are given
+(``fs``): never ``open``, ``os.stat`` and the like (tests/cli/test_command_layers.py checks it).
 
 Modules are imported lazily (``get(name)``) so that the CLI starts fast.
 """
@@ -24,7 +27,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import Diagnostic, EvalfmtError, LoadError, Severity, one_line
 from ..paths import plain_name, plain_relpath  # noqa: F401 - writers import them from here
-from ..load import JSON_TOKEN, Loaded, load_file, type_name, virtual_bytes
+from ..fsview import DISK, View
+from ..load import JSON_TOKEN, Loaded, load_file, type_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir import EvalSet, Span
@@ -92,7 +96,7 @@ class Format:
     name: str
     module: str
     description: str
-    detect: Callable[[str], bool]
+    detect: Callable[..., bool]  # (path, *, fs)
     read: Callable[..., ReadResult]
     write: Callable[..., WriteResult] | None = None
     #: True when the writer produces exactly one file (so ``convert`` without ``-o`` can print it).
@@ -136,52 +140,52 @@ def get(name: str) -> Format:
     return fmt
 
 
-def read_file(name: str, path: str, **options) -> ReadResult:
-    """Read ``path`` with format ``name`` (``options``: the reader's keyword arguments, such as terum's
-    ``forced``), then the checks every format shares (EV116: a control character in a name or id).
-    Every command reads through here (:func:`read_unit` for discovered units)."""
+def read_file(name: str, path: str, *, fs: View = DISK, **options) -> ReadResult:
+    """Read ``path`` through ``fs`` with format ``name`` (``options``: the reader's keyword arguments,
+    such as terum's ``forced``), then the checks every format shares (EV116: a control character in a
+    name or id). Every command reads through here (:func:`read_unit` for discovered units)."""
     from .names import check
 
-    result = get(name).read(path, **options)
+    result = get(name).read(path, fs=fs, **options)
     check(result.sets, result.diagnostics, result.documents)
     return result
 
 
 #: A cheap first look by name (no import, no I/O) before a format module's own ``detect`` runs, so
 #: that finding a terum case file never imports the modules of the other formats.
-_MAY_BE: dict[str, Callable[[str], bool]] = {
-    "ir": lambda p: p.lower().endswith(".json"),
-    "terum": lambda p: "evals" in parts(p)[:-1] or os.path.isdir(p),
-    "agentv": lambda p: p.lower().endswith((".yaml", ".yml", ".jsonl", ".json")),
-    "agent-skills": lambda p: p.lower().endswith(".json"),
-    "skill-creator-triggers": lambda p: p.lower().endswith(".json"),
-    "skillgym": lambda p: p.lower().endswith((".ts", ".mts", ".cts", ".js", ".mjs")),
-    "promptfoo": lambda p: p.lower().endswith((".yaml", ".yml", ".json")),
+_MAY_BE: dict[str, Callable[[str, View], bool]] = {
+    "ir": lambda p, fs: p.lower().endswith(".json"),
+    "terum": lambda p, fs: "evals" in parts(p)[:-1] or fs.isdir(p),
+    "agentv": lambda p, fs: p.lower().endswith((".yaml", ".yml", ".jsonl", ".json")),
+    "agent-skills": lambda p, fs: p.lower().endswith(".json"),
+    "skill-creator-triggers": lambda p, fs: p.lower().endswith(".json"),
+    "skillgym": lambda p, fs: p.lower().endswith((".ts", ".mts", ".cts", ".js", ".mjs")),
+    "promptfoo": lambda p, fs: p.lower().endswith((".yaml", ".yml", ".json")),
 }
 
 
-def read_unit(unit) -> ReadResult:
+def read_unit(unit, *, fs: View = DISK) -> ReadResult:
     """Read one :class:`~evalfmt.discover.Unit`: its format's reader with the unit's options, or, for a
     file discovery left unread, just its note."""
     if unit.note is not None:
         result = ReadResult()
         result.notes.append(f"{unit.path}: {unit.note}")
         return result
-    return read_file(unit.format, unit.path, **dict(unit.options))
+    return read_file(unit.format, unit.path, fs=fs, **dict(unit.options))
 
 
-def detect(path: str) -> Format | None:
+def detect(path: str, *, fs: View = DISK) -> Format | None:
     """The format of one file, by structure; None when no format claims it."""
     for name in FORMAT_MODULES:
         may_be = _MAY_BE.get(name)
-        if may_be is not None and not may_be(path):
+        if may_be is not None and not may_be(path, fs):
             continue
         try:
             fmt = get(name)
         except EvalfmtError:
             continue
         try:
-            if fmt.detect(path):
+            if fmt.detect(path, fs=fs):
                 return fmt
         except OSError:
             return None
@@ -194,29 +198,25 @@ _KEY_LINE = re.compile(r'^(?:"([^"\n]+)"|\'([^\'\n]+)\'|([A-Za-z_][\w.-]*))[ \t]
 
 
 
-def head(path: str, size: int = 65536) -> str:
+def head(path: str, size: int = 65536, *, fs: View = DISK) -> str:
     """The first ``size`` bytes of a file as text (errors replaced); '' when unreadable."""
-    raw = virtual_bytes(path)
-    if raw is not None:
-        return raw[:size].decode("utf-8", errors="replace")
     try:
-        with open(path, "rb") as fh:
-            return fh.read(size).decode("utf-8", errors="replace")
+        return fs.read_head(path, size).decode("utf-8", errors="replace")
     except OSError:
         return ""
 
 
-def peek_keys(path: str) -> set[str]:
+def peek_keys(path: str, *, fs: View = DISK) -> set[str]:
     """Top-level keys of a YAML file (unindented ``key:`` lines) or the keys seen in a JSON file's head.
     A cheap structural look for detection, not a parse."""
-    text = head(path)
+    text = head(path, fs=fs)
     if path.lower().endswith(".json"):
         return {m.group(1) for m in JSON_TOKEN.finditer(text) if m.group(2)}
     return {m.group(1) or m.group(2) or m.group(3) for m in _KEY_LINE.finditer(text)}
 
 
-def first_char(path: str) -> str:
-    text = head(path, 4096).lstrip("\ufeff \t\r\n")
+def first_char(path: str, *, fs: View = DISK) -> str:
+    text = head(path, 4096, fs=fs).lstrip("\ufeff \t\r\n")
     return text[:1]
 
 
@@ -284,13 +284,13 @@ class Reporter:
 
 
 def open_document(path: str, result: ReadResult, kind: str | None = None,
-                  loader: Callable[..., Loaded] | None = None) -> Reporter | None:
+                  loader: Callable[..., Loaded] | None = None, *, fs: View) -> Reporter | None:
     """Load one file for a reader: on failure its EV100 goes into ``result`` and the answer is None;
     otherwise the document is recorded in ``result.documents``, its duplicate keys are EV114, and
     the answer is a :class:`Reporter` for it. ``loader`` (``loader(path, kind=...)``) loads the file
     as the format's own tool reads it (default: :func:`evalfmt.load.load_file`)."""
     try:
-        loaded = (loader or load_file)(path, kind=kind)
+        loaded = (loader or load_file)(path, fs=fs, kind=kind)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
         return None

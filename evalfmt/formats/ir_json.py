@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..fsview import DISK, View
 from ..load import type_name
 from ..suggest import near
 from . import Format, ReadResult, Reporter, WriteResult, first_char, open_document, peek_keys
@@ -34,17 +35,17 @@ NAME = "ir"
 DEFAULT_NAME = "evalset.ir.json"
 
 
-def detect(path: str) -> bool:
-    return path.lower().endswith(".json") and first_char(path) == "{" and MARKER in peek_keys(path)
+def detect(path: str, *, fs: View = DISK) -> bool:
+    return path.lower().endswith(".json") and first_char(path, fs=fs) == "{" and MARKER in peek_keys(path, fs=fs)
 
 
-def read(path: str) -> ReadResult:
+def read(path: str, *, fs: View = DISK) -> ReadResult:
     from pydantic import ValidationError
 
     from .. import ir  # lazily: this module is imported to detect any .json file
 
     result = ReadResult()
-    rep = open_document(path, result, kind="json")
+    rep = open_document(path, result, kind="json", fs=fs)
     if rep is None:
         return result
     data = rep.loaded.data

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from .. import ir
+from ..fsview import DISK, View
 from ..load import type_name
 from . import (Format, Loss, ReadResult, Reporter, WriteResult, basename, first_char, hinted_name, open_document,
                peek_keys, span_at)
@@ -41,17 +42,17 @@ TABLE = Table(NAME, {
 })
 
 
-def detect(path: str) -> bool:
-    if not path.lower().endswith(".json") or first_char(path) != "[":
+def detect(path: str, *, fs: View = DISK) -> bool:
+    if not path.lower().endswith(".json") or first_char(path, fs=fs) != "[":
         return False
-    keys = peek_keys(path)
+    keys = peek_keys(path, fs=fs)
     return "query" in keys and "should_trigger" in keys
 
 
-def _skill_folder(path: str) -> str | None:
+def _skill_folder(path: str, fs: View) -> str | None:
     folder = os.path.dirname(os.path.abspath(path))
     for cand in (folder, os.path.dirname(folder)):
-        if os.path.isfile(os.path.join(cand, "SKILL.md")):
+        if fs.isfile(os.path.join(cand, "SKILL.md")):
             return os.path.basename(cand)
     return None
 
@@ -65,14 +66,14 @@ def _skill_from_name(path: str) -> str | None:
     return m.group(1) if m else None
 
 
-def read(path: str) -> ReadResult:
+def read(path: str, *, fs: View = DISK) -> ReadResult:
     """The trigger set: one :class:`~evalfmt.ir.TriggerSet`, prompts in file order."""
     result = ReadResult()
-    rep = open_document(path, result, kind="json")
+    rep = open_document(path, result, kind="json", fs=fs)
     if rep is None:
         return result
     span = span_at(path)
-    skill = _skill_folder(path)
+    skill = _skill_folder(path, fs)
     triggers = ir.TriggerSet(skill=skill or _skill_from_name(path), span=span, hints={"file_name": basename(path)})
     result.sets.append(ir.EvalSet(
         format=NAME, source=path, span=span, triggers=triggers,

@@ -1,6 +1,9 @@
 """What a rule sees: the eval sets, the documents they were read from, skill folders, and helpers
 that turn IR spans into exact positions. Rules never open or parse files; this module does it once
-(SKILL.md frontmatter, the bytes of a skill's other files) and caches what it read.
+(SKILL.md frontmatter, the bytes of a skill's other files) and caches what it read. Whatever a rule
+must look at on disk beyond that (a committed transpile output, a path a SKILL.md names) it looks at
+through ``ctx.fs`` (:class:`evalfmt.fsview.View`): what it looked at is then an input of its cached
+result like every file the readers read.
 """
 
 from __future__ import annotations
@@ -14,13 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 from .. import frontmatter
 from ..errors import Diagnostic, LoadError, Pos, Severity, one_line
-from ..load import Loaded, YMap, YSeq, virtual_bytes
+from ..fsview import TooLarge, View
+from ..load import Loaded, YMap, YSeq, load_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir import Node, Span
 
 #: How much of a file decides whether it is text (terum: no NUL in the first 8 KiB).
 TEXT_PROBE = 8192
+#: a skill's files are read whole, whatever their size (hygiene looks at every byte, as terum does)
+_UNLIMITED = 1 << 62
 
 
 def shown(text: str, limit: int = 80) -> str:
@@ -67,6 +73,7 @@ class SkillFile:
 
     rel: str  # relative to the skill folder, '/'-separated
     path: str  # as printed in diagnostics
+    fs: View = field(repr=False)  # where its text is read
     mode: int = 0
     size: int = 0
     _text: Any = field(default=None, repr=False)
@@ -88,7 +95,7 @@ class SkillFile:
         return self._text
 
     def _decode(self) -> str | None:
-        raw = virtual_bytes(self.path)  # an editor's unsaved text (evalfmt lsp), or stdin
+        raw = self.fs.virtual_bytes(self.path)  # an editor's unsaved text (evalfmt lsp), or stdin
         if raw is not None:
             if b"\x00" in raw[:TEXT_PROBE]:
                 return None
@@ -104,12 +111,12 @@ class SkillFile:
                 text = "\ufeff" + text
             return text
         try:
-            with open(self.path, "rb") as fh:
-                head = fh.read(TEXT_PROBE)
-                if b"\x00" in head:
-                    return None
-                raw = head + fh.read()
-        except OSError:
+            raw = self.fs.read_head(self.path, TEXT_PROBE)
+            if b"\x00" in raw:
+                return None
+            if len(raw) == TEXT_PROBE:  # (a binary file is told by its head: only a text one is read whole)
+                raw = self.fs.read_bytes(self.path, _UNLIMITED)
+        except (OSError, TooLarge):
             return None
         try:
             return raw.decode("utf-8")
@@ -128,6 +135,7 @@ class SkillFolder:
 
     path: str
     name: str
+    fs: View = field(repr=False)  # where its files are looked at
     whole: bool = True
     files: list[SkillFile] = field(default_factory=list)
     _md: Any = field(default=None, repr=False)
@@ -139,7 +147,7 @@ class SkillFolder:
     @property
     def md(self) -> "SkillMd":
         if self._md is None:
-            self._md = SkillMd.read(self.skill_md, self._file("SKILL.md"))
+            self._md = SkillMd.read(self.skill_md, self._file("SKILL.md"), self.fs)
         return self._md
 
     def _file(self, rel: str) -> SkillFile | None:
@@ -163,15 +171,13 @@ class SkillMd:
     line_offset: int = 0  # lines before the frontmatter block
 
     @classmethod
-    def read(cls, path: str, file: SkillFile | None = None) -> "SkillMd":
+    def read(cls, path: str, file: SkillFile | None, fs: View) -> "SkillMd":
         md = cls(path)
         if file is None:
-            try:
-                st = os.stat(path)
-            except OSError:
+            if not fs.exists(path):
                 return md
-            file = SkillFile("SKILL.md", path, st.st_mode, st.st_size)
-        md.exists = os.path.isfile(path)
+            file = SkillFile("SKILL.md", path, fs)
+        md.exists = fs.isfile(path)
         md.text = file.text
         if md.text is None:
             return md
@@ -179,8 +185,6 @@ class SkillMd:
         if md.match is None:
             return md
         md.line_offset = md.text.count("\n", 0, md.match.start)
-        from ..load import load_text
-
         try:
             loaded = load_text(md.match.yaml, path)
         except LoadError as exc:
@@ -228,28 +232,27 @@ def skill_name(folder: str) -> str:
     return base
 
 
-def scan_skill(folder: str, documents: dict[str, Loaded]) -> list[SkillFile]:
+def scan_skill(folder: str, documents: dict[str, Loaded], fs: View) -> list[SkillFile]:
     """Every regular file under a skill folder (symlinks are not followed), sorted by relative path."""
     out: list[SkillFile] = []
     stack = [(folder, "")]
     while stack:
         current, rel = stack.pop()
         try:
-            entries = list(os.scandir(current))
+            entries = fs.scandir(current)
         except OSError:
             continue
         for entry in entries:
             key = f"{rel}/{entry.name}" if rel else entry.name
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append((entry.path, key))
-                    continue
-                if not entry.is_file(follow_symlinks=False):
-                    continue
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
+            if entry.kind == "d":
+                stack.append((entry.path, key))
                 continue
-            f = SkillFile(key, entry.path, st.st_mode, st.st_size)
+            if entry.kind != "f":
+                continue
+            st = fs.lstat(entry.path)
+            if st is None or not statmod.S_ISREG(st[0]):
+                continue
+            f = SkillFile(key, entry.path, fs, st[0], st[1])
             doc = documents.get(entry.path)
             if doc is not None:
                 f.loaded_text = doc.text
@@ -258,15 +261,12 @@ def scan_skill(folder: str, documents: dict[str, Loaded]) -> list[SkillFile]:
     return out
 
 
-def single_file(path: str, skill_dir: str | None, documents: dict[str, Loaded]) -> SkillFile | None:
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return None
-    if not statmod.S_ISREG(st.st_mode):
+def single_file(path: str, skill_dir: str | None, documents: dict[str, Loaded], fs: View) -> SkillFile | None:
+    st = fs.lstat(path)
+    if st is None or not statmod.S_ISREG(st[0]):
         return None
     rel = os.path.relpath(path, skill_dir).replace(os.sep, "/") if skill_dir else os.path.basename(path)
-    f = SkillFile(rel, path, st.st_mode, st.st_size)
+    f = SkillFile(rel, path, fs, st[0], st[1])
     doc = documents.get(path)
     if doc is not None:
         f.loaded_text = doc.text
@@ -279,8 +279,12 @@ def single_file(path: str, skill_dir: str | None, documents: dict[str, Loaded]) 
 class Context:
     """Shared state of one lint run over some eval sets and skill folders."""
 
-    def __init__(self, documents: dict[str, Loaded], options: dict[str, dict[str, Any]] | None = None):
+    def __init__(self, documents: dict[str, Loaded], options: dict[str, dict[str, Any]] | None = None, *,
+                 fs: View):
         self.documents = documents
+        #: the file system as the readers saw it: what a rule looks at beyond the documents and the skill
+        #: folders' files goes through it (so that a cached result knows it as an input)
+        self.fs = fs
         self.diagnostics: list[Diagnostic] = []
         self._options = options or {}
         self._index: dict[str, dict[tuple[int, int], tuple]] = {}

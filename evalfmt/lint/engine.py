@@ -10,18 +10,29 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Callable, Protocol
 
-from ..errors import Diagnostic, EvalfmtError, one_line
+from ..discover import discover, searched, skill_root
+from ..errors import Diagnostic, EvalfmtError, one_line, sort_diagnostics
+from ..formats import ReadResult, read_unit
+from ..fsview import View
 from ..globs import Exclude
-from ..load import is_virtual, virtual_bytes
 from . import config as config_mod
 from . import suppress
 from .context import Context, SkillFolder, scan_skill, single_file, skill_name
 from .registry import Registry, registry
+from .result import LintResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from multiprocessing.context import BaseContext
+
+
+class Parts(Protocol):
+    """Where the lint of each skill folder may be read back from (the result cache's parts,
+    :class:`evalfmt.cache.Parts`): ``part(key, compute)`` gives ``compute(fs)``, or the result stored
+    under ``key`` when nothing it read changed; ``compute`` reads through the view it is given."""
+
+    def part(self, key: tuple, compute: Callable[[View], "LintResult"]) -> "LintResult": ...
 
 
 # --------------------------------------------------------------------------------------- targets
@@ -37,71 +48,38 @@ class Work:
     files: list[str] = field(default_factory=list)  # files given explicitly (hygiene per file)
 
 
-@dataclass
-class LintResult:
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    files: int = 0
-    #: files a fix may touch: path -> loaded text (for --fix)
-    texts: dict[str, str] = field(default_factory=dict)
-    #: files left unread for want of evidence of their format (``path: why``; never a finding)
-    notes: list[str] = field(default_factory=list)
-    #: the folders given in which nothing was found to lint
-    empty: list[str] = field(default_factory=list)
-    #: the files counted in ``files`` (kept where parts are merged: the cache's)
-    paths: set[str] = field(default_factory=set)
-
-    @property
-    def errors(self) -> int:
-        return sum(1 for d in self.diagnostics if d.severity == "error")
-
-    @property
-    def warnings(self) -> int:
-        return sum(1 for d in self.diagnostics if d.severity == "warning")
-
-    @property
-    def infos(self) -> int:
-        return sum(1 for d in self.diagnostics if d.severity == "info")
-
-    @property
-    def fixable(self) -> int:
-        from .fix import can_fix
-
-        return sum(1 for d in self.diagnostics if can_fix(d))
-
-
 SKILL_FILE = "SKILL.md"
 
 
-def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exclude=None) -> list[Work]:
+def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exclude=None, *,
+         fs: View) -> list[Work]:
     """The work for one PATH: its units, and the skill folders under it (a SKILL.md given as a file
-    means its folder). ``exclude`` (:class:`evalfmt.globs.Exclude`) skips what it matches."""
-    from ..discover import discover, searched, skill_root
-
-    virtual = is_virtual(path)
-    if not virtual and not os.path.exists(path):
+    means its folder), found through ``fs``. ``exclude`` (:class:`evalfmt.globs.Exclude`) skips what it
+    matches."""
+    if not fs.exists(path):
         raise EvalfmtError(f"{path}: no such file or directory")
     norm = os.path.normpath(path)
     if exclude and exclude(norm):
         return []
-    if virtual or os.path.isfile(norm):
+    if fs.isfile(norm):
         if os.path.basename(norm) == SKILL_FILE:
             return [Work(skill=os.path.dirname(norm) or ".", whole=True)]
         try:
-            units = discover(norm, force=fmt)
+            units = discover(norm, force=fmt, fs=fs)
         except EvalfmtError:
             if skip_unrecognized:
                 return []
             raise
-        root = skill_root(norm)
-        skill = root if root is not None and os.path.isfile(os.path.join(root, SKILL_FILE)) else None
+        root = skill_root(norm, fs=fs)
+        skill = root if root is not None and fs.isfile(os.path.join(root, SKILL_FILE)) else None
         return [Work(units=units, skill=skill, whole=False, files=[norm])]
-    units = discover(norm, force=fmt, exclude=exclude)
+    units = discover(norm, force=fmt, exclude=exclude, fs=fs)
     by_folder: dict[str, Work] = {}
     order: list[Work] = []
     for unit in units:
         if unit.format == "terum":
             key = os.path.normpath(unit.path)
-            w = Work(units=[unit], skill=key if os.path.isfile(os.path.join(key, SKILL_FILE)) else None)
+            w = Work(units=[unit], skill=key if fs.isfile(os.path.join(key, SKILL_FILE)) else None)
             by_folder[key] = w
             order.append(w)
         else:
@@ -109,11 +87,11 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exc
     # Skill folders without eval assets still get hygiene.
     roots: list[str] = []
     if os.path.basename(norm) == "evals":
-        start = skill_root(norm)
-        if start is not None and os.path.isfile(os.path.join(start, SKILL_FILE)):
+        start = skill_root(norm, fs=fs)
+        if start is not None and fs.isfile(os.path.join(start, SKILL_FILE)):
             roots.append(start)
     else:
-        for current, dirs, files in os.walk(norm):
+        for current, dirs, files in fs.walk(norm):
             parent = os.path.basename(os.path.abspath(current))
             dirs[:] = sorted(d for d in dirs
                              if searched(parent, d) and not (exclude and exclude(os.path.join(current, d))))
@@ -135,16 +113,14 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exc
 # ---------------------------------------------------------------------------------------- running
 
 
-def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintResult:
-    """Read and lint some work items; the result before configuration and suppressions."""
-    from ..formats import ReadResult, read_unit
-
+def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry, fs: View) -> LintResult:
+    """Read (through ``fs``) and lint some work items; the result before configuration and suppressions."""
     read = ReadResult()
     for w in works:
         for unit in w.units:
-            read.extend(read_unit(unit))
+            read.extend(read_unit(unit, fs=fs))
     enabled = [r for r in reg if r.scope in ("set", "skill") and cfg.enabled(r.code)]
-    ctx = Context(read.documents, cfg.rule_options)
+    ctx = Context(read.documents, cfg.rule_options, fs=fs)
     set_rules = [r() for r in enabled if r.scope == "set"]
     for es in read.sets:
         for rule in set_rules:
@@ -156,7 +132,7 @@ def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintRe
         for w in works:
             if w.skill is None:
                 continue  # hygiene is about skill folders: a file outside one gets none
-            folder = _skill_folder(w, w.skill, read.documents)
+            folder = _skill_folder(w, w.skill, read.documents, fs)
             if folder is None:
                 continue
             for f in folder.files:
@@ -181,20 +157,18 @@ def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry) -> LintRe
     return LintResult(diags, len(files), texts, list(read.notes), paths=files)
 
 
-def _skill_folder(w: Work, skill: str, documents) -> SkillFolder:
+def _skill_folder(w: Work, skill: str, documents, fs: View) -> SkillFolder:
     """The folder ``skill`` (``w.skill``) as hygiene sees it."""
-    folder = SkillFolder(path=skill, name=skill_name(skill), whole=w.whole)
+    folder = SkillFolder(path=skill, name=skill_name(skill), fs=fs, whole=w.whole)
     if w.whole:
-        folder.files = scan_skill(skill, documents)
+        folder.files = scan_skill(skill, documents, fs)
     else:
-        folder.files = [f for f in (single_file(p, skill, documents) for p in w.files) if f is not None]
+        folder.files = [f for f in (single_file(p, skill, documents, fs) for p in w.files) if f is not None]
     return folder
 
 
-def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintResult:
+def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry, fs: View) -> LintResult:
     """Selection, per-file ignores, severity overrides, suppression comments (and EV001), sorting."""
-    from ..errors import sort_diagnostics
-
     kept: list[Diagnostic] = []
     for d in result.diagnostics:
         if not cfg.enabled(d.code) or cfg.ignored_for_file(d.path, d.code):
@@ -210,7 +184,7 @@ def finalize(result: LintResult, cfg: config_mod.Config, reg: Registry) -> LintR
             sups[path] = found
     for d in kept:
         if d.path not in sups and d.path not in result.texts:
-            read_back = _read_text(d.path)
+            read_back = _read_text(d.path, fs)
             if read_back is not None:
                 result.texts[d.path] = read_back
                 found = suppress.scan(d.path, read_back, reg.rules)
@@ -245,14 +219,12 @@ def _unused(sups: dict[str, list[suppress.Suppression]], cfg: config_mod.Config,
     return out
 
 
-def _read_text(path: str) -> str | None:
-    raw = virtual_bytes(path)
+def _read_text(path: str, fs: View) -> str | None:
+    raw = fs.virtual_bytes(path)
     if raw is not None:
         return raw.decode("utf-8", errors="replace")
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(4 * 1024 * 1024)
-        return raw.decode("utf-8")
+        return fs.read_head(path, 4 * 1024 * 1024).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
 
@@ -260,14 +232,14 @@ def _read_text(path: str) -> str | None:
 # ------------------------------------------------------------------------------------------- API
 
 
-def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str] | None = None,
+def lint(paths: list[str], *, fs: View, select: list[str] | None = None, ignore: list[str] | None = None,
          config_file: str | None = None, isolated: bool = False, fmt: str | None = None,
          skip_unrecognized: bool = False, jobs: int = 1, exclude: list[str] | None = None,
-         cache: Any = None) -> LintResult:
-    """Lint the eval assets and skill folders under ``paths``. ``exclude``: glob patterns relative to
-    the working folder, added to the configuration's ``exclude``. ``cache`` (an
-    :class:`evalfmt.cache.Cache`): each skill folder's findings are read back from it when nothing
-    they depend on changed. Raises EvalfmtError for unusable paths or configuration (exit 2)."""
+         parts: Parts | None = None) -> LintResult:
+    """Lint the eval assets and skill folders under ``paths``, looking at the disk through ``fs``.
+    ``exclude``: glob patterns relative to the working folder, added to the configuration's
+    ``exclude``. ``parts`` (the result cache's): each skill folder's findings are read back from it
+    when nothing they depend on changed. Raises EvalfmtError for unusable paths or configuration (exit 2)."""
     reg = registry()
     for option, codes in (("--select", select), ("--ignore", ignore)):
         for code in codes or ():
@@ -279,18 +251,18 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
     if isolated:
         fixed_cfg = config_mod.Config(layers=[config_mod.Layer()])
     elif config_file is not None:
-        fixed_cfg = config_mod.load_file(config_file) or config_mod.Config(path=config_file,
-                                                                          layers=[config_mod.Layer()])
+        fixed_cfg = config_mod.load_file(config_file, fs=fs) or config_mod.Config(path=config_file,
+                                                                                 layers=[config_mod.Layer()])
     seen: set[tuple] = set()
     empty: list[str] = []
+    found: dict[str, config_mod.Config] = {}
     for path in paths:
-        base = fixed_cfg or config_mod.find(path)
+        base = fixed_cfg or config_mod.find(path, fs=fs, memo=found)
         if id(base) not in groups:
             groups[id(base)] = (base.with_cli(select, ignore), [], exclusions(base, exclude))
         bucket = groups[id(base)]
-        works = plan(path, fmt, skip_unrecognized, bucket[2])
-        if not any(w.skill or any(u.note is None for u in w.units) for w in works) and not (
-                os.path.isfile(path) or is_virtual(path)):
+        works = plan(path, fmt, skip_unrecognized, bucket[2], fs=fs)
+        if not any(w.skill or any(u.note is None for u in w.units) for w in works) and not fs.isfile(path):
             empty.append(path)  # nothing at all, or only files left unread (each has its note)
         for w in works:
             sig = (tuple(u.path for u in w.units), w.skill, w.whole, tuple(w.files))
@@ -303,78 +275,48 @@ def lint(paths: list[str], *, select: list[str] | None = None, ignore: list[str]
         config_mod.check_rule_options(cfg, reg.rules)
     total = LintResult(empty=empty)
     for cfg, works, excl in groups.values():
-        if cache is not None and jobs == 1:
-            part = _run_cached(works, cfg, reg, cache)
+        if parts is not None and jobs == 1:
+            part = _run_parts(works, cfg, reg, fs, parts)
         elif jobs > 1 and len(works) > 1:
-            part = _run_parallel(works, cfg, jobs)
+            part = _run_parallel(works, cfg, jobs, fs)
         else:
-            part = finalize(run_work(works, cfg, reg), cfg, reg)
+            part = finalize(run_work(works, cfg, reg, fs), cfg, reg, fs)
         if excl:  # files read as part of a skill's evals/ that a pattern names
             part.diagnostics = [d for d in part.diagnostics if not excl(d.path)]
         total.diagnostics.extend(part.diagnostics)
         total.files += part.files
         total.texts.update(part.texts)
         total.notes.extend(n for n in part.notes if n not in total.notes)
-    from ..errors import sort_diagnostics
-
     total.diagnostics = sort_diagnostics(total.diagnostics)
     return total
 
 
-def _run_cached(works: list[Work], cfg: config_mod.Config, reg: Registry, cache: Any) -> LintResult:
-    """Lint each skill folder's work on its own, through the cache; the rest together, as always
-    (rules may compare the eval files of one folder)."""
-    from ..cache import cached_part
-
-    from .registry import fingerprint
-
-    rules = fingerprint(reg)
-    parts: list[LintResult] = []
+def _run_parts(works: list[Work], cfg: config_mod.Config, reg: Registry, fs: View, parts: Parts) -> LintResult:
+    """Lint each skill folder's work on its own, as a part of the run that ``parts`` may read back
+    (its key: the configuration that applies and the work; what it read is recorded by the view it is
+    given); the rest together, as always (rules may compare the eval files of one folder)."""
+    results: list[LintResult] = []
     rest = [w for w in works if w.skill is None]
     for w in works:
         if w.skill is None:
             continue
-        sig = [[u.format, u.path, u.note] for u in w.units] + [w.skill, w.whole, w.files]
+        sig = ([[u.format, u.path, [[k, sorted(v) if isinstance(v, (set, frozenset)) else v] for k, v in u.options],
+                 u.note] for u in w.units] + [w.skill, w.whole, w.files])  # (a set's repr changes with the process)
 
-        def compute(w: Work = w) -> LintResult:
-            return finalize(run_work([w], cfg, reg), cfg, reg)
+        def compute(view: View, w: Work = w) -> LintResult:
+            return finalize(run_work([w], cfg, reg, view), cfg, reg, view)
 
-        parts.append(cached_part(cache, ("lint-skill", repr(cfg), rules, sig), compute, result_to_json,
-                                 result_from_json))
+        results.append(parts.part(("lint-skill", repr(cfg), sig), compute))
     if rest:
-        parts.append(finalize(run_work(rest, cfg, reg), cfg, reg))
+        results.append(finalize(run_work(rest, cfg, reg, fs), cfg, reg, fs))
     out = LintResult()
-    for part in parts:
+    for part in results:
         out.diagnostics.extend(part.diagnostics)
         out.paths |= part.paths  # two works may share files (a SKILL.md and a case of its skill)
         out.texts.update(part.texts)
         out.notes.extend(n for n in part.notes if n not in out.notes)
     out.files = len(out.paths)
     return out
-
-
-def result_to_json(result: LintResult) -> dict | None:
-    """A result as the cache stores it (its texts are left out: ``--fix`` never uses the cache)."""
-    from ..cache import diagnostics_to_json
-
-    return {"diagnostics": diagnostics_to_json(result.diagnostics), "files": result.files,
-            "paths": sorted(result.paths), "notes": result.notes, "empty": result.empty}
-
-
-def result_from_json(data: Any) -> LintResult | None:
-    """The result :func:`result_to_json` stored, or None when ``data`` is not exactly that shape."""
-    from ..cache import diagnostics_from_json, strings
-
-    if not isinstance(data, dict):
-        return None
-    # unchecked JSON until the test below
-    files: Any = data.get("files")
-    notes: Any = data.get("notes")
-    empty: Any = data.get("empty")
-    paths: Any = data.get("paths")
-    if not (type(files) is int and strings(notes) and strings(empty) and strings(paths)):
-        return None
-    return LintResult(diagnostics_from_json(data.get("diagnostics")), files, {}, list(notes), list(empty), set(paths))
 
 
 def exclusions(cfg: config_mod.Config, cli: list[str] | None) -> Exclude:
@@ -402,14 +344,15 @@ def _chunks(works: list[Work], n: int) -> list[list[Work]]:
 def _worker(args) -> tuple[list[Diagnostic], int, list[str]]:
     """Lint one chunk completely (suppressions are per file, so a chunk can apply its own) and send
     back only the findings: the file texts stay in the worker."""
-    works, cfg = args
+    works, cfg, virtual = args
     reg = registry()
-    part = finalize(run_work(works, cfg, reg), cfg, reg)
+    fs = View(virtual)
+    part = finalize(run_work(works, cfg, reg, fs), cfg, reg, fs)
     return part.diagnostics, part.files, part.notes
 
 
-def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int) -> LintResult:
-    import multiprocessing as mp
+def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int, fs: View) -> LintResult:
+    import multiprocessing as mp  # 15 ms to import (python -X importtime): only for --jobs above 1
 
     chunks = _chunks(works, jobs)
     ctx: BaseContext
@@ -418,9 +361,9 @@ def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int) -> LintR
     except ValueError:  # pragma: no cover - platforms without fork
         ctx = mp.get_context()
     with ctx.Pool(len(chunks)) as pool:
-        parts = pool.map(_worker, [(c, cfg) for c in chunks])
+        found = pool.map(_worker, [(c, cfg, fs.virtual) for c in chunks])
     out = LintResult()
-    for diags, files, notes in parts:
+    for diags, files, notes in found:
         out.diagnostics.extend(diags)
         out.files += files
         out.notes.extend(notes)

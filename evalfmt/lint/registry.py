@@ -37,9 +37,7 @@ holds a rule that is not valid) stops the command with one line naming its entry
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 import types
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Union
@@ -230,24 +228,6 @@ def _is_rules(obj: object) -> bool:
 PLUGINS: plugins_mod.Registry[Union[type[Rule], types.ModuleType]] = plugins_mod.Registry(
     ENTRY_POINT_GROUP, {name: name for name in BUILTIN_MODULES}, kind="rule plugin", accepts=_is_rules,
     scan_first=True)
-
-def fingerprint(reg: Registry) -> list[tuple[str, str, tuple[int, int] | None]]:
-    """Each rule's code and origin, with its source file's size and time: part of a cached result's key,
-    so a rule whose code is edited in place (a plugin being written, an editable install) is a miss."""
-    seen: dict[str, tuple[int, int] | None] = {}
-    out = []
-    for rule in reg:
-        module = rule.__module__
-        if module not in seen:
-            source = getattr(sys.modules.get(module), "__file__", None)
-            try:
-                st = os.stat(source) if source else None
-            except OSError:
-                st = None
-            seen[module] = (st.st_size, st.st_mtime_ns) if st else None
-        out.append((rule.code, rule.origin, seen[module]))
-    return sorted(out)
-
 
 _REGISTRY: Registry | None = None
 

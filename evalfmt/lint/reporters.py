@@ -10,7 +10,7 @@ from urllib.parse import quote
 from ..errors import counts_line
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .engine import LintResult
+    from .result import LintResult
     from .registry import Registry
 
 FORMATS = ("text", "json", "sarif", "github")

@@ -5,7 +5,8 @@ finding, and the rule documentation shown on hover.
 Everything goes through the lint engine's public entry points (:func:`evalfmt.lint.lint`, the fix
 planner of ``--fix``, the suppression scanner, the rule registry), so the editor shows exactly what
 ``evalfmt lint`` prints for the same files and configuration. The editor's texts are handed to the
-readers the way ``evalfmt lint -`` hands them stdin: through :data:`evalfmt.load.VIRTUAL`.
+readers the way ``evalfmt lint -`` hands them stdin: as the virtual files of the
+:class:`evalfmt.fsview.View` the lint reads through (never through state shared by the process).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import Diagnostic, EvalfmtError, one_line
-from ..load import VIRTUAL
+from ..fsview import View
+from ..lint import lint
 
 SKILL_FILE = "SKILL.md"
 #: how many folders up from an open file a SKILL.md is looked for
@@ -30,16 +32,21 @@ class Overlay:
 
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}
+        self._bytes: dict[str, bytes] = {}
 
     def put(self, path: str, text: str) -> None:
         key = os.path.abspath(path)
         self.texts[key] = text
-        VIRTUAL[key] = text.encode("utf-8", errors="surrogateescape")
+        self._bytes[key] = text.encode("utf-8", errors="surrogateescape")
 
     def drop(self, path: str) -> None:
         key = os.path.abspath(path)
         self.texts.pop(key, None)
-        VIRTUAL.pop(key, None)
+        self._bytes.pop(key, None)
+
+    def view(self) -> View:
+        """The disk as the readers see it with the editor's texts in place of the files."""
+        return View(self._bytes)
 
     def exists(self, path: str) -> bool:
         return os.path.abspath(path) in self.texts or os.path.isfile(path)
@@ -109,10 +116,6 @@ def diagnose(path: str, overlay: Overlay) -> Findings:
     """Lint what ``evalfmt lint`` would lint for the open file ``path``: its whole skill folder when
     it sits in one (rules that compare the skill's files need all of them), else the file alone. A
     file no format recognises gets no findings (as with ``--skip-unrecognized``)."""
-    from ..lint import lint
-    from ..lint.config import clear_cache
-
-    clear_cache()  # the configuration files may have changed since the last lint (the server runs on)
     path = os.path.abspath(path)
     skill = skill_of(path, overlay)
     targets = [skill] if skill is not None else []
@@ -120,7 +123,7 @@ def diagnose(path: str, overlay: Overlay) -> Findings:
         targets.append(path)
     out = Findings(skill=skill)
     try:
-        result = lint(targets, skip_unrecognized=True)
+        result = lint(targets, skip_unrecognized=True, fs=overlay.view())
     except EvalfmtError as exc:
         out.problem = one_line(str(exc))
         return out

@@ -32,6 +32,7 @@ from typing import Any, Callable, Protocol, TypeVar
 import orjson
 
 from .. import ir
+from ..fsview import DISK
 from ..paths import repository
 from . import judges
 from .graded import Scored, _limit, _verdict
@@ -111,7 +112,7 @@ def _prompt_text(prompt: str, span: ir.Span | None) -> tuple[str | None, str]:
     if "\n" not in prompt and len(prompt) < 1024:
         path = os.path.join(base, prompt)
         if os.path.isfile(path):
-            root = os.path.realpath(repository(base) or base)
+            root = os.path.realpath(repository(base, fs=DISK) or base)
             if os.path.commonpath([root, os.path.realpath(path)]) != root:
                 return None, f"the llm-grader's prompt file {prompt} is outside {root}: not read"
             with open(path, "rb") as fh:

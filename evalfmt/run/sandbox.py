@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .. import guard
+from ..fsview import DISK
 from . import shell
 
 #: terum's cap on a case's ``setup``, in seconds
@@ -104,7 +105,7 @@ def file_path_violation(rel: str) -> str | None:
 def _fixture_outside(case_dir: str, fixture: str, skill_dir: str) -> bool:
     from ..formats.terum.paths import fixture_outside
 
-    return fixture_outside(case_dir, fixture, skill_dir)
+    return fixture_outside(case_dir, fixture, skill_dir, fs=DISK)
 
 
 def _segments(rel: str) -> list[str]:

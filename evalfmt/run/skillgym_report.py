@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..fsview import DISK
 from .detect import Detection
 from .session import Session, TextBlock, ToolCall, ToolResult, output_strings, skill_refs
 from .session import PREVIEW_CHARS
@@ -60,7 +61,7 @@ def read(path: str) -> Session:
     from ..load import LoadError, load_file
 
     try:
-        data = load_file(path, kind="json", max_bytes=REPORT_MAX_BYTES).data
+        data = load_file(path, fs=DISK, kind="json", max_bytes=REPORT_MAX_BYTES).data
     except LoadError as exc:
         raise SessionError(f"{path}: not a skillgym report: {exc.message}") from None
     if not isinstance(data, dict) or not isinstance(data.get("events", []), list):

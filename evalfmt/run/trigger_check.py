@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from .. import ir
 from ..discover import skill_root
 from ..errors import EvalfmtError
+from ..fsview import DISK
 from ..writeset import atomic_write
 from . import selectors
 from .triggers import TriggerScore, catalog, read_selections, score_triggers
@@ -44,7 +45,7 @@ class TriggersOutcome:
 
 def skill_folder(path: str) -> str | None:
     """The skill folder ``path`` is or is inside (holding SKILL.md), or None."""
-    root = path if os.path.isfile(os.path.join(path, "SKILL.md")) else skill_root(path)
+    root = path if os.path.isfile(os.path.join(path, "SKILL.md")) else skill_root(path, fs=DISK)
     return root if root is not None and os.path.isfile(os.path.join(root, "SKILL.md")) else None
 
 

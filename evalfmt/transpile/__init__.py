@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from .. import guard
 from ..errors import Diagnostic, EvalfmtError, sort_diagnostics
+from ..fsview import DISK
 from ..paths import default_out, repository
 
 LAYOUTS = ("seed", "agentv")
@@ -74,8 +75,8 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
     result = Plan()
     groups: dict[str, list] = {}
     for path in paths:
-        for unit in discover(path, force=fmt):
-            read = formats.read_unit(unit)
+        for unit in discover(path, force=fmt, fs=DISK):
+            read = formats.read_unit(unit, fs=DISK)
             result.diagnostics.extend(read.diagnostics)
             result.notes.extend(f"note: {n}" for n in read.notes)
             root = out_dir if out_dir is not None else default_root(unit.path, "seed", unit.format)
@@ -98,9 +99,9 @@ def default_root(path: str, layout: str, fmt: str | None = None) -> str:
     when it resolves outside the repository holding the input (the nearest ``.git`` upward; without
     one, the folder the default is made in): a repository that commits ``.agentv -> ../elsewhere``
     does not get to choose where evalfmt writes. ``-o`` writes there on purpose."""
-    root = default_out(path, layout, fmt)
+    root = default_out(path, layout, fmt, fs=DISK)
     folder = (os.path.dirname(os.path.dirname(root)) or ".") if layout == "seed" else root
-    repo = repository(os.path.abspath(folder))
+    repo = repository(os.path.abspath(folder), fs=DISK)
     guard.check(repo or folder, root, "write into the default output folder",
                 what="the repository" if repo else "the folder", tail=f"nothing written; give -o {root} to write there "
                 "on purpose")
@@ -121,7 +122,7 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
     result = Plan()
     owner: dict[str, str] = {}
     for path in paths:
-        for unit in discover(path, force=fmt):
+        for unit in discover(path, force=fmt, fs=DISK):
             if unit.note is not None:
                 result.notes.append(f"note: {unit.path}: {unit.note}")
                 continue
@@ -171,14 +172,14 @@ def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
     source = os.path.basename(unit.path.rstrip("/\\")) or unit.path
     if unit.format == "agentv":
         try:
-            res = transpile_file(unit.path)
+            res = transpile_file(unit.path, fs=DISK)
         except LoadError as exc:
             raise AgentvError(str(exc)) from None
         return res.files(), res.warnings
     from .. import formats
     from ..formats.agentv.writer import to_data
 
-    read = formats.read_unit(unit)
+    read = formats.read_unit(unit, fs=DISK)
     errors = [d for d in read.diagnostics if d.severity == "error"]
     if errors:
         raise AgentvError(errors[0].format())

@@ -29,11 +29,13 @@ This module never imports the IR: the agentv layout of an agentv file is a cold-
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import js
+from ..fsview import View
 from ..js import UNDEFINED, get, nullish
 
 NO_SKILL = "_no-skill"
@@ -331,7 +333,7 @@ def _transpile(suite: Any, tests: list, result: AgentvResult) -> AgentvResult:
 # ---------------------------------------------------------------------------------- whole files
 
 
-def load_suite(path: str) -> Any:
+def load_suite(path: str, *, fs: View) -> Any:
     """The EVAL.yaml data as agentv's ``parseYamlValue`` gives it; AgentvError for what its parser
     refuses, on one line at agentv's position (agentv prints a source excerpt under it; evalfmt's
     errors are one line). Raises :class:`~evalfmt.errors.LoadError` for what evalfmt refuses before
@@ -339,7 +341,7 @@ def load_suite(path: str) -> Any:
     from ..formats.agentv.loader import AgentvYamlError, duplicate_key_error, load_file
 
     try:
-        loaded = load_file(path)
+        loaded = load_file(path, fs=fs)
     except AgentvYamlError as exc:
         raise AgentvError(str(exc)) from None
     dup = duplicate_key_error(loaded)
@@ -348,10 +350,8 @@ def load_suite(path: str) -> Any:
     return loaded.data
 
 
-def transpile_file(path: str) -> AgentvResult:
-    import os
-
-    suite = load_suite(path)
+def transpile_file(path: str, *, fs: View) -> AgentvResult:
+    suite = load_suite(path, fs=fs)
     result = transpile(suite, os.path.basename(path))
     if not result.skills:
         raise AgentvError("No output produced (no tests found)", result.warnings)

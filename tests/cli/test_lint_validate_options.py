@@ -9,7 +9,6 @@ import json
 
 import pytest
 
-from evalfmt.lint import config as cfgmod
 
 SKILL_MD = "---\nname: notes\ndescription: Drafts release notes from the git history.\n---\n# Notes\n"
 CASE_BAD = "task: Write the release notes since v1.4.0.\nchek:\n  - transcript_mentions: LegacyConfigLoader\n"
@@ -23,12 +22,6 @@ EV101 = "unknown key 'chek' (did you mean 'checks'?); the engine ignores it sile
 EV104 = ("unknown assertion type 'skill-triger' (did you mean 'skill-trigger'?); agentv runs it as a custom "
          "assertion, and none named 'skill-triger' was found in .agentv/assertions/")
 
-
-@pytest.fixture(autouse=True)
-def _fresh_config_cache():
-    cfgmod.clear_cache()
-    yield
-    cfgmod.clear_cache()
 
 
 @pytest.fixture
@@ -187,7 +180,6 @@ def test_stdin_uses_the_configuration_of_its_filename(run_cli, repo):
                              input=EVAL_TYPO, cwd=str(repo))
     assert (code, out, err) == (0, "", "")
     (repo / "legacy" / "evalfmt.toml").write_text('exclude = ["EVAL.yaml"]\n')
-    cfgmod.clear_cache()
     assert run_cli("validate", "-", "--stdin-filename", "legacy/EVAL.yaml", input=EVAL_TYPO, cwd=str(repo)) == (
         0, "", "")
 

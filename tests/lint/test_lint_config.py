@@ -18,12 +18,6 @@ EV205 = "sample/evals/cases/a.yaml:4:26: EV205"
 EV211 = "sample/evals/cases/a.yaml:1:1: EV211"
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cfgmod.clear_cache()
-    yield
-    cfgmod.clear_cache()
-
 
 def codes(out: str) -> list[str]:
     return [" ".join(line.split(" ")[:2]) for line in out.splitlines()]
@@ -61,10 +55,8 @@ def test_evalfmt_toml_wins_over_pyproject_and_pyproject_without_table_is_skipped
     assert codes(lint(run_cli, repo)[1]) == [EV205]
     (repo / "evalfmt.toml").unlink()
     (repo / "sample" / "pyproject.toml").write_text("[project]\nname = 'skill'\n")
-    cfgmod.clear_cache()
     assert codes(lint(run_cli, repo)[1]) == [EV204]
     (repo / "sample" / "pyproject.toml").write_text("tool = 3\n")  # a 'tool' that is not a table
-    cfgmod.clear_cache()
     assert codes(lint(run_cli, repo)[1]) == [EV204]
 
 
@@ -104,7 +96,6 @@ def test_rule_options(run_cli, tmp_path):
     assert codes(lint(run_cli, repo)[1]) == [EV204]
     (repo / "evalfmt.toml").write_text("select = ['EV204']\n[rules.EV204]\nmin-length = 3\n"
                                        "extra-words = ['breaking']\n")
-    cfgmod.clear_cache()
     assert codes(lint(run_cli, repo)[1]) == [EV204]
 
 

@@ -9,7 +9,6 @@ import textwrap
 import pytest
 
 from conftest import run_source_checkout
-from evalfmt.lint import config as cfgmod
 from evalfmt.lint import registry as regmod
 from lintkit import materialize
 
@@ -152,7 +151,6 @@ def test_nothing_in_the_linted_repository_is_imported(run_cli, tmp_path):
     assert not marker.exists()  # ... and nothing of them ran
     # a config that names a module is refused, not followed
     (repo / "evalfmt.toml").write_text("select = ['ALL']\n[rules.EV999]\nmodule = 'evalfmt_plugin'\n")
-    cfgmod.clear_cache()
     assert run_cli("lint", "sample", cwd=str(repo)) == (
         2, "", f"evalfmt: {repo / 'evalfmt.toml'}:2:8: [rules.EV999]: no rule has this code (see 'evalfmt rules')\n")
     assert not marker.exists()

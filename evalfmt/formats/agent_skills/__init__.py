@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...fsview import DISK, View
 from .. import Format, ReadResult, first_char, peek_keys
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,10 +48,10 @@ SEED_KEYS = ("id", "input", "should_trigger")
 # ------------------------------------------------------------------------------------ detection
 
 
-def detect(path: str) -> bool:
-    if not path.lower().endswith(".json") or first_char(path) != "{":
+def detect(path: str, *, fs: View = DISK) -> bool:
+    if not path.lower().endswith(".json") or first_char(path, fs=fs) != "{":
         return False
-    keys = peek_keys(path)
+    keys = peek_keys(path, fs=fs)
     if "evals" in keys and ("skill_name" in keys or "prompt" in keys):
         return True
     return _is_seed_name(path) and "tests" in keys
@@ -67,10 +68,10 @@ def _default_order(item: dict) -> list[str]:
     return [k for k in EVAL_KEYS if k in item] + [k for k in item if k not in EVAL_KEYS]
 
 
-def read(path: str) -> ReadResult:
+def read(path: str, *, fs: View = DISK) -> ReadResult:
     from .reader import read as _read
 
-    return _read(path)
+    return _read(path, fs=fs)
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:

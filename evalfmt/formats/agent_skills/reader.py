@@ -7,14 +7,15 @@ from typing import Any, TypeGuard
 from ... import ir
 from ...ir import build
 from ...load import type_name
+from ...fsview import DISK, View
 from .. import ReadResult, Reporter, open_document, span_at
 from . import EVAL_KEYS, NAME, SEED_KEYS, TOP_KEYS, _default_order, _is_seed_name
 
 
 
-def read(path: str) -> ReadResult:
+def read(path: str, *, fs: View = DISK) -> ReadResult:
     result = ReadResult()
-    rep = open_document(path, result, kind="json")
+    rep = open_document(path, result, kind="json", fs=fs)
     if rep is None:
         return result
     data = rep.loaded.data

@@ -12,9 +12,7 @@ that mark a promptfoo config.
 
 from __future__ import annotations
 
-import os
-
-from ...load import is_virtual
+from ...fsview import DISK, View
 from .. import Format, ReadResult, basename, peek_keys
 
 YAML_EXTS = (".yaml", ".yml")
@@ -32,24 +30,24 @@ def named_like_eval(path: str) -> bool:
     return stem == "eval" or stem.endswith(".eval")
 
 
-def detect(path: str) -> bool:
+def detect(path: str, *, fs: View = DISK) -> bool:
     name = basename(path)
     lower = name.lower()
-    if not lower.endswith(YAML_EXTS) or not (os.path.isfile(path) or is_virtual(path)):
+    if not lower.endswith(YAML_EXTS) or not fs.isfile(path):
         return False
     if named_like_eval(path):
         return True
     stem = lower.rsplit(".", 1)[0]
     if stem.startswith("promptfooconfig"):
         return False
-    keys = peek_keys(path)
+    keys = peek_keys(path, fs=fs)
     return bool(keys & TEST_KEYS) and not keys & NOT_AGENTV
 
 
-def read(path: str) -> ReadResult:
+def read(path: str, *, fs: View = DISK) -> ReadResult:
     from .reader import read_file
 
-    return read_file(path)
+    return read_file(path, fs=fs)
 
 
 def write(evalset, existing=None):

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import LoadError, Pos
+from ...fsview import DISK, View
 from ...load import Duplicate, Loaded, YMap, YSeq, check_expanded_size, max_bytes_default, plain, read_text
 from ...load import load_text as _libyaml_load_text
 
@@ -92,9 +93,9 @@ class AgentvYamlError(LoadError):
         self.js_column = js_column
 
 
-def load_file(path: str) -> Loaded:
-    """Load an agentv YAML file as agentv's parser reads it (see the module docstring)."""
-    return load_text(read_text(path), path)
+def load_file(path: str, *, fs: View = DISK) -> Loaded:
+    """Load an agentv YAML file (read through ``fs``) as agentv's parser reads it (see the module docstring)."""
+    return load_text(read_text(path, fs=fs), path)
 
 
 def load_text(text: str, path: str = "<string>") -> Loaded:

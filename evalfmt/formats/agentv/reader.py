@@ -26,12 +26,12 @@ key order that differs from the writer's is kept in ``hints["keys"]``, and terum
 
 from __future__ import annotations
 
-import glob
 import os
 from typing import Any
 
 from ...errors import Diagnostic, LoadError, Pos, Severity
-from ...load import Loaded, load_text, type_name
+from ...fsview import DISK, View
+from ...load import Loaded, load_text, read_text, type_name
 from ...suggest import key as suggest_key, near
 from ... import ir
 from .. import ReadResult
@@ -220,11 +220,11 @@ def _q(value: Any) -> str:
 # ---------------------------------------------------------------------------------------- entry
 
 
-def _load(path: str) -> Loaded:
+def _load(path: str, fs: View) -> Loaded:
     """:func:`.loader.load_file`, refusing a ``!!binary`` value (EV100 at its position), as the terum and
     promptfoo readers do: agentv's parser makes a byte buffer of it, which no field of an eval file takes
     and no output format can carry."""
-    loaded = load_file(path)
+    loaded = load_file(path, fs=fs)
     if "binary" in loaded.text:  # every spelling of the tag names it (!!binary, a verbatim or %TAG tag)
         where = _binary(loaded.data, ())
         if where is not None:
@@ -268,10 +268,10 @@ def _binary(value: Any, where: tuple) -> tuple | None:
     return None
 
 
-def read_file(path: str) -> ReadResult:
+def read_file(path: str, *, fs: View = DISK) -> ReadResult:
     result = ReadResult()
     try:
-        loaded = _load(path)
+        loaded = _load(path, fs)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
         result.sets.append(_evalset(path))
@@ -287,7 +287,7 @@ def read_file(path: str) -> ReadResult:
         if data is not None:
             evalset.extra["document"] = plain(data)
     else:
-        Reader(ctx, result, path).top(evalset, data)
+        Reader(ctx, result, path, fs).top(evalset, data)
     result.sets.append(evalset)
     return result
 
@@ -300,10 +300,11 @@ def _duplicates(ctx: Ctx) -> None:
 
 
 class Reader:
-    def __init__(self, ctx: Ctx, result: ReadResult, path: str):
+    def __init__(self, ctx: Ctx, result: ReadResult, path: str, fs: View):
         self.ctx = ctx
         self.result = result
         self.path = path
+        self.fs = fs
         self.folder = os.path.dirname(os.path.abspath(path))
         self._custom: set[str] | None = None
 
@@ -441,10 +442,10 @@ class Reader:
         ctx = self.ctx
         es.hints["inlined"] = [ref]
         full = self._resolve(ref)
-        if os.path.isdir(full):
+        if self.fs.isdir(full):
             self._tests_dir(es, full)
             return
-        if not os.path.exists(full):
+        if not self.fs.exists(full):
             ctx.at_value(where, "EV103",
                          f"tests path '{ref}' does not exist (looked for {full}); create it, or list the tests inline")
             return
@@ -460,7 +461,7 @@ class Reader:
         """Load another YAML file of tests (recorded, duplicate keys reported): its Ctx and its data
         (as agentv's parser gives it); None when it does not load (EV100 recorded)."""
         try:
-            loaded = _load(path)
+            loaded = _load(path, self.fs)
         except LoadError as exc:
             self.result.diagnostics.append(exc.to_diagnostic())
             return None
@@ -490,9 +491,7 @@ class Reader:
 
     def _tests_jsonl(self, es: ir.EvalSet, full: str, ids: dict) -> None:
         try:
-            from ...load import read_text
-
-            text = read_text(full)
+            text = read_text(full, fs=self.fs)
         except LoadError as exc:
             self.result.diagnostics.append(exc.to_diagnostic())
             return
@@ -516,7 +515,7 @@ class Reader:
         """agentv's directory discovery: each sub-folder with case.yaml (or case.yml) is one test."""
         ids: dict[str, Pos] = {}
         try:
-            subdirs = sorted(e.name for e in os.scandir(full) if e.is_dir())
+            subdirs = [e.name for e in self.fs.scandir(full) if e.is_dir()]
         except OSError as exc:
             self.ctx.add(Pos(1, 1), "EV103", f"cannot list the tests folder {full}: {exc.strerror}")
             return
@@ -524,7 +523,7 @@ class Reader:
             case_file = None
             for fname in ("case.yaml", "case.yml"):
                 candidate = os.path.join(full, name, fname)
-                if os.path.isfile(candidate):
+                if self.fs.isfile(candidate):
                     case_file = candidate
                     break
             if case_file is None:
@@ -542,13 +541,13 @@ class Reader:
         raw = ref[len("file://"):]
         full = self._resolve(raw)
         if any(ch in raw for ch in "*?{"):
-            matches = sorted(p for p in glob.glob(full, recursive=True) if os.path.isfile(p))
+            matches = [p for p in self.fs.glob(full) if self.fs.isfile(p)]
             if not matches:
                 self.ctx.at_value(where, "EV103", f"'{ref}' matches no file; fix the pattern or remove it", "warning")
             for m in matches:
                 self._tests_file(es, m, ids)
             return
-        if not os.path.isfile(full):
+        if not self.fs.isfile(full):
             self.ctx.at_value(where, "EV103", f"'{ref}' does not exist (looked for {full}); fix the path or remove it")
             return
         self._tests_file(es, full, ids)
@@ -1028,7 +1027,7 @@ class Reader:
             while True:
                 folder = os.path.join(d, ".agentv", "assertions")
                 try:
-                    for e in os.scandir(folder):
+                    for e in self.fs.scandir(folder):
                         stem, ext = os.path.splitext(e.name)
                         if e.is_file() and ext.lower() in (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs"):
                             found.add(stem)
@@ -1158,6 +1157,6 @@ def assertion_checks(items: list, source: str, span: ir.Span | None = None) -> l
     data = loaded.data.get("assertions") if isinstance(loaded.data, dict) else None
     if not isinstance(data, list):
         return []
-    reader = Reader(Ctx(loaded, []), ReadResult(), source)
+    reader = Reader(Ctx(loaded, []), ReadResult(), source, DISK)  # (the executor: nothing cached)
     checks = reader.checks(data, ("assertions",))
     return [ir.replace(c, span=span) if span is not None else c for c in checks]

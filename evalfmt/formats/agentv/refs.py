@@ -14,8 +14,14 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Callable
 
+from ...errors import LoadError
+from ...fsview import View
+from ...load import load_file
 from .. import head
+from . import detect, named_like_eval
+from .loader import resolve_merges
 
 _MAY_REFER = re.compile(r"file://|^(?:tests|eval_cases|evalcases)[ \t]*:[ \t]*[^\s#]", re.M)
 TEST_KEYS = ("tests", "eval_cases", "evalcases")
@@ -24,16 +30,12 @@ TEST_KEYS = ("tests", "eval_cases", "evalcases")
 OWNER_LEVELS = 3
 
 
-def references(path: str) -> set[str]:
+def references(path: str, *, fs: View) -> set[str]:
     """Absolute paths of the files the eval file at ``path`` reads its tests from (existing files only)."""
-    if not _MAY_REFER.search(head(path)):
+    if not _MAY_REFER.search(head(path, fs=fs)):
         return set()
-    from ...errors import LoadError
-    from ...load import load_file
-    from .loader import resolve_merges
-
     try:
-        data = resolve_merges(load_file(path, kind="yaml").data)
+        data = resolve_merges(load_file(path, fs=fs, kind="yaml").data)
     except LoadError:
         return set()
     if not isinstance(data, dict):
@@ -42,34 +44,32 @@ def references(path: str) -> set[str]:
     base = os.path.dirname(os.path.abspath(path))
     out: set[str] = set()
     if isinstance(value, str):
-        out.update(_path_files(os.path.normpath(os.path.join(base, value))))
+        out.update(_path_files(os.path.normpath(os.path.join(base, value)), fs))
     elif isinstance(value, list):
         for item in value:
             if isinstance(item, str) and item.startswith("file://"):
                 full = os.path.normpath(os.path.join(base, item[len("file://"):]))
                 if any(ch in item for ch in "*?{"):
-                    import glob
-
-                    out.update(os.path.abspath(p) for p in glob.glob(full, recursive=True) if os.path.isfile(p))
-                elif os.path.isfile(full):
+                    out.update(os.path.abspath(p) for p in fs.glob(full) if fs.isfile(p))
+                elif fs.isfile(full):
                     out.add(full)
     return out
 
 
-def _path_files(full: str) -> list[str]:
-    if os.path.isfile(full):
+def _path_files(full: str, fs: View) -> list[str]:
+    if fs.isfile(full):
         return [full]
-    if not os.path.isdir(full):
+    if not fs.isdir(full):
         return []
     out = []
     try:
-        subs = sorted(e.path for e in os.scandir(full) if e.is_dir())
+        subs = sorted(e.path for e in fs.scandir(full) if e.is_dir())
     except OSError:
         return []
     for sub in subs:
         for name in ("case.yaml", "case.yml"):
             candidate = os.path.join(sub, name)
-            if os.path.isfile(candidate):
+            if fs.isfile(candidate):
                 out.append(candidate)
                 break
     return out
@@ -79,18 +79,16 @@ def _path_files(full: str) -> list[str]:
 CASE_FOLDERS = ("cases", "case", "Cases", "Case", "CASES", "tests", "test")
 
 
-def owner(path: str, not_owner=None) -> str | None:
+def owner(path: str, not_owner: Callable[[str], bool] | None = None, *, fs: View) -> str | None:
     """The eval file that reads ``path`` as its tests: an agentv file in the file's folder or the two
     above that references it (the nearest first, then by name), or None. In a case folder
     (:data:`CASE_FOLDERS`) only files named like agentv's eval files count, so the case files beside
     it are not opened; files for which ``not_owner`` is true are never owners."""
-    from . import detect, named_like_eval
-
     target = os.path.abspath(path)
     folder = os.path.dirname(path) or "."  # kept in the caller's spelling (relative stays relative)
     for _ in range(OWNER_LEVELS):
         try:
-            names = sorted(os.listdir(folder))
+            names = fs.listdir(folder)
         except OSError:
             names = []
         by_name = os.path.basename(os.path.abspath(folder)) in CASE_FOLDERS
@@ -98,9 +96,9 @@ def owner(path: str, not_owner=None) -> str | None:
             cand = os.path.join(folder, name)
             if os.path.abspath(cand) == target or (not_owner is not None and not_owner(cand)):
                 continue
-            if not (named_like_eval(cand) if by_name else detect(cand)):
+            if not (named_like_eval(cand) if by_name else detect(cand, fs=fs)):
                 continue
-            if target in references(cand):
+            if target in references(cand, fs=fs):
                 return os.path.normpath(cand)
         if os.path.dirname(os.path.abspath(folder)) == os.path.abspath(folder):
             break

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ...fsview import DISK, View
 from .. import Format, ReadResult, WriteResult, basename, head, peek_keys
 from .kinds import DEFAULT_NAME, NAME
 
@@ -41,16 +42,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from ... import ir
 
 
-def detect(path: str) -> bool:
+def detect(path: str, *, fs: View = DISK) -> bool:
     name = basename(path).lower()
     if re.fullmatch(r"promptfooconfig(\.[\w-]+)?\.(ya?ml|json)", name):
         return True
     if not name.endswith((".yaml", ".yml")):
         return False
-    text = head(path)
+    text = head(path, fs=fs)
     if "promptfoo.dev/config-schema" in text:
         return True
-    keys = peek_keys(path)
+    keys = peek_keys(path, fs=fs)
     if ("prompts" in keys or "providers" in keys) and ("tests" in keys or "defaultTest" in keys):
         return True
     # a promptfoo test file: a YAML list of tests with vars / assert
@@ -60,10 +61,10 @@ def detect(path: str) -> bool:
         bool(re.search(r"(?m)^[^\S\n]*-\s+(description|vars|assert):", text)) and "should_trigger" not in keys
 
 
-def read(path: str) -> ReadResult:
+def read(path: str, *, fs: View = DISK) -> ReadResult:
     from .reader import read as _read  # (imported when a file is read, not when one is detected)
 
-    return _read(path)
+    return _read(path, fs=fs)
 
 
 def write(evalset: "ir.EvalSet", existing: dict[str, str] | None = None) -> WriteResult:

@@ -29,15 +29,16 @@ process environment, remote datasets) is reported, never guessed.
 from __future__ import annotations
 
 import csv
-import glob
 import io
 import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
+from ...fsview import View
 from ...load import read_text
+from .loader import load_file
 from .template import Unrenderable, js_string, render
 
 _JS_EXT = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx")
@@ -45,6 +46,27 @@ _PROMPT_EXT = (".cjs", ".cts", ".j2", ".js", ".json", ".jsonl", ".md", ".mjs", "
                ".yml", ".yaml")
 _EXEC_EXT = (".sh", ".bash", ".exe", ".bat", ".cmd", ".ps1", ".rb", ".pl")
 _RESOLVE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+
+
+@dataclass
+class Files:
+    """How the expansion looks at the disk: only through the reader's view (:mod:`evalfmt.fsview`), so that
+    every prompt file, tests file and var file it reads is an input of the result cache."""
+
+    fs: View
+
+    def load(self, path: str) -> Any:
+        """A YAML or JSON file's data, read as promptfoo's parser reads it."""
+        return load_file(path, fs=self.fs).data
+
+    def text(self, path: str) -> str:
+        return read_text(path, fs=self.fs)
+
+    def isdir(self, path: str) -> bool:
+        return self.fs.isdir(path)
+
+    def glob(self, pattern: str) -> list[str]:
+        return self.fs.glob(pattern)
 
 
 class TestUnrenderable(Unrenderable):
@@ -172,7 +194,7 @@ def file_path_reason(s: str) -> str | None:
     return None
 
 
-def read_prompts(value: Any, base: str, loader: Callable[[str], Any]) -> list[Prompt]:
+def read_prompts(value: Any, base: str, files: Files) -> list[Prompt]:
     """The prompts of a config's ``prompts`` value (see the module docstring); :class:`ConfigError` where
     promptfoo stops."""
     if value is None:
@@ -203,7 +225,7 @@ def read_prompts(value: Any, base: str, loader: Callable[[str], Any]) -> list[Pr
                           ("prompts",))
     out: list[Prompt] = []
     for i, entry in enumerate(entries):
-        got = _process(entry, base, loader, 1)
+        got = _process(entry, base, files, 1)
         if not got:
             why = file_path_reason(entry["raw"]) or "a file path"
             raise ConfigError(f"there are no prompts in '{entry['raw']}' ({why} makes promptfoo read it as a file "
@@ -217,7 +239,7 @@ def read_prompts(value: Any, base: str, loader: Callable[[str], Any]) -> list[Pr
     return out
 
 
-def _process(entry: dict, base: str, loader: Callable[[str], Any], depth: int) -> list[Prompt]:
+def _process(entry: dict, base: str, files: Files, depth: int) -> list[Prompt]:
     raw: str = entry["raw"]
     label = entry.get("label") if isinstance(entry.get("label"), str) else None
     pid = entry.get("id") if isinstance(entry.get("id"), str) else None
@@ -233,17 +255,17 @@ def _process(entry: dict, base: str, loader: Callable[[str], Any], depth: int) -
         if at > 1 and (head.endswith(_JS_EXT) or head.endswith((".py", ".go", ".rb"))):
             rel, func = head, rel[at + 1:]
     path = os.path.normpath(os.path.join(base, rel))
-    if (os.path.isdir(path) or has_magic(rel)) and depth > 0:
+    if (files.isdir(path) or has_magic(rel)) and depth > 0:
         out: list[Prompt] = []
-        for match in sorted(glob.glob(path if not os.path.isdir(path) else os.path.join(path, "*"))):
+        for match in files.glob(path if not files.isdir(path) else os.path.join(path, "*")):
             found = os.path.relpath(match, base or ".")
-            out.extend(_process({"raw": found + (f":{func}" if func else "")}, base, loader, 0))
+            out.extend(_process({"raw": found + (f":{func}" if func else "")}, base, files, 0))
         return out or [Prompt(raw, label if label is not None else raw, pid)]
-    return _from_file(raw, rel, path, label, pid, loader)
+    return _from_file(raw, rel, path, label, pid, files)
 
 
 def _from_file(raw: str, rel: str, path: str, label: str | None, pid: str | None,
-               loader: Callable[[str], Any]) -> list[Prompt]:
+               files: Files) -> list[Prompt]:
     """The prompts of one prompt file, by its extension (promptfoo's processors)."""
     ext = os.path.splitext(path)[1]
     shown = label or path
@@ -257,7 +279,7 @@ def _from_file(raw: str, rel: str, path: str, label: str | None, pid: str | None
     if ext not in (".txt", ".md", ".j2", ".json", ".jsonl", ".yaml", ".yml"):
         return []
     try:
-        text = read_text(path)
+        text = files.text(path)
     except Exception:
         raise ConfigError(f"prompt file '{rel}' does not exist (promptfoo stops here)", ("prompts",)) from None
     if ext == ".txt":
@@ -272,7 +294,7 @@ def _from_file(raw: str, rel: str, path: str, label: str | None, pid: str | None
         except ValueError:
             return [Prompt(text, shown, pid)]
     try:
-        return [Prompt(_js_json(loader(path)), shown, pid)]
+        return [Prompt(_js_json(files.load(path)), shown, pid)]
     except Exception:
         return [Prompt(text, shown, pid)]
 
@@ -496,14 +518,14 @@ def _comma_values(value: str) -> list[str]:
 # ---------------------------------------------------------------------------------------- expansion
 
 
-def combinations(vars_: dict, base: str) -> list[dict]:
+def combinations(vars_: dict, base: str, files: Files) -> list[dict]:
     """promptfoo's ``generateVarCombinations``: one mapping per choice of a value of each list var (a list
     whose first item is not a string is one value) and of each file a ``file://`` var's glob names."""
     combos: list[dict] = [{}]
     for key, value in vars_.items():
         if isinstance(value, str) and value.startswith("file://"):
             pattern = value[len("file://"):]
-            found = sorted(os.path.relpath(p, base) for p in glob.glob(os.path.join(base, pattern)))
+            found = sorted(os.path.relpath(p, base) for p in files.glob(os.path.join(base, pattern)))
             if not found:
                 raise ConfigError(f"no file found for var '{key}' at '{pattern}' (promptfoo stops here)")
             values: list = [f"file://{p}" for p in found]
@@ -543,7 +565,7 @@ def _js_replacement(rep: str, subject: str, m: re.Match) -> str:
                                             "'": subject[m.end():]}[x.group(1)], rep)
 
 
-def load_var_files(vars_: dict, base: str, loader: Callable[[str], Any]) -> None:
+def load_var_files(vars_: dict, base: str, files: Files) -> None:
     """``file://`` vars as ``renderPrompt`` loads them: text trimmed, YAML as its JSON; :class:`Unrenderable`
     for what promptfoo computes (scripts) or encodes (images, PDFs)."""
     for key, value in list(vars_.items()):
@@ -559,20 +581,20 @@ def load_var_files(vars_: dict, base: str, loader: Callable[[str], Any]) -> None
             raise TestUnrenderable(f"the var '{key}', a binary file promptfoo encodes ('{rel}')")
         try:
             if ext in ("yaml", "yml"):
-                vars_[key] = _js_json(loader(path))
+                vars_[key] = _js_json(files.load(path))
             else:
-                vars_[key] = read_text(path).strip()
+                vars_[key] = files.text(path).strip()
         except Exception:
             raise TestUnrenderable(f"the var '{key}': its file '{rel}' cannot be read") from None
 
 
-def render_prompt(prompt: Prompt, vars_: dict, base: str, loader: Callable[[str], Any], env: dict,
+def render_prompt(prompt: Prompt, vars_: dict, base: str, files: Files, env: dict,
                   prefix: str = "", suffix: str = "") -> str:
     """The text promptfoo sends for ``prompt`` with ``vars_`` (``renderPrompt``); :class:`Unrenderable`."""
     if prompt.why:
         raise Unrenderable(prompt.why)
     vars_ = dict(vars_)
-    load_var_files(vars_, base, loader)
+    load_var_files(vars_, base, files)
     for key, value in vars_.items():
         if isinstance(value, str) and value.endswith("\n"):
             vars_[key] = value[:-1]
@@ -738,7 +760,7 @@ def _refers_undefined(template: str, vars_: dict) -> bool:
     return False
 
 
-def runs(config: Config, base: str, loader: Callable[[str], Any]) -> Iterator[Run]:
+def runs(config: Config, base: str, files: Files) -> Iterator[Run]:
     """Every (test, var combination, prompt) pair in promptfoo's order, rendered where evalfmt can."""
     default = config.default
     dopts, dvars, dasserts = _dict(default.get("options")), _dict(default.get("vars")), _list(default.get("assert"))
@@ -756,7 +778,7 @@ def runs(config: Config, base: str, loader: Callable[[str], Any]) -> Iterator[Ru
         if options.get("transformVars") is not None:
             why = "options.transformVars (a transform promptfoo runs on the vars)"
         try:
-            combos = [vars_] if options.get("disableVarExpansion") else combinations(vars_, base)
+            combos = [vars_] if options.get("disableVarExpansion") else combinations(vars_, base, files)
         except ConfigError as exc:
             combos, why = [vars_], str(exc)
         allowed = data.get("prompts") if isinstance(data.get("prompts"), list) else None
@@ -770,7 +792,7 @@ def runs(config: Config, base: str, loader: Callable[[str], Any]) -> Iterator[Ru
                     run.why, run.at_test = why, True
                 else:
                     try:
-                        run.rendered = render_prompt(prompt, combo, base, loader, config.env, prefix, suffix)
+                        run.rendered = render_prompt(prompt, combo, base, files, config.env, prefix, suffix)
                     except Unrenderable as exc:
                         run.why, run.at_test = str(exc), isinstance(exc, TestUnrenderable)
                 yield run

@@ -15,6 +15,7 @@ JSON files are read as JSON (promptfoo's YAML parser reads them the same way: JS
 from __future__ import annotations
 
 from ...errors import LoadError, Pos
+from ...fsview import DISK, View
 from ...load import Duplicate, Loaded, check_expanded_size, kind_of, max_bytes_default, read_text
 from ...load import load_text as _libyaml_load_text
 
@@ -23,9 +24,10 @@ _OWN = ("tab character", "unknown alias", "unknown tag", "is not a valid !!", "i
         "aliases expand", "one YAML document")
 
 
-def load_file(path: str, kind: str | None = None) -> Loaded:
-    """Load a promptfoo YAML or JSON file as promptfoo's parser reads it (see the module docstring)."""
-    return load_text(read_text(path), path, kind or kind_of(path))
+def load_file(path: str, kind: str | None = None, *, fs: View = DISK) -> Loaded:
+    """Load a promptfoo YAML or JSON file (read through ``fs``) as promptfoo's parser reads it (see the
+    module docstring)."""
+    return load_text(read_text(path, fs=fs), path, kind or kind_of(path))
 
 
 def load_text(text: str, path: str = "<string>", kind: str = "yaml") -> Loaded:

@@ -13,7 +13,6 @@ prompt; the others are ``variant`` cases, each a run of the same test (another f
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import re
@@ -21,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ... import ir
-from ...load import type_name
+from ...fsview import DISK, View
+from ...load import read_text, type_name
 from .. import ReadResult, Reporter, basename, open_document
 from ..skillgym.tslit import escape_regex
 from . import expand as ex
@@ -40,6 +40,8 @@ class _Reading:
     """One config being read: its reporter, the variable that is the prompt (a tests file read alone)."""
 
     config: Reporter
+    #: how the reading looks at the disk (every file read is an input of the result cache)
+    fs: View
     prompt_var: str | None = None
     #: var names some prompt template names
     used: set = field(default_factory=set)
@@ -47,14 +49,10 @@ class _Reading:
     warned: set = field(default_factory=set)
 
 
-def _loader(path: str) -> Any:
-    return load_file(path).data
-
-
-def read(path: str) -> ReadResult:
+def read(path: str, *, fs: View = DISK) -> ReadResult:
     """The config (or a list of tests) as an IR eval set."""
     result = ReadResult()
-    r = open_document(path, result, loader=load_file)
+    r = open_document(path, result, loader=load_file, fs=fs)
     if r is None:
         return result
     data = r.loaded.data
@@ -63,7 +61,7 @@ def read(path: str) -> ReadResult:
     result.sets.append(evalset)
     if isinstance(data, list):
         evalset.hints["shape"] = "tests"
-        evalset.cases.extend(_read_tests(_Reading(r), r, data, ()))
+        evalset.cases.extend(_read_tests(_Reading(r, fs), r, data, ()))
         return result
     if not isinstance(data, dict):
         r.add("EV102", f"a promptfoo config must be a mapping (or a list of tests), not a {type_name(data)}")
@@ -78,7 +76,7 @@ def read(path: str) -> ReadResult:
             evalset.hints[key] = value
         elif key not in CONSUMED:
             evalset.extra[key] = value
-    _Config(r, evalset, data).read()
+    _Config(r, evalset, data, fs).read()
     return result
 
 
@@ -95,12 +93,14 @@ def _read_description(r: Reporter, evalset: ir.EvalSet, data: dict) -> None:
 class _Config:
     """A config read as promptfoo expands it (see the module docstring)."""
 
-    def __init__(self, r: Reporter, evalset: ir.EvalSet, data: dict):
+    def __init__(self, r: Reporter, evalset: ir.EvalSet, data: dict, fs: View):
         self.r = r
         self.evalset = evalset
         self.data = data
         self.base = os.path.dirname(r.loaded.path)
-        self.reading = _Reading(r)
+        self.fs = fs
+        self.files = ex.Files(fs)
+        self.reading = _Reading(r, fs)
         self.config = ex.Config(r.loaded.path, env=data["env"] if isinstance(data.get("env"), dict) else {})
         #: the IR case of each test read (the test's own reading: name, checks, extra, hints)
         self.own: dict[int, ir.Case] = {}
@@ -110,7 +110,7 @@ class _Config:
     def read(self) -> None:
         data = self.data
         try:
-            self.config.prompts = ex.read_prompts(data.get("prompts"), self.base, _loader)
+            self.config.prompts = ex.read_prompts(data.get("prompts"), self.base, self.files)
         except ex.ConfigError as exc:
             self.r.add("EV107" if "exist" in str(exc) or "no prompts" in str(exc) else "EV102", str(exc),
                        *(exc.where if _has(data, exc.where) else ()))
@@ -168,10 +168,10 @@ class _Config:
 
     def _open(self, rel: str, at: tuple, what: str) -> Reporter | None:
         path = os.path.join(self.base, rel)
-        if not os.path.isfile(path):
+        if not self.fs.isfile(path):
             self.r.add("EV107", f"{what} '{rel}' does not exist: promptfoo stops here", *at)
             return None
-        return open_document(path, self.r.result, loader=load_file)
+        return open_document(path, self.r.result, loader=load_file, fs=self.fs)
 
     # ---------------------------------------------------------------------------------- scenarios
 
@@ -230,7 +230,7 @@ class _Config:
 
     def _expand(self) -> None:
         evalset = self.evalset
-        runs = list(ex.runs(self.config, self.base, _loader))
+        runs = list(ex.runs(self.config, self.base, self.files))
         multi_prompt = len(self.config.prompts) > 1
         default_checks = list(evalset.checks)
         apart = any(not run.defaults for run in runs)
@@ -428,7 +428,8 @@ def _tests_entry(cfg: "_Config", entry: Any, at: tuple, i: int, r: Reporter) -> 
                                                                        or entry.lower().endswith(".csv")))
     (case,) = _read_tests(cfg.reading, r, [entry], at, start=i)
     valid = isinstance(entry, dict)
-    t = ex.Test(_with_vars_files(entry, cfg.base) if valid else {}, at + (i,), r, "inline", i, invalid=not valid)
+    t = ex.Test(_with_vars_files(entry, cfg.base, cfg.files) if valid else {}, at + (i,), r, "inline", i,
+                invalid=not valid)
     t.case = case  # type: ignore[attr-defined]
     cfg.config.tests.append(t)
     return {"inline": 1}
@@ -442,15 +443,15 @@ def _ref_entry(cfg: "_Config", ref: str, at: tuple, r: Reporter, glob_of_files: 
     return {"ref": ref, "cases": len(cases) if cases is not None else 0, "resolved": cases is not None}
 
 
-def tests_files(config: str, ref: str) -> list[str]:
+def tests_files(config: str, ref: str, fs: View) -> list[str]:
     """The files a tests path names, as promptfoo's ``loadTestsFromGlob`` finds them: relative to the
     config's folder, ``*``/``?``/``[...]`` not matching ``/`` or a leading dot, ``**`` any depth (in
     sorted order: promptfoo takes the file system's)."""
     path = ref[len("file://"):] if ref.startswith("file://") else ref
     full = os.path.join(os.path.dirname(config), path)
     if not _GLOB_CHARS.search(path):
-        return [full] if os.path.isfile(full) else []
-    return sorted(p for p in glob.glob(full, recursive=True) if os.path.isfile(p))
+        return [full] if fs.isfile(full) else []
+    return [p for p in fs.glob(full) if fs.isfile(p)]
 
 
 def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case] | None:
@@ -459,7 +460,7 @@ def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case]
     if why is not None:
         r.add("EV103", f"tests from '{ref}' are not read: {why}", *at, severity="warning")
         return None
-    targets = tests_files(r.loaded.path, ref)
+    targets = tests_files(r.loaded.path, ref, cfg.fs)
     if not targets:
         r.add("EV107", f"tests file '{ref}' does not exist: its tests are not read" if not _GLOB_CHARS.search(ref)
               else f"tests glob '{ref}' matches no file: no tests are read from it", *at, severity="warning")
@@ -480,7 +481,7 @@ def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case]
                 c.hints["variant"] = True  # (a JSONL file is not written back: its reference is)
                 cfg.config.tests.append(t)
             continue
-        sub = open_document(target, r.result, loader=load_file)
+        sub = open_document(target, r.result, loader=load_file, fs=cfg.fs)
         if sub is None:
             continue
         data = sub.loaded.data
@@ -495,7 +496,8 @@ def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case]
             c.hints["file"] = rel
             c.hints["from_file"] = ref
             item = data[k] if isinstance(data[k], dict) else {}
-            t = ex.Test(_with_vars_files(_resolve_file_values(item, os.path.dirname(target)), os.path.dirname(target)),
+            t = ex.Test(_with_vars_files(_resolve_file_values(item, os.path.dirname(target), cfg.files),
+                                     os.path.dirname(target), cfg.files),
                         (k,) if isinstance(sub.loaded.data, list) else (), sub, "file", None, rel,
                         invalid=not isinstance(data[k], dict))
             t.case = c  # type: ignore[attr-defined]
@@ -505,10 +507,8 @@ def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case]
 
 
 def _jsonl(cfg: "_Config", target: str, r: Reporter, at: tuple) -> list | None:
-    from ...load import read_text
-
     rows = []
-    for n, line in enumerate(read_text(target).split("\n"), 1):
+    for n, line in enumerate(read_text(target, fs=cfg.fs).split("\n"), 1):
         if not line.strip():
             continue
         try:
@@ -519,7 +519,7 @@ def _jsonl(cfg: "_Config", target: str, r: Reporter, at: tuple) -> list | None:
     return rows
 
 
-def _resolve_file_values(item: dict, base: str) -> dict:
+def _resolve_file_values(item: dict, base: str, files: ex.Files) -> dict:
     """``maybeLoadConfigFromExternalFile`` on a test read from a tests file: ``file://`` text and data files
     loaded (not under ``vars``, nor a JavaScript or Python assertion's value)."""
     def walk(v: Any, ctx: str | None) -> Any:
@@ -532,14 +532,12 @@ def _resolve_file_values(item: dict, base: str) -> dict:
             return v
         rel = v[len("file://"):]
         path = os.path.join(base, rel)
-        if rel.endswith((".py", *ex._JS_EXT)) or _GLOB_CHARS.search(rel) or not os.path.isfile(path):
+        if rel.endswith((".py", *ex._JS_EXT)) or _GLOB_CHARS.search(rel) or not files.fs.isfile(path):
             return v
         try:
             if rel.endswith((".json", ".yaml", ".yml")):
-                return _loader(path)
-            from ...load import read_text
-
-            return read_text(path)
+                return files.load(path)
+            return files.text(path)
         except Exception:
             return v
     out = walk(item, None)
@@ -550,7 +548,7 @@ def _vars_paths(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
 
 
-def _with_vars_files(test: dict, base: str) -> dict:
+def _with_vars_files(test: dict, base: str, files: ex.Files) -> dict:
     """A test whose ``vars`` name YAML/JSON files (paths or globs): the vars those files hold, merged in order
     (promptfoo's ``readTestFiles``)."""
     value = test.get("vars")
@@ -558,13 +556,13 @@ def _with_vars_files(test: dict, base: str) -> dict:
         return test
     merged: dict = {}
     for pattern in [value] if isinstance(value, str) else list(value or []):  # (file:// names no file there)
-        for path in sorted(glob.glob(os.path.join(base, pattern))):
+        for path in files.glob(os.path.join(base, pattern)):
             try:
-                data = _loader(path)
+                data = files.load(path)
             except Exception:
                 continue
             if isinstance(data, dict):
-                merged.update(_resolve_file_values(data, os.path.dirname(path)))
+                merged.update(_resolve_file_values(data, os.path.dirname(path), files))
     return {**test, "vars": merged}
 
 
@@ -577,20 +575,18 @@ def _read_rows(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> None:
         return
     rel = ref[len("file://"):] if ref.startswith("file://") else ref
     path = os.path.join(os.path.dirname(r.loaded.path), rel)
-    if not os.path.isfile(path):
+    if not cfg.fs.isfile(path):
         r.add("EV107", f"tests file '{ref}' does not exist: promptfoo stops here", *at)
         return
     ext = os.path.splitext(rel)[1].lower()
-    from ...load import read_text
-
     rows: list
     try:
         if ext == ".csv":
-            rows = [ex.test_from_row(row) for row in ex.csv_rows(read_text(path))]
+            rows = [ex.test_from_row(row) for row in ex.csv_rows(cfg.files.text(path))]
         elif ext == ".jsonl":
             rows = _jsonl(cfg, path, r, at) or []
         elif ext in (".json", ".yaml", ".yml"):
-            data = _loader(path)
+            data = cfg.files.load(path)
             rows = data if isinstance(data, list) else [data]
             if ext in (".yaml", ".yml"):
                 rows = [ex.test_from_row(row) if isinstance(row, dict) else row for row in rows]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 
+from ...fsview import DISK, View
 from .. import Format, head
 
 SUFFIXES = (".ts", ".mts", ".cts")
@@ -23,11 +24,11 @@ _DEFAULT = re.compile(r"^[^\S\n]*export\s+default\b", re.M)
 _SUITE_TYPE = re.compile(r"(?::|\bsatisfies)\s*(?:Case|TestCase)\[\]|(?::|\bsatisfies)\s*(?:Suite|TestSuite)\b")
 
 
-def detect(path: str) -> bool:
+def detect(path: str, *, fs: View = DISK) -> bool:
     name = os.path.basename(path).lower()
     if not name.endswith(SUFFIXES) or name.startswith("skillgym.config.") or name.endswith(".d.ts"):
         return False
-    text = head(path)
+    text = head(path, fs=fs)
     if not _DEFAULT.search(text):
         return False
     if _IMPORT.search(text):
@@ -35,10 +36,10 @@ def detect(path: str) -> bool:
     return bool(re.search(r"\bprompt\s*[:,]", text)) and bool(re.search(r"\bassert\s*[(:]", text))
 
 
-def read(path: str):
+def read(path: str, *, fs: View = DISK):
     from .reader import read as _read
 
-    return _read(path)
+    return _read(path, fs=fs)
 
 
 def write(evalset, existing=None):

@@ -24,6 +24,7 @@ from lark import Tree
 
 from ... import ir
 from ...errors import Diagnostic, LoadError, Severity
+from ...fsview import DISK, View
 from ...load import read_text, type_name
 from .. import ReadResult
 from .checks import recognize
@@ -55,10 +56,10 @@ class Ctx:
         return ir.Span(file=self.path, line=line, column=col)
 
 
-def read(path: str) -> ReadResult:
+def read(path: str, *, fs: View = DISK) -> ReadResult:
     result = ReadResult()
     try:
-        text = read_text(path)
+        text = read_text(path, fs=fs)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
         return result

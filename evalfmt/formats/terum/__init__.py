@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from ...fsview import DISK, View
 from .. import Format, ReadResult, parts
 from .paths import CASE_DIR_VARIANTS, MISPLACED_TOP, skill_root
 
@@ -33,18 +34,18 @@ def at_terum_path(path: str) -> bool:
     return False
 
 
-def detect(path: str) -> bool:
-    if os.path.isdir(path):
-        root = skill_root(path)
-        return root is not None and os.path.isdir(os.path.join(root, "evals"))
+def detect(path: str, *, fs: View = DISK) -> bool:
+    if fs.isdir(path):
+        root = skill_root(path, fs=fs)
+        return root is not None and fs.isdir(os.path.join(root, "evals"))
     return at_terum_path(path)
 
 
-def read(path: str, forced: bool = False, exclude: frozenset = frozenset()) -> ReadResult:
+def read(path: str, *, fs: View = DISK, forced: bool = False, exclude: frozenset = frozenset()) -> ReadResult:
     """Read a skill folder (or its ``evals/``) or one file of it (:func:`.reader.read_unit`)."""
     from .reader import read_unit
 
-    return read_unit(path, forced, exclude)
+    return read_unit(path, fs=fs, forced=forced, exclude=exclude)
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:

@@ -25,7 +25,9 @@ from ... import ir
 from ...kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
 from ...errors import Diagnostic, LoadError, Severity
 from ...js import is_integer as is_js_integer, is_number as is_js_number, string as js_string
-from ...load import Loaded, load_file, plain, type_name
+from ...frontmatter import find as find_frontmatter
+from ...fsview import DISK, View
+from ...load import Loaded, load_file, load_text, plain, read_text, type_name
 from ...suggest import key as suggest_key, near
 from .. import ReadResult, parts
 from .paths import (  # noqa: F401 - re-exported for the terum format's users
@@ -60,10 +62,11 @@ def suggest(key: str, known: tuple[str, ...]) -> str | None:
 class _Ctx:
     """Diagnostics collector for one file."""
 
-    def __init__(self, loaded: Loaded, diags: list[Diagnostic]):
+    def __init__(self, loaded: Loaded, diags: list[Diagnostic], fs: View):
         self.loaded = loaded
         self.path = loaded.path
         self.diags = diags
+        self.fs = fs  # what the fixture checks look at
 
     def at(self, pos, code: str, message: str, severity: Severity = "error", **data) -> None:
         self.diags.append(Diagnostic(self.path, pos.line, pos.column, code, message, severity,
@@ -362,10 +365,10 @@ def _check_fixture(ctx: _Ctx, fixture: str, skill_dir: str, what: str) -> None:
         return
     base = os.path.dirname(ctx.path)
     target = os.path.normpath(os.path.join(base, fixture))
-    if fixture_outside(base, fixture, skill_dir):
+    if fixture_outside(base, fixture, skill_dir, fs=ctx.fs):
         ctx.value("fixture", code="EV107",
                   message=f"fixture '{fixture}' is outside the skill folder: keep fixtures under evals/")
-    elif not os.path.isdir(target):
+    elif not ctx.fs.isdir(target):
         ctx.value("fixture", code="EV107",
                   message=f"fixture directory '{fixture}' not found (looked for {target}); the engine drops the {what}")
 
@@ -475,11 +478,12 @@ def read_triggers_data(ctx: _Ctx, data: Any, skill: str | None) -> ir.TriggerSet
 # --------------------------------------------------------------------------------------- the unit
 
 
-def _load(path: str, result: ReadResult, known: tuple[str, ...] | None = None, what: str = "") -> Loaded | None:
+def _load(path: str, result: ReadResult, fs: View, known: tuple[str, ...] | None = None,
+          what: str = "") -> Loaded | None:
     """Load one file of the skill; with ``known`` (not forced), a file that shows none of terum's fields
     is left unread with a note (another tool's file at terum's path) instead of being refused."""
     try:
-        loaded = load_file(path)
+        loaded = load_file(path, fs=fs)
     except LoadError as exc:
         result.diagnostics.append(exc.to_diagnostic())
         return None
@@ -521,42 +525,43 @@ def not_terum(data: Any, known: tuple[str, ...]) -> str | None:
     return f"none of its keys ({shown}) is one of terum's"
 
 
-def read_case_file(path: str, result: ReadResult, skill_dir: str | None, forced: bool = True) -> ir.Case | None:
+def read_case_file(path: str, result: ReadResult, skill_dir: str | None, fs: View,
+                   forced: bool = True) -> ir.Case | None:
     name, _, ext = os.path.basename(path).rpartition(".")
-    loaded = _load(path, result, None if forced else CASE_KEYS, "case")
+    loaded = _load(path, result, fs, None if forced else CASE_KEYS, "case")
     if loaded is None:
         return None
-    case = read_case_data(_Ctx(loaded, result.diagnostics), name, loaded.data, False, skill_dir)
+    case = read_case_data(_Ctx(loaded, result.diagnostics, fs), name, loaded.data, False, skill_dir)
     if ext == "yml":
         case.hints["ext"] = "yml"
     return case
 
 
-def read_suite_file(path: str, result: ReadResult, skill_dir: str | None, case_stems: set[str],
+def read_suite_file(path: str, result: ReadResult, skill_dir: str | None, case_stems: set[str], fs: View,
                     forced: bool = True) -> ir.Suite | None:
-    loaded = _load(path, result, None if forced else SUITE_KEYS, "suite")
+    loaded = _load(path, result, fs, None if forced else SUITE_KEYS, "suite")
     if loaded is None:
         return None
-    ctx = _Ctx(loaded, result.diagnostics)
+    ctx = _Ctx(loaded, result.diagnostics, fs)
     suite = read_case_data(ctx, "suite", loaded.data, True, skill_dir)
     assert isinstance(suite, ir.Suite)
     read_suite_entries(ctx, suite, loaded.data, case_stems)
     return suite
 
 
-def read_triggers_file(path: str, result: ReadResult, skill: str | None,
+def read_triggers_file(path: str, result: ReadResult, skill: str | None, fs: View,
                        forced: bool = True) -> ir.TriggerSet | None:
-    loaded = _load(path, result, None if forced else TRIGGER_KEYS, "triggers file")
+    loaded = _load(path, result, fs, None if forced else TRIGGER_KEYS, "triggers file")
     if loaded is None:
         return None
-    return read_triggers_data(_Ctx(loaded, result.diagnostics), loaded.data, skill)
+    return read_triggers_data(_Ctx(loaded, result.diagnostics, fs), loaded.data, skill)
 
 
-def misplaced_is_terum(path: str, result: ReadResult) -> bool:
+def misplaced_is_terum(path: str, result: ReadResult, fs: View) -> bool:
     """Whether a file the engine never loads (EV111) is a terum file under a wrong name: it shows one
     of terum's fields; otherwise it is left unread with a note."""
     try:
-        data = load_file(path).data
+        data = load_file(path, fs=fs).data
     except LoadError:
         return True  # it is reported by its name; the content does not matter
     why = not_terum(data, SUITE_KEYS + TRIGGER_KEYS)  # any of terum's fields: the name is what is wrong
@@ -565,9 +570,9 @@ def misplaced_is_terum(path: str, result: ReadResult) -> bool:
     return why is None
 
 
-def misplaced_diagnostic(path: str, target: str | None) -> Diagnostic:
+def misplaced_diagnostic(path: str, target: str | None, fs: View) -> Diagnostic:
     rel_target = target and _from_evals(target)
-    exists = target is not None and os.path.exists(target)
+    exists = target is not None and fs.exists(target)
     if target is None:
         msg = f"{os.path.basename(path)} is never loaded by the engine"
     else:
@@ -584,24 +589,21 @@ def _from_evals(path: str) -> str:
     return "/".join(segs[len(segs) - 1 - segs[::-1].index("evals"):]) if "evals" in segs else path
 
 
-def skill_info(skill_dir: str) -> ir.SkillInfo:
+def skill_info(skill_dir: str, fs: View) -> ir.SkillInfo:
     name = os.path.basename(os.path.abspath(skill_dir))
     description = None
     md = os.path.join(skill_dir, "SKILL.md")
-    if os.path.isfile(md):
-        fm = frontmatter(md)
+    if fs.isfile(md):
+        fm = frontmatter(md, fs)
         if isinstance(fm, dict) and isinstance(fm.get("description"), str):
             description = fm["description"]
     return ir.SkillInfo(name=name, description=description, path=skill_dir)
 
 
-def frontmatter(md_path: str) -> Any:
+def frontmatter(md_path: str, fs: View) -> Any:
     """The parsed frontmatter of a SKILL.md (None when absent or unreadable)."""
-    from ...frontmatter import find as find_frontmatter
-    from ...load import load_text, read_text
-
     try:
-        text = read_text(md_path)
+        text = read_text(md_path, fs=fs)
     except LoadError:
         return None
     block = find_frontmatter(text)
@@ -615,46 +617,46 @@ def frontmatter(md_path: str) -> Any:
 
 # --------------------------------------------------------------------------------------- the unit
 
-def read_unit(path: str, forced: bool = False, exclude: frozenset = frozenset()) -> ReadResult:
-    """Read a skill folder (or its ``evals/``) or one file of it. Unless ``forced`` (``--from terum``),
-    a file that shows none of terum's fields is left unread with a note; files in ``exclude`` (read
-    by an agentv eval file as its tests) are never read."""
+def read_unit(path: str, *, fs: View = DISK, forced: bool = False, exclude: frozenset = frozenset()) -> ReadResult:
+    """Read a skill folder (or its ``evals/``) or one file of it, through ``fs``. Unless ``forced``
+    (``--from terum``), a file that shows none of terum's fields is left unread with a note; files in
+    ``exclude`` (read by an agentv eval file as its tests) are never read."""
     result = ReadResult()
-    if os.path.isdir(path):
-        _read_folder(skill_root(path) or path, result, forced, exclude)
+    if fs.isdir(path):
+        _read_folder(skill_root(path, fs=fs) or path, result, forced, exclude, fs)
         return result
-    root = skill_root(path)
+    root = skill_root(path, fs=fs)
     evals = os.path.dirname(path) if os.path.basename(os.path.dirname(path)) == "evals" else \
         os.path.dirname(os.path.dirname(path))
-    info = _skill(root)
+    info = _skill(root, fs)
     evalset = _evalset(path, info)
     segs = parts(path)
     name = segs[-1]
     if len(segs) >= 2 and segs[-2] == "evals" and name == "suite.yaml":
-        stems = {os.path.basename(p).rsplit(".", 1)[0] for p in case_files(evals)}
-        evalset.suite = read_suite_file(path, result, root, stems, forced)
+        stems = {os.path.basename(p).rsplit(".", 1)[0] for p in case_files(evals, fs=fs)}
+        evalset.suite = read_suite_file(path, result, root, stems, fs, forced)
     elif len(segs) >= 2 and segs[-2] == "evals" and name == "triggers.yaml":
-        evalset.triggers = read_triggers_file(path, result, info.name if info else None, forced)
+        evalset.triggers = read_triggers_file(path, result, info.name if info else None, fs, forced)
     elif len(segs) >= 3 and segs[-2] == "cases" and name.endswith((".yaml", ".yml")):
-        case = read_case_file(path, result, root, forced)
+        case = read_case_file(path, result, root, fs, forced)
         if case is not None:
             evalset.cases.append(case)
     else:
-        target = dict((p, t) for p, t in misplaced_files(evals)).get(path)
+        target = dict((p, t) for p, t in misplaced_files(evals, fs=fs)).get(path)
         if target is None:
             target = _guess_target(path, evals)
-        if forced or misplaced_is_terum(path, result):
-            result.diagnostics.append(misplaced_diagnostic(path, target))
+        if forced or misplaced_is_terum(path, result, fs):
+            result.diagnostics.append(misplaced_diagnostic(path, target, fs))
     if result.notes:
         return result  # the file was left unread (not terum's): no eval set
     result.sets.append(evalset)
     return result
 
 
-def _skill(root: str | None) -> ir.SkillInfo | None:
+def _skill(root: str | None, fs: View) -> ir.SkillInfo | None:
     """The skill an eval file belongs to: the folder holding SKILL.md above its ``evals/`` (the same
     rule as a skill-creator trigger set's), else none."""
-    return skill_info(root) if root is not None and is_skill_dir(root) else None
+    return skill_info(root, fs) if root is not None and is_skill_dir(root, fs=fs) else None
 
 
 def _evalset(source: str, info: ir.SkillInfo | None) -> ir.EvalSet:
@@ -669,18 +671,18 @@ def _guess_target(path: str, evals: str) -> str | None:
     return os.path.join(evals, "cases", stem + ".yaml")
 
 
-def _read_folder(root: str, result: ReadResult, forced: bool, exclude: frozenset) -> None:
+def _read_folder(root: str, result: ReadResult, forced: bool, exclude: frozenset, fs: View) -> None:
     evals = os.path.join(root, "evals")
-    info = _skill(root)
+    info = _skill(root, fs)
     evalset = _evalset(root, info)
 
     def mine(p: str) -> bool:
         return not exclude or os.path.abspath(p) not in exclude
 
-    files = [p for p in case_files(evals) if mine(p)]
+    files = [p for p in case_files(evals, fs=fs) if mine(p)]
     seen: dict[str, str] = {}
     for path in files:
-        case = read_case_file(path, result, root, forced)
+        case = read_case_file(path, result, root, fs, forced)
         if case is None:
             continue
         name = case.name
@@ -692,12 +694,12 @@ def _read_folder(root: str, result: ReadResult, forced: bool, exclude: frozenset
         seen.setdefault(name, path)
         evalset.cases.append(case)
     suite_path = os.path.join(evals, "suite.yaml")
-    if os.path.isfile(suite_path) and mine(suite_path):
-        evalset.suite = read_suite_file(suite_path, result, root, set(seen), forced)
+    if fs.isfile(suite_path) and mine(suite_path):
+        evalset.suite = read_suite_file(suite_path, result, root, set(seen), fs, forced)
     trig_path = os.path.join(evals, "triggers.yaml")
-    if os.path.isfile(trig_path) and mine(trig_path):
-        evalset.triggers = read_triggers_file(trig_path, result, info.name if info else None, forced)
-    for path, target in misplaced_files(evals):
-        if mine(path) and (forced or misplaced_is_terum(path, result)):
-            result.diagnostics.append(misplaced_diagnostic(path, target))
+    if fs.isfile(trig_path) and mine(trig_path):
+        evalset.triggers = read_triggers_file(trig_path, result, info.name if info else None, fs, forced)
+    for path, target in misplaced_files(evals, fs=fs):
+        if mine(path) and (forced or misplaced_is_terum(path, result, fs)):
+            result.diagnostics.append(misplaced_diagnostic(path, target, fs))
     result.sets.append(evalset)

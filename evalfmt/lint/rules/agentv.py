@@ -192,7 +192,7 @@ class StaleTranspile(Rule):
 
     def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         source = evalset.source
-        if not source or not os.path.isfile(source):
+        if not source or not ctx.fs.isfile(source):
             return
         layouts = ctx.options(self)["layouts"]
         if "seed" in layouts:
@@ -200,7 +200,7 @@ class StaleTranspile(Rule):
 
             # EVAL.yaml files sharing an output folder are routed together (as 'transpile' does).
             groups = ctx.state.setdefault(self.code, {})
-            groups.setdefault(default_out(source, "seed", "agentv"), []).append((source, evalset))
+            groups.setdefault(default_out(source, "seed", "agentv", fs=ctx.fs), []).append((source, evalset))
         if "agentv" in layouts:
             self._agentv(source, ctx)
 
@@ -213,7 +213,7 @@ class StaleTranspile(Rule):
             if routed.errors:
                 continue
             sources = " ".join(src for src, _es in members)
-            root_exists = os.path.isdir(root)
+            root_exists = ctx.fs.isdir(root)
             for skill in routed.skills:
                 # the text is written out only when there is a committed file to compare it with
                 self._compare(ctx, sources, os.path.join(root, f"{skill}/{SEED_FILE}"),
@@ -224,7 +224,7 @@ class StaleTranspile(Rule):
         from ...transpile.agentv_layout import AgentvError, transpile_file
 
         try:
-            files = transpile_file(source).files()
+            files = transpile_file(source, fs=ctx.fs).files()
         except (AgentvError, LoadError):
             return
         folder = os.path.dirname(source) or "."
@@ -235,8 +235,7 @@ class StaleTranspile(Rule):
     def _compare(self, ctx: Context, source: str, path: str, text: Callable[[], str], report_missing: bool) -> None:
         """Compare the committed file ``path`` with ``text()`` (called only when the file exists)."""
         try:
-            with open(path, "rb") as fh:
-                current = fh.read()
+            current = ctx.fs.read_bytes(path, 1 << 62)
         except OSError:
             if report_missing:
                 ctx.report(self, source.split(" ")[0], Pos(1, 1),

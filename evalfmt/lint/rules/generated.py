@@ -88,7 +88,7 @@ class GeneratedCaseRules(Rule):
             if not KEBAB.match(case.name):
                 ctx.report(self, path, Pos(1, 1),
                            f"generated case name '{case.name}' is not kebab-case (like 'no-tag-push'): rename the file")
-        if not generated or not whole_set(evalset):
+        if not generated or not whole_set(evalset, ctx):
             return  # the set-level counts need every case of the skill
         first = min(generated, key=file_of)
         n = len(generated)

@@ -14,6 +14,7 @@ import os
 import re
 
 from ...errors import Pos
+from ...fsview import View
 from ...guard import contains
 from ...paths import repository
 from ..context import Context, SkillFolder, offset_to_pos
@@ -750,8 +751,8 @@ class Category(Rule):
                        "it, or add it to the team's list")
 
 
-def repo_root(start: str) -> str | None:
-    return repository(os.path.abspath(start)) or repository(os.getcwd())
+def repo_root(start: str, fs: View) -> str | None:
+    return repository(os.path.abspath(start), fs=fs) or repository(os.getcwd(), fs=fs)
 
 
 class OutsideReferences(Rule):
@@ -814,14 +815,14 @@ class OutsideReferences(Rule):
             if body[max(0, m.start() - 3):m.start()] == "://" or ".." in token.split("/"):
                 continue
             local = os.path.normpath(os.path.join(skill_dir, token))
-            if contains(skill_dir, local) and os.path.lexists(local):
+            if contains(skill_dir, local) and ctx.fs.lexists(local):
                 continue
             if not root_known:
-                root, root_known = repo_root(skill_dir), True
+                root, root_known = repo_root(skill_dir, ctx.fs), True
             if root is None:
                 return
             candidate = os.path.normpath(os.path.join(root, token))
-            if contains(root, candidate) and os.path.lexists(candidate):
+            if contains(root, candidate) and ctx.fs.lexists(candidate):
                 ctx.report(self, skill.skill_md, offset_to_pos(text, start + m.start()),
                            f"'{token}' is a repository path outside the skill folder: the skill depends on a file "
                            "it does not carry; move it into the skill folder")

@@ -37,9 +37,9 @@ def with_suite(evalset: ir.EvalSet) -> list[ir.Case]:
     return out
 
 
-def whole_set(evalset: ir.EvalSet) -> bool:
+def whole_set(evalset: ir.EvalSet, ctx: Context) -> bool:
     """True when the set was read from a whole skill folder (not one file of it, as pre-commit gives)."""
-    return evalset.source is None or os.path.isdir(evalset.source)
+    return evalset.source is None or ctx.fs.isdir(evalset.source)
 
 
 def file_of(node: ir.Node) -> str:
@@ -681,7 +681,7 @@ class NoAdversarialCase(Rule):
 
     def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         cases = [c for c in evalset.cases if file_of(c)]
-        if not whole_set(evalset) or not cases or any(c.bucket == "adversarial" for c in cases):
+        if not whole_set(evalset, ctx) or not cases or any(c.bucket == "adversarial" for c in cases):
             return
         first = min(cases, key=lambda c: file_of(c))
         ctx.report(self, file_of(first), Pos(1, 1),
