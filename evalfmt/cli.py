@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from . import __version__
+from . import __version__, program
 
 #: subcommand -> (module under evalfmt.commands, one-line help shown by ``evalfmt --help``)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -140,5 +140,12 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(code)
 
 
-if __name__ == "__main__":  # pragma: no cover
+def console() -> None:
+    """The ``evalfmt`` command (and ``python -m evalfmt``): :func:`main` in a process of evalfmt's own,
+    which may take process-wide measures a library caller's process never gets (:mod:`evalfmt.program`)."""
+    program.claim()
     main()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    console()

@@ -39,9 +39,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import orjson
 
-from .. import guard, ir
+from .. import guard, ir, program
 from ..errors import EvalfmtError, one_line
-from . import agent_hints, contain
+from . import agent_hints
 from . import runners as runners_mod
 from . import scores
 from .compare import ArmRun, run_arm
@@ -149,7 +149,7 @@ def _init_worker() -> None:
     _worker["active"] = False
     _worker["interrupted"] = False
     signal.signal(signal.SIGINT, _session_sigint)
-    contain.keep_warm()  # this worker runs one agent after another: keep its next jail ready
+    program.claim()  # a worker process of evalfmt's own: it may be its agents' subreaper (run/contain.py)
 
 
 def _set_sigint(handler):
@@ -454,19 +454,18 @@ def _run_inline(queue: deque, result: RunResult, handle, progress: Progress) -> 
     _worker["interrupted"] = False
     previous = _set_sigint(_session_sigint)
     try:
-        with contain.warm():  # one agent after another: the next one's jail is made while one runs
-            while queue:
-                if _worker["interrupted"]:
-                    result.interrupted = True
-                    return
-                job = queue.popleft()
-                if job.unit.name in result.drops:
-                    continue
-                res = run_session(job)
-                handle(res)
-                if res.interrupted:
-                    result.interrupted = True
-                    return
+        while queue:
+            if _worker["interrupted"]:
+                result.interrupted = True
+                return
+            job = queue.popleft()
+            if job.unit.name in result.drops:
+                continue
+            res = run_session(job)
+            handle(res)
+            if res.interrupted:
+                result.interrupted = True
+                return
     except KeyboardInterrupt:  # no handler could be installed (not the main thread)
         result.interrupted = True
     finally:

@@ -43,7 +43,7 @@ from ..writeset import atomic_write
 from . import detect as detect_mod
 from . import judges
 from .. import verdict
-from . import contain, layout
+from . import layout
 from . import runners as runners_mod
 from . import tags as tags_mod
 from .checks import CaseResult, score_case
@@ -351,9 +351,8 @@ def _run_serial(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Pl
                 out: str, judge: judges.Judge | None) -> list[Session]:
     sessions: list[Session] = []
     # File system work off the agent's critical path: one helper thread stages the next session's
-    # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy);
-    # each command's jail is made while the one before runs
-    with Sandboxes() as boxes, contain.warm():
+    # sandbox while the agent runs, and removes finished sandboxes (each session still gets its own copy)
+    with Sandboxes() as boxes:
         boxes.prepare(plan[0][1] if plan else {})
         for i, (arm, skills, test, rep) in enumerate(plan):
             sandbox = boxes.take()
@@ -368,7 +367,7 @@ def _run_serial(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Pl
 def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: Plan, folders: dict[str, str],
                   out: str, judge: judges.Judge | None) -> list[Session]:
     """``--jobs N``: a process pool (fork) of N workers stages sandboxes and runs agents, as for a skill's
-    cases (each worker is its own subreaper, and keeps its next jail ready); this process scores each session
+    cases (each worker is its own subreaper); this process scores each session
     as its agent ends, then removes its sandbox. The sessions come back in plan order, so the receipt is the
     serial run's. On Ctrl-C no further agent starts, the running ones are killed, and the interrupt goes on
     once every worker is back."""

@@ -38,6 +38,8 @@ machine); with one it connects to that cluster and leaves it running.
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import logging
 import math
 import os
@@ -49,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import EvalfmtError
-from . import agent_hints, contain, sandbox_tar
+from . import agent_hints, contain, listeners, sandbox_tar
 from .runners import (CommandRunner, Outcome, RunnerOptions, SessionSpec, describe_exit, expand, make_command,
                       run_process)
 from .sandbox import SKILL_EXCLUDED, StageError, StageSpec, check, stage
@@ -91,14 +93,15 @@ class RayRunner:
     _inputs_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def _connect(self) -> Any:
-        import ray
-
         with self._lock:
-            if not ray.is_initialized():
-                if self.address is None:
-                    ray.init(address="local", include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
-                    self._started = True
-                else:
+            if self.address is None:
+                if not self._started:
+                    self._started = _start_local()
+                import ray
+            else:
+                import ray
+
+                if not ray.is_initialized():
                     try:
                         ray.init(address=self.address, log_to_driver=False, logging_level=logging.ERROR)
                     except (ConnectionError, RuntimeError, ValueError) as exc:
@@ -196,6 +199,50 @@ class RayRunner:
             contain.sweep(instance)
 
 
+#: read by Ray when it is imported: with "0", every part of a local instance (GCS, raylet, runtime-env agent,
+#: workers, this driver) binds 127.0.0.1 instead of every interface (measured with Ray 2.60: without it they
+#: listen on ``*`` and the runtime-env agent on the machine's address)
+LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+
+
+@contextlib.contextmanager
+def _environ(name: str, value: str) -> Any:
+    """``os.environ[name] = value`` while inside (the processes started meanwhile inherit it), then as it was."""
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
+def _start_local() -> bool:
+    """Start the run's own local Ray instance, every part of it listening on loopback only (False: this
+    process already has a Ray instance, not evalfmt's to start or stop). An instance any part of which
+    listens elsewhere (Ray was imported before evalfmt could ask it for loopback) is shut down at once
+    and refused: Ray's RPC has no authentication by default (docs/security.md)."""
+    with _environ(LOOPBACK_ENV, "0"):
+        import ray
+
+        if ray.is_initialized():
+            return False
+        before = set(listeners.listening([os.getpid()]))
+        ray.init(address="local", include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    instance = contain.descendants()
+    exposed = [s for s in listeners.listening([os.getpid(), *instance]) if not s.on_loopback and s not in before]
+    if exposed:
+        ray.shutdown()
+        contain.sweep(instance)
+        where = ", ".join(f"{s.address} ({s.name})" for s in exposed[:3])
+        raise EvalfmtError(f"the local Ray instance listened on {where}, not on loopback only: stopped, nothing ran. "
+                           f"Ray was imported before the run could ask it for loopback: set {LOOPBACK_ENV}=0 before "
+                           "Ray is imported, or run on a cluster (--runner-opt address=...; docs/running.md)")
+    return True
+
+
 _REMOTE: list[Any] = []
 
 
@@ -274,9 +321,7 @@ def make(options: RunnerOptions) -> RayRunner:
     unknown = sorted(set(options.options) - set(OPTIONS))
     if unknown:
         raise EvalfmtError(f"the ray runner has no option '{unknown[0]}' (options: {', '.join(OPTIONS)})")
-    try:
-        import ray  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("ray") is None:  # (not imported here: see _start_local)
         raise EvalfmtError("the ray runner needs Ray: install evalfmt with its 'ray' extra (evalfmt[ray])") from None
     command = make_command(options)
     opts = options.options

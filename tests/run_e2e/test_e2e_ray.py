@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -307,6 +309,78 @@ def test_ctrl_c_without_an_address_cancels_the_tasks_stops_the_instance_and_resu
     assert resumed.replace(b'"runner": "ray"', b'"runner": "command"') == \
         timeless((tmp_path / "whole" / "receipt.json").read_bytes())
     assert load(out / "receipt.json")["execution_status"] == "complete"
+
+
+def _pids_of_session(sid: int) -> set[int]:
+    found = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                if int(fh.read().rsplit(") ", 1)[1].split()[3]) == sid:
+                    found.add(int(pid))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def _ss_listening(pids: set[int]) -> list[tuple[str, str]]:
+    """(local address, process name) of every listening TCP socket ``ss -ltnp`` shows for ``pids``."""
+    text = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, check=True, timeout=30).stdout
+    found = []
+    for line in text.splitlines():
+        fields = line.split()
+        for name, pid in re.findall(r'\("([^"]*)",pid=(\d+),', line):
+            if int(pid) in pids:
+                found.append((fields[3], name))
+    return sorted(set(found))
+
+
+@pytest.mark.skipif(shutil.which("ss") is None, reason="ss (iproute2) is not installed: it lists the sockets")
+def test_a_local_instance_listens_on_loopback_only(tmp_path, evalfmt_exe):
+    """Without an address, every process of the run's own Ray instance (GCS, raylet, runtime-env agent,
+    workers) and evalfmt's driver listen on 127.0.0.1 only, as ``ss -ltnp`` shows them while a session
+    runs; the test's environment does not ask Ray for loopback itself (it is evalfmt's job)."""
+    skill = make_skill(tmp_path / "lib", "slowish", cases(tmp_path), body="!say SKILLED\n")
+    out = tmp_path / "out"
+    args = ["run", str(skill), "--runner", "ray", "--runner-opt", "num_cpus=0.5", "--agent-command", agent_command(),
+            "--out", str(out), "--quiet", "--run-id", RUN_ID, "--jobs", "3"]
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER")}
+    proc = subprocess.Popen([*evalfmt_exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+    try:
+        _wait_for(tmp_path / "runs.log", "b-waits")
+        time.sleep(1)  # the workers of the other sessions in flight
+        sockets = _ss_listening(_pids_of_session(proc.pid))
+        (tmp_path / "release").write_text("")
+        stdout, stderr = proc.communicate(timeout=300)
+    finally:
+        (tmp_path / "release").write_text("")
+        left = _reap(proc)
+    assert (proc.returncode, stderr) == (0, ""), stderr
+    assert left == []
+    names = {name for _, name in sockets}
+    assert {"gcs_server", "raylet"} <= names, sockets
+    assert [s for s in sockets if not s[0].startswith(("127.0.0.1:", "[::ffff:127.0.0.1]:"))] == [], sockets
+
+
+def test_an_instance_that_would_listen_on_every_interface_is_refused(tmp_path):
+    """Ray imported before evalfmt could ask it for loopback (by a program that calls evalfmt as a
+    library): the instance it started is stopped before any session, on one line that says why."""
+    skill = make_skill(tmp_path / "lib", "notes", {"b-loses": CASES["b-loses"]})
+    out = tmp_path / "out"
+    code = ("import sys, ray\nfrom evalfmt.cli import main\n"
+            f"main({['run', str(skill), '--runner', 'ray', '--agent-command', agent_command(), '--out', str(out)]!r})")
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER")}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300,
+                          start_new_session=True)
+    assert proc.returncode == 2, proc.stderr
+    line, = [x for x in proc.stderr.splitlines() if x.startswith("evalfmt:")]
+    assert re.fullmatch(r"evalfmt: the local Ray instance listened on \S+:\d+ \(\S+\)(, \S+:\d+ \(\S+\))*, "
+                        r"not on loopback only: stopped, nothing ran\. Ray was imported before the run could ask it "
+                        r"for loopback: set RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 before Ray is imported, or run on a "
+                        r"cluster \(--runner-opt address=\.\.\.; docs/running\.md\)", line), line
+    assert "Traceback" not in proc.stderr
+    assert not list(out.glob("*/*/transcript.jsonl"))  # no session ran
 
 
 def _strays(tmp_path, limit: float = 10.0) -> list[str]:

@@ -108,15 +108,40 @@ def test_setup_and_command_succeeds_that_daemonize_leave_nothing_behind(tmp_path
 
 
 def test_the_jail_in_use(monkeypatch):
+    """In a process that merely imports evalfmt (this one), the jail is a cgroup or the process group: never
+    the subreaper, a property of the whole process that would re-parent its orphans to the caller."""
     monkeypatch.setenv("EVALFMT_CONTAINMENT", "group")
     assert contain.jail().kind == "group"
-    monkeypatch.setenv("EVALFMT_CONTAINMENT", "auto")
-    cell = contain.jail()
-    try:
-        assert cell.kind == ("cgroup" if contain._cgroup_dir() and os.access(contain._cgroup_dir(), os.W_OK)
-                             else "reaper" if os.path.isdir("/proc/self/task") else "group")
-    finally:
-        cell.close()
+    cgroups = bool(contain._cgroup_dir() and os.access(contain._cgroup_dir(), os.W_OK))
+    for mode in ("auto", "reaper"):
+        monkeypatch.setenv("EVALFMT_CONTAINMENT", mode)
+        cell = contain.jail()
+        try:
+            assert cell.kind == ("cgroup" if cgroups and mode == "auto" else "group")
+        finally:
+            cell.close()
+    assert _subreaper_flag(os.getpid()) == 0
+
+
+def test_evalfmt_s_own_process_takes_the_reaper():
+    """``python -m evalfmt`` (and the console script) is evalfmt's own process: there the reaper is used."""
+    if not os.path.isdir("/proc/self/task"):
+        pytest.skip("the reaper needs Linux")
+    code = ("import os, sys\nfrom evalfmt import program\nfrom evalfmt.run import contain\n"
+            "os.environ['EVALFMT_CONTAINMENT'] = 'reaper'\nprint(contain.jail().kind)\nprogram.claim()\n"
+            "print(contain.jail().kind)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (proc.stdout, proc.stderr) == ("group\nreaper\n", "")
+
+
+def _subreaper_flag(pid: int) -> int:
+    """prctl(PR_GET_CHILD_SUBREAPER) of this process."""
+    import ctypes
+
+    assert pid == os.getpid()
+    value = ctypes.c_int(-1)
+    assert ctypes.CDLL(None, use_errno=True).prctl(37, ctypes.byref(value), 0, 0, 0) == 0
+    return value.value
 
 
 def test_a_bad_containment_setting_is_a_one_line_error(run_cli, tmp_path):
@@ -159,3 +184,46 @@ def test_the_empty_cgroup_of_a_killed_evalfmt_is_removed(tmp_path):
     cell = contain.jail()
     cell.close()
     assert not os.path.exists(stale)
+
+
+def _zombie_children() -> list[int]:
+    """This process's children that ended and were not waited for."""
+    out = []
+    for tid in os.listdir("/proc/self/task"):
+        for pid in pathlib.Path(f"/proc/self/task/{tid}/children").read_text().split():
+            try:
+                stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            if stat[stat.rfind(")") + 2] == "Z":
+                out.append(int(pid))
+    return out
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_run_called_in_process_leaves_the_caller_as_it_was(run_cli, tmp_path, jobs):
+    """``run`` called from a program's own process (here pytest's, through the CLI's main function): the
+    agents' daemons are still ended (a cgroup where one can be made), and the caller is not made a child
+    subreaper, so it collects no zombie of them (a test run once had 205)."""
+    if not os.path.isdir("/proc/self/task"):
+        pytest.skip("needs Linux's /proc")
+    piddir = tmp_path / "pids"
+    piddir.mkdir()
+    skill = make_skill(tmp_path / "lib", "notes", {
+        "a": "task: Write the notes.\nchecks:\n  - transcript_mentions: done\n",
+        "b": "task: Write more notes.\nchecks:\n  - transcript_mentions: done\n"})
+    cmd = f"{shlex.quote(sys.executable)} {shlex.quote(str(AGENT))} {{task}}"
+    before = set(_zombie_children())
+    try:
+        code, _, stderr = run_cli("run", str(skill), "--agent-command", cmd, "--out", str(tmp_path / "out"),
+                                  "--quiet", "--jobs", jobs, "--env", f"DAEMON_PIDDIR={piddir}")
+        assert code == 0, stderr  # (stderr: the fake agent reports no skills, a warning)
+        assert len([f for f in piddir.iterdir() if f.name.startswith("daemon-")]) == 4
+        time.sleep(0.5)  # an orphan killed at the end of a session is re-parented before it is reaped
+        assert _subreaper_flag(os.getpid()) == 0
+        assert set(_zombie_children()) - before == set()
+        cgroups = bool(contain._cgroup_dir() and os.access(contain._cgroup_dir(), os.W_OK))
+        if cgroups or jobs == "2":  # a cgroup, or the pool's workers, which are evalfmt's own processes
+            assert _alive(piddir) == []
+    finally:
+        _cleanup(piddir)

@@ -1,6 +1,5 @@
 """No process outlives a trigger run over a skill library either (``evalfmt run EVAL.yaml --skills DIR``): its
-agents start through jails made ahead (``contain.warm``: a launcher already inside the command's cgroup execs
-the agent), one at a time or several at once (``--jobs``, threads), and an agent whose children leave its
+agents run one at a time or several at once (``--jobs``), and an agent whose children leave its
 process group (``setsid``, a double fork, a child that keeps forking) has every one of them killed when its
 session ends, in a cgroup or with evalfmt as a child subreaper."""
 
