@@ -289,48 +289,58 @@ def _emit(value: Any, out: list[str], indent: int | None, level: int) -> None:
             out.append(item)
             continue
         value, level = item
-        if value is None or value is UNDEFINED:
-            out.append("null")
-        elif value is True:
-            out.append("true")
-        elif value is False:
-            out.append("false")
-        elif isinstance(value, str):
-            out.append(quote(value))
-        elif isinstance(value, (int, float)):
-            if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-                out.append("null")
-            else:
-                out.append(number_string(value))
+        if isinstance(value, list) and value:
+            work.extend(reversed(_list_parts(value, indent, level)))
+        elif isinstance(value, dict) and any(value[k] is not UNDEFINED for k in own_keys(value)):
+            work.extend(reversed(_dict_parts(value, indent, level)))
         elif isinstance(value, bytes):  # a Buffer (!!binary): its toJSON()
             work.append(({"type": "Buffer", "data": list(value)}, level))
-        elif isinstance(value, list):
-            if not value:
-                out.append("[]")
-                continue
-            parts: list = ["["]
-            pad = None if indent is None else "\n" + " " * (indent * (level + 1))
-            for i, x in enumerate(value):
-                if pad is None:
-                    if i:
-                        parts.append(",")
-                else:
-                    parts.append(("," if i else "") + pad)
-                parts.append((x, level + 1))
-            parts.append("]" if indent is None else "\n" + " " * (indent * level) + "]")
-            work.extend(reversed(parts))
-        elif isinstance(value, dict):
-            keys = [k for k in own_keys(value) if value[k] is not UNDEFINED]
-            if not keys:
-                out.append("{}")
-                continue
-            sep = ":" if indent is None else ": "
-            pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
-            parts = ["{"]
-            for i, key in enumerate(keys):
-                parts.append(("," if i else "") + pad + quote(str(key)) + sep)
-                parts.append((value[key], level + 1))
-            parts.append("}" if indent is None else "\n" + " " * (indent * level) + "}")
-            work.extend(reversed(parts))
-        else:  # pragma: no cover
-            out.append(quote(str(value)))
+        else:
+            out.append(_scalar(value))
+
+
+def _scalar(value: Any) -> str:
+    """A value with no parts of its own (an empty list or object included), as JSON.stringify writes it."""
+    if value is None or value is UNDEFINED:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return quote(value)
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+            return "null"
+        return number_string(value)
+    if isinstance(value, list):
+        return "[]"
+    if isinstance(value, dict):
+        return "{}"
+    return quote(str(value))  # pragma: no cover
+
+
+def _list_parts(value: list, indent: int | None, level: int) -> list:
+    parts: list = ["["]
+    pad = None if indent is None else "\n" + " " * (indent * (level + 1))
+    for i, x in enumerate(value):
+        if pad is None:
+            if i:
+                parts.append(",")
+        else:
+            parts.append(("," if i else "") + pad)
+        parts.append((x, level + 1))
+    parts.append("]" if indent is None else "\n" + " " * (indent * level) + "]")
+    return parts
+
+
+def _dict_parts(value: dict, indent: int | None, level: int) -> list:
+    keys = [k for k in own_keys(value) if value[k] is not UNDEFINED]
+    sep = ":" if indent is None else ": "
+    pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
+    parts: list = ["{"]
+    for i, key in enumerate(keys):
+        parts.append(("," if i else "") + pad + quote(str(key)) + sep)
+        parts.append((value[key], level + 1))
+    parts.append("}" if indent is None else "\n" + " " * (indent * level) + "}")
+    return parts

@@ -280,68 +280,88 @@ def _check(value: Any, tp: Any, where: str) -> str | None:
     return None if found is None else found[0]
 
 
-def _check_bare(value: Any, tp: Any, where: str, spec: Spec | None) -> tuple[str, bool] | None:
+#: what :func:`_check_bare` returns: (message, whether the failure is the value's own or a required key's)
+Found = Union[tuple[str, bool], None]
+
+
+def _check_bare(value: Any, tp: Any, where: str, spec: Spec | None) -> Found:
     """(message, whether the failure is the value's own or a required key's) or None."""
     what = spec.what if spec is not None else _what(tp)
     origin = typing.get_origin(tp)
     if _is_typeddict(tp):
-        if not isinstance(value, dict):
-            what = spec.what if spec and not spec.whole else "an object"
-            return f"field '{where}' must be {what}, not {_type(value)}", True
-        hints = _hints(tp)
-        required = tp.__required_keys__
-        for key in hints:
-            if key in required and key not in value:
-                return f"missing field '{where}.{key}'", True
-        for key, sub in hints.items():
-            if key in value:
-                problem = _check(value[key], sub, f"{where}.{key}")
-                if problem is not None:
-                    return problem, key in required
-        return None
+        return _check_typeddict(value, tp, where, spec)
     if origin in (Union, types.UnionType):
-        args = typing.get_args(tp)
-        if value is None and type(None) in args:
-            return None
-        rest = [a for a in args if a is not type(None)]
-        if len(rest) == 1:
-            inner_spec, inner = _unwrap(rest[0])
-            scalar = not (typing.get_origin(inner) in (dict, list) or _is_typeddict(inner))
-            found = _check_bare(value, inner, where, inner_spec or spec or (Spec(what) if scalar else None))
-            if found is not None and inner_spec is not None and inner_spec.whole and found[1]:
-                return f"field '{where}' must be {inner_spec.what}", True
-            return found
-        if any(_fits(value, a) for a in rest):
-            return None
-        containers = all(typing.get_origin(_unwrap(a)[1]) in (dict, list) for a in rest)
-        return f"field '{where}' must be {what}, not {_type(value) if containers else _show(value)}", True
+        return _check_union(value, tp, where, spec, what)
     if origin is Literal:
         if any(value is a if isinstance(a, bool) or a is None else (value == a and not isinstance(value, bool))
                for a in typing.get_args(tp)):
             return None
         return f"field '{where}' must be {what}, not {_show(value)}", True
     if origin is dict:
-        if not isinstance(value, dict):
-            return f"field '{where}' must be {spec.what if spec else 'an object'}, not {_type(value)}", True
-        (_, sub) = typing.get_args(tp)
-        for key, item in value.items():
-            problem = _check(item, sub, f"{where}.{key}")
-            if problem is not None:
-                return problem, False
-        return None
+        return _check_dict(value, tp, where, spec)
     if origin is list:
-        if not isinstance(value, list):
-            what = spec.what if spec and not spec.whole else "a list"
-            return f"field '{where}' must be {what}, not {_type(value)}", True
-        (sub,) = typing.get_args(tp)
-        for i, item in enumerate(value):
-            problem = _check(item, sub, f"{where}[{i}]")
-            if problem is not None:
-                return problem, True
-        return None
+        return _check_list(value, tp, where, spec)
     if _fits(value, tp):
         return None
     return f"field '{where}' must be {what}, not {_show(value)}", True
+
+
+def _check_typeddict(value: Any, tp: Any, where: str, spec: Spec | None) -> Found:
+    if not isinstance(value, dict):
+        what = spec.what if spec and not spec.whole else "an object"
+        return f"field '{where}' must be {what}, not {_type(value)}", True
+    hints = _hints(tp)
+    required = tp.__required_keys__
+    for key in hints:
+        if key in required and key not in value:
+            return f"missing field '{where}.{key}'", True
+    for key, sub in hints.items():
+        if key in value:
+            problem = _check(value[key], sub, f"{where}.{key}")
+            if problem is not None:
+                return problem, key in required
+    return None
+
+
+def _check_union(value: Any, tp: Any, where: str, spec: Spec | None, what: str) -> Found:
+    args = typing.get_args(tp)
+    if value is None and type(None) in args:
+        return None
+    rest = [a for a in args if a is not type(None)]
+    if len(rest) == 1:
+        inner_spec, inner = _unwrap(rest[0])
+        scalar = not (typing.get_origin(inner) in (dict, list) or _is_typeddict(inner))
+        found = _check_bare(value, inner, where, inner_spec or spec or (Spec(what) if scalar else None))
+        if found is not None and inner_spec is not None and inner_spec.whole and found[1]:
+            return f"field '{where}' must be {inner_spec.what}", True
+        return found
+    if any(_fits(value, a) for a in rest):
+        return None
+    containers = all(typing.get_origin(_unwrap(a)[1]) in (dict, list) for a in rest)
+    return f"field '{where}' must be {what}, not {_type(value) if containers else _show(value)}", True
+
+
+def _check_dict(value: Any, tp: Any, where: str, spec: Spec | None) -> Found:
+    if not isinstance(value, dict):
+        return f"field '{where}' must be {spec.what if spec else 'an object'}, not {_type(value)}", True
+    (_, sub) = typing.get_args(tp)
+    for key, item in value.items():
+        problem = _check(item, sub, f"{where}.{key}")
+        if problem is not None:
+            return problem, False
+    return None
+
+
+def _check_list(value: Any, tp: Any, where: str, spec: Spec | None) -> Found:
+    if not isinstance(value, list):
+        what = spec.what if spec and not spec.whole else "a list"
+        return f"field '{where}' must be {what}, not {_type(value)}", True
+    (sub,) = typing.get_args(tp)
+    for i, item in enumerate(value):
+        problem = _check(item, sub, f"{where}[{i}]")
+        if problem is not None:
+            return problem, True
+    return None
 
 
 def _fits(value: Any, tp: Any) -> bool:
@@ -414,22 +434,17 @@ def _schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _scalar_schemas() -> dict[Any, dict[str, Any]]:
+    return {Any: {}, type(None): {"type": "null"}, Count: {"type": "integer", "minimum": 0},
+            Number: {"type": "number"}, float: {"type": "number"}, int: {"type": "integer"},
+            str: {"type": "string"}, bool: {"type": "boolean"}}
+
+
 def _schema_bare(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
     origin = typing.get_origin(tp)
-    if tp is Any:
-        return {}
-    if tp is type(None):
-        return {"type": "null"}
-    if tp is Count:
-        return {"type": "integer", "minimum": 0}
-    if tp is Number or tp is float:
-        return {"type": "number"}
-    if tp is int:
-        return {"type": "integer"}
-    if tp is str:
-        return {"type": "string"}
-    if tp is bool:
-        return {"type": "boolean"}
+    scalars = _scalar_schemas()
+    if tp in scalars:
+        return dict(scalars[tp])
     if origin is Literal:
         return {"enum": list(typing.get_args(tp))}
     if origin in (Union, types.UnionType):
@@ -439,20 +454,24 @@ def _schema_bare(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
     if origin is list:
         return {"type": "array", "items": _schema(typing.get_args(tp)[0], defs)}
     if _is_typeddict(tp):
-        name = tp.__name__
-        if name not in defs:
-            defs[name] = {}
-            hints = _hints(tp)
-            body: dict[str, Any] = {"type": "object"}
-            if tp.__doc__:
-                body["description"] = " ".join(tp.__doc__.split())
-            body["properties"] = {k: _schema(v, defs) for k, v in hints.items()}
-            required = [k for k in hints if k in tp.__required_keys__]
-            if required:
-                body["required"] = required
-            defs[name] = body
-        return {"$ref": f"#/$defs/{name}"}
+        return _schema_typeddict(tp, defs)
     raise TypeError(f"no schema for {tp!r}")  # pragma: no cover - a type added above without a rule here
+
+
+def _schema_typeddict(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    name = tp.__name__
+    if name not in defs:
+        defs[name] = {}
+        hints = _hints(tp)
+        body: dict[str, Any] = {"type": "object"}
+        if tp.__doc__:
+            body["description"] = " ".join(tp.__doc__.split())
+        body["properties"] = {k: _schema(v, defs) for k, v in hints.items()}
+        required = [k for k in hints if k in tp.__required_keys__]
+        if required:
+            body["required"] = required
+        defs[name] = body
+    return {"$ref": f"#/$defs/{name}"}
 
 
 # ------------------------------------------------------------------------------- helpers

@@ -115,12 +115,8 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     result = read(root or skill_dir, from_)
     one_format(skill_dir, result.sets, from_)
     if skills or not any(s.format == "terum" for s in result.sets):
-        if not result.sets:
-            raise EvalfmtError(f"{skill_dir}: not a skill folder with evals/ (cases or a suite), and no eval file")
-        if shard is not None or resume:
-            raise click.UsageError(f"{'--shard' if shard is not None else '--resume'} works on a skill's cases and "
-                                   "suite, not yet on a trigger run over a skill library")
-        return _library_run(skill_dir, result.sets, skills, out=out, runner=runner_name, agent_command=agent_command,
+        return _library_run(skill_dir, result.sets, skills, shard=shard, resume=resume, out=out, runner=runner_name,
+                            agent_command=agent_command,
                             replay_from=replay_from, runner_options=_pairs(runner_opts, "--runner-opt"), k=k,
                             model=model, timeout_minutes=timeout_minutes, env=env, detection=detection,
                             run_id=run_id, check_timeout=timeout, force=force, fmt=fmt, require_pass=require_pass,
@@ -139,6 +135,18 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
         return _dry_run(outcome.dry, fmt)
     cmp, run = outcome.comparison, outcome.run
     assert cmp is not None and run is not None
+    _print_skill_run(outcome, fmt)
+    if run.interrupted:
+        err(f"interrupted: {len([s for s in run.sessions if s.started])} of {run.planned} sessions ran; "
+            f"receipt written ({cmp.status})")
+        return 130
+    return exit_code(cmp, require_pass)
+
+
+def _print_skill_run(outcome, fmt: str) -> None:
+    """What a run over a skill's cases prints: the contamination warnings, then the comparison (its JSON,
+    or the rows and verdict with the skipped and dropped cases and the receipt's path)."""
+    cmp, run = outcome.comparison, outcome.run
     for c in outcome.contamination:
         err(f"warning: {c['arm']} {c['case']} #{c['repetition']}: the agent reported skills "
             f"[{', '.join(c['skills'])}], which {'lack' if c['arm'] == 'candidate' else 'include'} "
@@ -149,26 +157,49 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
         data["dropped_cases"] = run.drops
         data["interrupted"] = run.interrupted
         echo_json(data)
-    else:
-        for line in text_lines(cmp, outcome.triggers):
-            echo_line(line)
-        for name, missing in run.skips.items():
-            echo_line(f"environment skip: {name} (missing {', '.join(missing)})")
-        for name, d in run.drops.items():
-            echo_line(f"dropped: {name} ({d['kind']}): {d['detail']}")
-        echo_line(f"receipt: {outcome.receipt_path}")
-    if run.interrupted:
-        err(f"interrupted: {len([s for s in run.sessions if s.started])} of {run.planned} sessions ran; "
-            f"receipt written ({cmp.status})")
-        return 130
-    return exit_code(cmp, require_pass)
+        return
+    for line in text_lines(cmp, outcome.triggers):
+        echo_line(line)
+    for name, missing in run.skips.items():
+        echo_line(f"environment skip: {name} (missing {', '.join(missing)})")
+    for name, d in run.drops.items():
+        echo_line(f"dropped: {name} ({d['kind']}): {d['detail']}")
+    echo_line(f"receipt: {outcome.receipt_path}")
 
 
 def _library_run(where: str, sets: list, skills: tuple[str, ...], *, fmt: str, require_pass: bool, out: str | None,
-                 **options) -> int:
+                 shard: str | None, resume: bool, **options) -> int:
     """``run EVAL.yaml --skills DIR``: a trigger run over a skill library (evalfmt.run.library)."""
     from ..errors import EvalfmtError
-    from ..run.library import LIBRARY, LibraryRunRequest, find_library, run_library, text_lines as library_lines
+    from ..run.library import LibraryRunRequest, run_library, text_lines as library_lines
+
+    if not sets:
+        raise EvalfmtError(f"{where}: not a skill folder with evals/ (cases or a suite), and no eval file")
+    if shard is not None or resume:
+        raise click.UsageError(f"{'--shard' if shard is not None else '--resume'} works on a skill's cases and "
+                               "suite, not yet on a trigger run over a skill library")
+    libraries = _libraries(where, skills)
+    if out is None:
+        raise click.UsageError("give --out DIR (where the receipt and the sessions go)")
+    run = run_library(LibraryRunRequest(where=where, sets=sets, libraries=libraries, out=out, **options),
+                      notify=lambda note: err(f"note: {note}"))
+    if fmt == "json":
+        echo_json(run.receipt)  # the receipt written to the run folder, run_id and all
+    else:
+        for line in library_lines(run):
+            echo_line(line)
+        echo_line(f"receipt: {run.receipt_path}")
+    if run.tally is not None:
+        return 1 if run.tally.verdict == "FAIL" or (require_pass and run.tally.verdict != "PASS") else 0
+    live = [s for s in run.sessions if not s.dead]
+    return 0 if live and all(s.result is None or s.result.passed for s in live) else 1
+
+
+def _libraries(where: str, skills: tuple[str, ...]) -> dict[str, str]:
+    """``--skills [ARM=]DIR`` as arm -> folder (one library: ``library``), else the library found beside
+    or above ``where``."""
+    from ..errors import EvalfmtError
+    from ..run.library import LIBRARY, find_library
 
     libraries: dict[str, str] = {}
     for spec in skills:
@@ -183,22 +214,7 @@ def _library_run(where: str, sets: list, skills: tuple[str, ...], *, fmt: str, r
         if found is None:
             raise EvalfmtError(f"{where}: no skill folders beside or above it: give --skills DIR")
         libraries[LIBRARY] = found
-    if out is None:
-        raise click.UsageError("give --out DIR (where the receipt and the sessions go)")
-    run = run_library(LibraryRunRequest(where=where, sets=sets, libraries=libraries, out=out, **options),
-                      notify=lambda note: err(f"note: {note}"))
-    if fmt == "json":
-        echo_json(run.receipt)  # the receipt written to the run folder, run_id and all
-    else:
-        for line in library_lines(run):
-            echo_line(line)
-        echo_line(f"receipt: {run.receipt_path}")
-    if run.tally is not None:
-        if run.tally.verdict == "FAIL" or (require_pass and run.tally.verdict != "PASS"):
-            return 1
-        return 0
-    live = [s for s in run.sessions if not s.dead]
-    return 0 if live and all(s.result is None or s.result.passed for s in live) else 1
+    return libraries
 
 
 def _dry_run(results, fmt: str) -> int:

@@ -48,21 +48,9 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
     from ..run.trigger_check import TriggersRequest, catalog_of, check_triggers
 
     if show_catalog:
-        lines = catalog_of(path)
-        if fmt == "json":
-            echo_json({"catalog": lines})
-        else:
-            for line in lines:
-                echo_line(line)
+        _print_lines(catalog_of(path), fmt, "catalog")
         return 0
-    if selector_name is not None:
-        if selections is not None:
-            raise click.UsageError("give --selections FILE or --selector NAME, not both")
-    elif selector_command is not None or record is not None:
-        raise click.UsageError("--selector-command and --record need --selector command")
-    elif selections is None:
-        raise click.UsageError("give --selections FILE (or --selector command --selector-command TEMPLATE, or "
-                               "--catalog)")
+    _check_sources(selections, selector_name, selector_command, record)
     outcome = check_triggers(TriggersRequest(
         where=path, sets=read_sets(path, from_), skill=skill, selections=selections, selector=selector_name,
         selector_command=selector_command, runs=runs, threshold=threshold, record=record, model=model,
@@ -72,10 +60,36 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
         if fmt == "json":
             echo_json(result.to_json())
         else:
-            for line in result.lines():
-                echo_line(line)
-        return 1 if result.misses or result.false_fires else 0
-    name = outcome.skill or ""
+            _print_lines(result.lines(), fmt, "")
+    else:
+        _print_made(outcome, fmt, runs, threshold)
+    return 1 if result.misses or result.false_fires else 0
+
+
+def _check_sources(selections: str | None, selector_name: str | None, selector_command: str | None,
+                   record: str | None) -> None:
+    """Recorded selections, or a selector that makes them: one of the two."""
+    if selector_name is not None:
+        if selections is not None:
+            raise click.UsageError("give --selections FILE or --selector NAME, not both")
+    elif selector_command is not None or record is not None:
+        raise click.UsageError("--selector-command and --record need --selector command")
+    elif selections is None:
+        raise click.UsageError("give --selections FILE (or --selector command --selector-command TEMPLATE, or "
+                               "--catalog)")
+
+
+def _print_lines(lines: list[str], fmt: str, key: str) -> None:
+    if fmt == "json":
+        echo_json({key: lines})
+    else:
+        for line in lines:
+            echo_line(line)
+
+
+def _print_made(outcome, fmt: str, runs: int, threshold: float) -> None:
+    """The score of selections a selector made now: its failures on stderr, fire rates with --runs > 1."""
+    result, name = outcome.score, outcome.skill or ""
     for pr in outcome.prompts:
         for c in pr.choices:
             if c.selected is None:
@@ -86,13 +100,12 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
         data["threshold"] = threshold
         data["prompts"] = [pr.to_json(name) for pr in outcome.prompts]
         echo_json(data)
-    else:
-        if runs > 1:
-            for pr in outcome.prompts:
-                rate = pr.rate(name)
-                shown = "n/a" if rate is None else f"{rate:.2f}"
-                kind = "should trigger" if pr.should_trigger else "should not trigger"
-                echo_line(f"fire rate {pr.fired(name)}/{pr.answered} = {shown} ({kind}): {pr.prompt}")
-        for line in result.lines():
-            echo_line(line)
-    return 1 if result.misses or result.false_fires else 0
+        return
+    if runs > 1:
+        for pr in outcome.prompts:
+            rate = pr.rate(name)
+            shown = "n/a" if rate is None else f"{rate:.2f}"
+            kind = "should trigger" if pr.should_trigger else "should not trigger"
+            echo_line(f"fire rate {pr.fired(name)}/{pr.answered} = {shown} ({kind}): {pr.prompt}")
+    for line in result.lines():
+        echo_line(line)

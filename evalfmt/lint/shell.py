@@ -73,139 +73,141 @@ _PLAIN_RUN = re.compile(r"[^\s\\'\"`$<>;&|()#]+")
 
 
 class _Reader:
+    """One pass over a script: the word being read (``word``, from ``start``; ``quoted`` once a quote is
+    in it), the command it belongs to, and the heredocs whose bodies follow the current line. Each
+    ``_at_*`` method reads what starts at index ``i`` and returns the index after it."""
+
     def __init__(self, text: str, base: int):
         self.text = text
         self.base = base
         self.out: list[Command] = []
+        self.cmd = Command()
+        self.word: list[str] = []
+        self.start = -1
+        self.quoted = False
+        self.skip_next = False  # the next word is a redirection target
+        self.heredocs: list[tuple[str, bool]] = []
 
     def run(self) -> list[Command]:
-        text = self.text
-        n = len(text)
-        cmd = Command()
-        word: list[str] = []
-        start = -1
-        quoted = False
-        skip_next = False  # the next word is a redirection target
-        heredocs: list[tuple[str, bool]] = []
-        i = 0
-
-        def end_word() -> None:
-            nonlocal word, start, quoted, skip_next
-            if start >= 0:
-                if skip_next:
-                    skip_next = False
-                else:
-                    cmd.words.append(Word("".join(word), self.base + start, quoted))
-            word, start, quoted = [], -1, False
-
-        def end_cmd() -> None:
-            nonlocal cmd
-            end_word()
-            if cmd.words:
-                self.out.append(cmd)
-            cmd = Command()
-
+        text, n, i = self.text, len(self.text), 0
         while i < n:
             c = text[i]
             if c == "\\" and i + 1 < n:
-                if text[i + 1] == "\n":
-                    i += 2
-                    continue
-                if start < 0:
-                    start = i
-                word.append(text[i + 1])
-                i += 2
-                continue
-            if c in " \t":
-                end_word()
+                i = self._at_backslash(i)
+            elif c in " \t":
+                self._end_word()
                 i += 1
-                continue
-            if c == "\n":
-                end_cmd()
-                i += 1
-                if heredocs:
-                    i = self._skip_heredocs(i, heredocs)
-                    heredocs = []
-                continue
-            if c == "#" and start < 0:
+            elif c == "\n":
+                i = self._at_newline(i)
+            elif c == "#" and self.start < 0:
                 j = text.find("\n", i)
                 i = n if j < 0 else j
-                continue
-            if c == "'":
-                if start < 0:
-                    start = i
-                quoted = True
-                j = text.find("'", i + 1)
-                j = n if j < 0 else j
-                word.append(text[i + 1:j])
-                i = j + 1
-                continue
-            if c == '"':
-                if start < 0:
-                    start = i
-                quoted = True
-                i = self._double(i + 1, word)
-                continue
-            if c == "`":
-                if start < 0:
-                    start = i
-                j = text.find("`", i + 1)
-                j = n if j < 0 else j
-                self.out.extend(commands(text[i + 1:j], self.base + i + 1))
-                word.append(text[i:j + 1])
-                i = j + 1
-                continue
-            if c == "$" and text.startswith("$(", i) and not text.startswith("$((", i):
-                if start < 0:
-                    start = i
-                j = _matching_paren(text, i + 1)
-                self.out.extend(commands(text[i + 2:j], self.base + i + 2))
-                word.append(text[i:j + 1])
-                i = j + 1
-                continue
-            if c in "<>":
-                # a file descriptor number right before the operator is part of it
-                if start >= 0 and "".join(word).isdigit():
-                    word, start, quoted = [], -1, False
-                end_word()
-                if text.startswith("<<", i):
-                    j = i + 2
-                    strip_tabs = j < n and text[j] == "-"
-                    if strip_tabs:
-                        j += 1
-                    m = re.match(r"[ \t]*(['\"]?)([^\s'\"<>;&|()]+)\1", text[j:])
-                    if m:
-                        heredocs.append((m.group(2), strip_tabs))
-                        i = j + m.end()
-                        continue
-                    i = j
-                    continue
-                j = i + 1
-                while j < n and text[j] in "<>&|":
-                    j += 1
-                if j < n and text[j - 1] == "&" and text[j:j + 1].isdigit():
-                    while j < n and text[j].isdigit():
-                        j += 1
-                    i = j
-                    continue
-                skip_next = True
-                i = j
-                continue
-            if c in _OPS:
-                end_cmd()
+            elif c in "'\"`" or (c == "$" and text.startswith("$(", i) and not text.startswith("$((", i)):
+                i = self._at_quote(i, c)
+            elif c in "<>":
+                i = self._at_redirection(i)
+            elif c in _OPS:
+                self._end_cmd()
                 i += 1
-                continue
-            if start < 0:
-                start = i
-            m = _PLAIN_RUN.match(text, i)
-            if m:
-                word.append(m.group(0))
-                i = m.end()
             else:
-                word.append(c)
-                i += 1
-        end_cmd()
+                i = self._at_plain(i)
+        self._end_cmd()
         return self.out
+
+    def _begin(self, i: int) -> None:
+        if self.start < 0:
+            self.start = i
+
+    def _end_word(self) -> None:
+        if self.start >= 0:
+            if self.skip_next:
+                self.skip_next = False
+            else:
+                self.cmd.words.append(Word("".join(self.word), self.base + self.start, self.quoted))
+        self.word, self.start, self.quoted = [], -1, False
+
+    def _end_cmd(self) -> None:
+        self._end_word()
+        if self.cmd.words:
+            self.out.append(self.cmd)
+        self.cmd = Command()
+
+    def _at_backslash(self, i: int) -> int:
+        if self.text[i + 1] == "\n":  # a line continuation
+            return i + 2
+        self._begin(i)
+        self.word.append(self.text[i + 1])
+        return i + 2
+
+    def _at_newline(self, i: int) -> int:
+        self._end_cmd()
+        i += 1
+        if self.heredocs:
+            i = self._skip_heredocs(i, self.heredocs)
+            self.heredocs = []
+        return i
+
+    def _at_quote(self, i: int, c: str) -> int:
+        """A single- or double-quoted string, a backquoted or ``$(...)`` substitution (its commands are
+        read too)."""
+        text, n = self.text, len(self.text)
+        self._begin(i)
+        if c == '"':
+            self.quoted = True
+            return self._double(i + 1, self.word)
+        if c == "$":
+            j = _matching_paren(text, i + 1)
+            self.out.extend(commands(text[i + 2:j], self.base + i + 2))
+            self.word.append(text[i:j + 1])
+            return j + 1
+        j = text.find(c, i + 1)
+        j = n if j < 0 else j
+        if c == "'":
+            self.quoted = True
+            self.word.append(text[i + 1:j])
+        else:
+            self.out.extend(commands(text[i + 1:j], self.base + i + 1))
+            self.word.append(text[i:j + 1])
+        return j + 1
+
+    def _at_redirection(self, i: int) -> int:
+        text, n = self.text, len(self.text)
+        # a file descriptor number right before the operator is part of it
+        if self.start >= 0 and "".join(self.word).isdigit():
+            self.word, self.start, self.quoted = [], -1, False
+        self._end_word()
+        if text.startswith("<<", i):
+            return self._at_heredoc(i + 2)
+        j = i + 1
+        while j < n and text[j] in "<>&|":
+            j += 1
+        if j < n and text[j - 1] == "&" and text[j:j + 1].isdigit():
+            while j < n and text[j].isdigit():
+                j += 1
+            return j
+        self.skip_next = True
+        return j
+
+    def _at_heredoc(self, j: int) -> int:
+        """After ``<<``: the delimiter word; its body is skipped after the line ends."""
+        text = self.text
+        strip_tabs = j < len(text) and text[j] == "-"
+        if strip_tabs:
+            j += 1
+        m = re.match(r"[ \t]*(['\"]?)([^\s'\"<>;&|()]+)\1", text[j:])
+        if not m:
+            return j
+        self.heredocs.append((m.group(2), strip_tabs))
+        return j + m.end()
+
+    def _at_plain(self, i: int) -> int:
+        self._begin(i)
+        m = _PLAIN_RUN.match(self.text, i)
+        if m:
+            self.word.append(m.group(0))
+            return m.end()
+        self.word.append(self.text[i])
+        return i + 1
 
     def _double(self, i: int, word: list[str]) -> int:
         text = self.text
