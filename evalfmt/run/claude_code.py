@@ -176,34 +176,44 @@ def read_stream(path: str) -> Session:
             if isinstance(msg, dict):
                 builder.content("user", msg.get("content"))
         elif t == "result":
-            if isinstance(rec.get("result"), str):
-                s.result = rec["result"]
-            if isinstance(rec.get("is_error"), bool):
-                s.is_error = rec["is_error"]
-            s.num_turns = _num(rec.get("num_turns"), int)
-            s.duration_ms = _num(rec.get("duration_ms"))
-            cost = _num(rec.get("total_cost_usd"))
-            s.cost_usd = cost if cost is not None else _num(rec.get("cost_usd"))
-            usage = rec.get("usage")
-            if isinstance(usage, dict):
-                ins = [_num(usage.get(k), int) for k in ("input_tokens", "cache_creation_input_tokens",
-                                                         "cache_read_input_tokens")]
-                if ins[0] is not None:
-                    s.input_tokens = sum(x for x in ins if x is not None)
-                s.output_tokens = _num(usage.get("output_tokens"), int)
+            _result(s, rec)
         elif t == "system" and rec.get("subtype") == "init":
-            if isinstance(rec.get("model"), str):
-                s.model = rec["model"]
-            if isinstance(rec.get("session_id"), str):
-                s.session_id = rec["session_id"]
-            skills = rec.get("skills")
-            if isinstance(skills, list):
-                s.skills = [str(x) for x in skills]
+            _init(s, rec)
     partial.flush(builder)
     s.records = counter.records
     s.skipped_lines = counter.skipped
     s.long_lines = counter.long
     return s
+
+
+def _result(s: Session, rec: dict) -> None:
+    """The stream's ``result`` record: the final output, error flag, turns, time, cost and tokens."""
+    if isinstance(rec.get("result"), str):
+        s.result = rec["result"]
+    if isinstance(rec.get("is_error"), bool):
+        s.is_error = rec["is_error"]
+    s.num_turns = _num(rec.get("num_turns"), int)
+    s.duration_ms = _num(rec.get("duration_ms"))
+    cost = _num(rec.get("total_cost_usd"))
+    s.cost_usd = cost if cost is not None else _num(rec.get("cost_usd"))
+    usage = rec.get("usage")
+    if isinstance(usage, dict):
+        ins = [_num(usage.get(k), int) for k in ("input_tokens", "cache_creation_input_tokens",
+                                                 "cache_read_input_tokens")]
+        if ins[0] is not None:
+            s.input_tokens = sum(x for x in ins if x is not None)
+        s.output_tokens = _num(usage.get("output_tokens"), int)
+
+
+def _init(s: Session, rec: dict) -> None:
+    """The stream's ``system``/``init`` record: the model, the session id and the skills on offer."""
+    if isinstance(rec.get("model"), str):
+        s.model = rec["model"]
+    if isinstance(rec.get("session_id"), str):
+        s.session_id = rec["session_id"]
+    skills = rec.get("skills")
+    if isinstance(skills, list):
+        s.skills = [str(x) for x in skills]
 
 
 def read_session_file(path: str, subagent: bool = False) -> Session:

@@ -148,7 +148,6 @@ def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
     """Fill the (existing, empty) directory ``sandbox`` for ``spec``. Raises :class:`StageError`."""
     start = time.monotonic()
     report = StageReport()
-    files = spec.files or {}
     # 1. every inline path is checked before anything is written; 2. the fixture
     source = check(spec)
     if source is not None:
@@ -160,50 +159,61 @@ def stage(spec: StageSpec, sandbox: str, env: dict[str, str] | None = None,
             raise StageError("staging", f"cannot copy fixture {source}: {exc.strerror or exc}", ("fixture",)) from None
     # 3. inline files
     root_real = guard.real(sandbox)
-    for rel, content in files.items():
-        target = os.path.join(sandbox, *_segments(rel))
-        parent = os.path.dirname(target)
-        try:
-            if not guard.contains(root_real, guard.real(target)):
-                raise StageError("staging", f"unsafe file path '{rel}': leads out of the sandbox through a symlink",
-                                 ("files", rel))
-            os.makedirs(parent, exist_ok=True)
-            with open(target, "w", encoding="utf-8", newline="") as fh:
-                fh.write(content if isinstance(content, str) else str(content))
-            if is_executable_path(rel):
-                os.chmod(target, EXEC_MODE)
-        except StageError:
-            raise
-        except OSError as exc:
-            raise StageError("staging", f"cannot write '{rel}': {exc.strerror or exc}", ("files", rel)) from None
+    for rel, content in (spec.files or {}).items():
+        _write_inline(sandbox, root_real, rel, content)
     # 4. setup
     if spec.setup is not None:
-        t0 = time.monotonic()
-        try:
-            res = shell.run_shell(spec.setup, sandbox, setup_timeout, env=env)
-        except ValueError as exc:  # a NUL in the script cannot be passed to a program
-            raise StageError("setup", f"setup cannot run: {exc}", ("setup",)) from None
-        report.setup_seconds = time.monotonic() - t0
-        if not res.ok:
-            raise StageError("setup", f"setup failed: {res.describe(setup_timeout)}", ("setup",), res.output_tail)
+        report.setup_seconds = _run_setup(spec.setup, sandbox, env, setup_timeout)
     # 5. the skill, candidate arm only
     if spec.skill_dir is not None:
-        name = spec.skill_name or os.path.basename(os.path.abspath(spec.skill_dir))
-        staged = os.path.join(sandbox, ".claude", "skills", name)
-        try:
-            # checked before anything is created: setup may have left a symlink on the way
-            if not guard.contains(root_real, guard.real(staged)):
-                raise StageError("staging", "cannot stage the skill: .claude/skills leads out of the sandbox")
-            os.makedirs(staged, exist_ok=True)
-            report.notes.extend(copy_tree(spec.skill_dir, staged, exclude_top=SKILL_EXCLUDED, exclude=spec.exclude))
-        except StageError:
-            raise
-        except guard.Outside as exc:  # setup left a symlink inside .claude/skills/<name>/
-            raise StageError("staging", f"cannot stage the skill: {exc.message}") from None
-        except OSError as exc:
-            raise StageError("staging", f"cannot stage the skill: {exc.strerror or exc}") from None
+        report.notes.extend(_stage_skill(spec, sandbox, root_real))
     report.seconds = time.monotonic() - start
     return report
+
+
+def _write_inline(sandbox: str, root_real: str, rel: str, content: object) -> None:
+    """One inline file of the case (executable when its path says so), never through a link out."""
+    target = os.path.join(sandbox, *_segments(rel))
+    try:
+        if not guard.contains(root_real, guard.real(target)):
+            raise StageError("staging", f"unsafe file path '{rel}': leads out of the sandbox through a symlink",
+                             ("files", rel))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w", encoding="utf-8", newline="") as fh:
+            fh.write(content if isinstance(content, str) else str(content))
+        if is_executable_path(rel):
+            os.chmod(target, EXEC_MODE)
+    except OSError as exc:
+        raise StageError("staging", f"cannot write '{rel}': {exc.strerror or exc}", ("files", rel)) from None
+
+
+def _run_setup(script: str, sandbox: str, env: dict[str, str] | None, setup_timeout: float) -> float:
+    """The case's ``setup`` in the sandbox; the seconds it took."""
+    t0 = time.monotonic()
+    try:
+        res = shell.run_shell(script, sandbox, setup_timeout, env=env)
+    except ValueError as exc:  # a NUL in the script cannot be passed to a program
+        raise StageError("setup", f"setup cannot run: {exc}", ("setup",)) from None
+    if not res.ok:
+        raise StageError("setup", f"setup failed: {res.describe(setup_timeout)}", ("setup",), res.output_tail)
+    return time.monotonic() - t0
+
+
+def _stage_skill(spec: StageSpec, sandbox: str, root_real: str) -> list[str]:
+    """The skill in ``.claude/skills/<name>/`` (the candidate arm); the notes on what was left out."""
+    assert spec.skill_dir is not None
+    name = spec.skill_name or os.path.basename(os.path.abspath(spec.skill_dir))
+    staged = os.path.join(sandbox, ".claude", "skills", name)
+    try:
+        # checked before anything is created: setup may have left a symlink on the way
+        if not guard.contains(root_real, guard.real(staged)):
+            raise StageError("staging", "cannot stage the skill: .claude/skills leads out of the sandbox")
+        os.makedirs(staged, exist_ok=True)
+        return copy_tree(spec.skill_dir, staged, exclude_top=SKILL_EXCLUDED, exclude=spec.exclude)
+    except guard.Outside as exc:  # setup left a symlink inside .claude/skills/<name>/
+        raise StageError("staging", f"cannot stage the skill: {exc.message}") from None
+    except OSError as exc:
+        raise StageError("staging", f"cannot stage the skill: {exc.strerror or exc}") from None
 
 
 def copy_tree(src: str, dst: str, exclude_top: tuple[str, ...] = (), exclude: tuple[str, ...] = ()) -> list[str]:
