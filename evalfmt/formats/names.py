@@ -40,7 +40,8 @@ def check(items: list[EvalSet], diagnostics: list[Diagnostic], documents: dict[s
         source = es.source or "-"
         set_span = es.span
 
-        def report(noun: str, value: Any, span: Span | None, fallback: Span | None = set_span) -> None:
+        def report(noun: str, value: Any, span: Span | None, fallback: Span | None = set_span,
+                   source: str = source) -> None:
             if not isinstance(value, str) or not CONTROL.search(value):
                 return
             path, line, column = _at(span or fallback, source)

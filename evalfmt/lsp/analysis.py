@@ -203,9 +203,8 @@ _CODE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 def _with_code(body: str, code: str) -> str | None:
     """``body`` with ``code`` added to the line-level noqa comment that ends it, or None."""
-    m = None
-    for m in _NOQA.finditer(body):
-        pass
+    found = list(_NOQA.finditer(body))
+    m = found[-1] if found else None
     if m is None:
         return None
     rest = body[m.end():]

@@ -132,7 +132,7 @@ class _Composer:
             if kind == "directive":
                 start = token["offset"]
 
-                def bad(offset, message, warning, start=start, end=start + len(token["source"])):
+                def bad(offset, message, warning, start=start, end=start + len(token["source"])):  # noqa: B008 - binds this token's end
                     # the package's range: from the offset to the end of the directive's token
                     self.on_error([start + offset, end], "BAD_DIRECTIVE", message, warning)
 

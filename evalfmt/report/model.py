@@ -252,7 +252,7 @@ class Report:
 def build(receipts: list[Receipt]) -> Report:
     """Group receipts by skill (first appearance order) and order each skill's runs by run_id."""
     groups: dict[str, list[Run]] = {}
-    for i, rec in enumerate(receipts):
+    for rec in receipts:
         run = to_run(rec)
         groups.setdefault(run.skill_key, []).append(run)
     skills = []

@@ -630,7 +630,7 @@ def dry_run(units: list[Unit], documents: dict, extra_env: dict[str, str] | None
         t = unit.target
         loaded = documents.get(unit.case_file) if unit.case_file else None
 
-        def pos(*path, key: bool = True):
+        def pos(*path, key: bool = True, loaded=loaded):
             if loaded is None:
                 return (1, 1)
             p = loaded.key_pos(*path) if key else loaded.pos(*path)

@@ -33,8 +33,8 @@ def test_arbitrary_bytes_never_crash_the_yaml_loader(data):
 def test_arbitrary_bytes_never_crash_the_json_loader(data):
     loaded = _only_load_errors(load_bytes, data, "x.json", "json")
     if loaded is not None:
-        loaded.located  # the position index must cope with whatever orjson accepted
-        loaded.duplicates
+        _ = loaded.located  # the position index must cope with whatever orjson accepted
+        _ = loaded.duplicates
 
 
 @settings(max_examples=600, deadline=None)
@@ -70,7 +70,7 @@ def test_every_value_position_points_at_its_text(doc):
     for kind in ("json", "yaml"):
         loaded = load_text(text, "x", kind)
 
-        def walk(node, path):
+        def walk(node, path, loaded=loaded):
             if isinstance(node, YMap):
                 for k, v in node.items():
                     kp = loaded.key_pos(*path, k)

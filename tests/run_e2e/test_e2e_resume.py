@@ -216,7 +216,7 @@ def test_ctrl_c_with_a_threaded_runner_interrupts_its_sessions_then_resume(tmp_p
         assert (tmp_path / "out" / "candidate" / "a-fast" / "score.json").exists()
         outcome = run_skill(request(resume=True))
     except KeyboardInterrupt:  # pragma: no cover - the SIGINT reached pytest: the handler was not installed
-        raise AssertionError("the run did not handle SIGINT")
+        raise AssertionError("the run did not handle SIGINT") from None
     finally:
         runners.REGISTRY.unregister("remote-like")
     assert made[1].calls == ["start", "close"]

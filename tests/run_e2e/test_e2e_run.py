@@ -167,7 +167,7 @@ def test_staging_order_fixture_files_setup_skill(run_cli, tmp_path):
     assert receipt["case_runs"] == {"candidate": {"passed": 1, "total": 1}, "baseline": {"passed": 1, "total": 1}}
     for arm in ("candidate", "baseline"):
         sandbox = out / arm / "seeded" / "sandbox"
-        mode = lambda p: stat.S_IMODE(os.stat(sandbox / p).st_mode)  # noqa: E731
+        mode = lambda p, sandbox=sandbox: stat.S_IMODE(os.stat(sandbox / p).st_mode)  # noqa: E731
         assert (mode("bin/tool"), mode("run.sh")) == (0o755, 0o755)
         assert not mode("notes/a.txt") & 0o111
         assert os.readlink(sandbox / "inner" / "link") == "../data.txt"
@@ -373,7 +373,7 @@ def test_task_with_shell_metacharacters_is_one_argument_and_never_runs(run_cli, 
         assert rec["argv"] == ["--record", task]
         names = os.listdir(out / arm / "meta" / "sandbox")
         assert not [n for n in names if n.startswith(("INJECTED", "OUT"))]
-    for base, dirs, files in os.walk(tmp_path):
+    for _base, _dirs, files in os.walk(tmp_path):
         assert not [f for f in files if f.startswith("INJECTED")]
 
 

@@ -88,7 +88,7 @@ def _read_seed(rep: Reporter, data: dict, evalset: ir.EvalSet) -> None:
                              f"{type_name(item)}", *at)
             case.extra["$value"] = item
             continue
-        for key, want in (("id", "a string"), ("should_trigger", "a boolean")):
+        for key, _want in (("id", "a string"), ("should_trigger", "a boolean")):
             if key not in item:
                 rep.add("EV103", f"missing required key '{key}'", *at)
         if isinstance(item.get("id"), str) and item["id"].strip():

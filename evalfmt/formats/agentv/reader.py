@@ -937,7 +937,7 @@ class Reader:
                     extra[key] = plain(value)
             else:
                 extra[key] = plain(value)
-        for key, (fld, typ, req) in spec.items():
+        for key, (fld, _typ, req) in spec.items():
             if req and fld not in fields:
                 ctx.at_value(at, "EV103", f"a {kind} assertion needs '{key}'")
                 raw = plain(item)

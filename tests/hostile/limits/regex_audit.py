@@ -337,7 +337,7 @@ def _restart(a: _Analyser, seq, pattern: re.Pattern) -> list[Finding]:
     multiline = bool(pattern.flags & re.MULTILINE)
     out = []
     for alt in alts:
-        for op, av in a.unbounded_repeats(alt):
+        for _op, av in a.unbounded_repeats(alt):
             run = a.consumes(av[2])
             if _trailing(a, alt, av) or all(_refuses_inside(a, other, run, multiline) for other in alts):
                 continue
