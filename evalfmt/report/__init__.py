@@ -7,7 +7,8 @@
 - ``text.py``: the escaping and display helpers (invisible and bidi control characters made visible,
   long values cut).
 - ``html.py`` / ``markdown.py``: the two renderers, plain Python (no template engine).
-- ``triggerrun.py``: both formats for a trigger run's receipt (``evalfmt run EVAL.yaml --skills DIR``).
+- ``triggerrun.py``: what the report of a trigger run's receipt shows (``evalfmt run EVAL.yaml --skills DIR``,
+  ``evalfmt compare EVAL.yaml --runs ...``); ``triggerhtml.py`` / ``triggermd.py`` render it.
 
 Entry point: :func:`render` (paths in, text out). See docs/report.md.
 """
@@ -29,8 +30,7 @@ def render(paths: list[str], fmt: str = "html") -> str:
 
             raise ReceiptError("a trigger-run receipt (evalfmt run --skills) cannot be rendered with arm receipts: "
                                "give them separately")
-        done = [r for r in runs if r is not None]
-        return triggerrun.render_html(done) if fmt == "html" else triggerrun.render_markdown(done)
+        return _render_trigger_runs([triggerrun.read(r, p) for r, p in zip(runs, paths) if r is not None], fmt)
     report = model.build([model.load(p) for p in paths])
     if fmt == "html":
         from .html import render_html
@@ -41,6 +41,16 @@ def render(paths: list[str], fmt: str = "html") -> str:
 
         return render_markdown(report)
     raise ValueError(f"unknown report format {fmt!r}")
+
+
+def _render_trigger_runs(runs: list, fmt: str) -> str:
+    if fmt == "html":
+        from .triggerhtml import render_html
+
+        return render_html(runs)
+    from .triggermd import render_markdown
+
+    return render_markdown(runs)
 
 
 def _trigger_run(path: str) -> dict | None:

@@ -93,14 +93,15 @@ def e(value: object, limit: int = LIMIT) -> str:
     return _html.escape(t.cut(t.visible(value), limit), quote=True)
 
 
-def page_head(title: str) -> str:
-    """A report page up to its ``<main>``: the policy, the stylesheet and ``title`` (HTML, escaped by the caller)."""
+def page_head(title: str, extra_css: str = "") -> str:
+    """A report page up to its ``<main>``: the policy, the stylesheet (and ``extra_css``, a report's own rules)
+    and ``title`` (HTML, escaped by the caller)."""
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             "<meta name=\"color-scheme\" content=\"light dark\">\n"
             "<meta name=\"generator\" content=\"evalfmt report\">\n"
-            f"<title>{title}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n")
+            f"<title>{title}</title>\n<style>{CSS}{extra_css}</style>\n</head>\n<body>\n<main>\n")
 
 
 def render_html(report: Report) -> str:

@@ -138,11 +138,12 @@ def test_hostile_strings_build_no_element(tmp_path):
     assert len(dom.classes("tr", "row")) == 32
 
 
-def png_pixel(path: pathlib.Path, x: int, y: int) -> tuple[int, int, int]:
-    """One pixel of an 8-bit RGB(A) PNG (enough of a decoder for Chromium's screenshots)."""
+def png_rows(path: pathlib.Path, last: int | None = None) -> tuple[list[bytearray], int]:
+    """The pixel rows (up to row ``last``) of an 8-bit RGB(A) PNG and its bytes per pixel (enough of a
+    decoder for Chromium's screenshots)."""
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
-    pos, idat, width = 8, b"", 0
+    pos, idat, width, height = 8, b"", 0, 0
     while pos < len(data):
         length, kind = struct.unpack(">I4s", data[pos:pos + 8])
         chunk = data[pos + 8:pos + 8 + length]
@@ -156,7 +157,8 @@ def png_pixel(path: pathlib.Path, x: int, y: int) -> tuple[int, int, int]:
     raw = zlib.decompress(idat)
     stride = width * bpp
     prev = bytearray(stride)
-    for row in range(y + 1):
+    rows = []
+    for row in range(height if last is None else last + 1):
         start = row * (stride + 1)
         ftype, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
         for i in range(stride):
@@ -173,8 +175,15 @@ def png_pixel(path: pathlib.Path, x: int, y: int) -> tuple[int, int, int]:
                 p = a + b - c
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
         prev = line
-    return tuple(prev[x * bpp:x * bpp + 3])  # type: ignore[return-value]
+    return rows, bpp
+
+
+def png_pixel(path: pathlib.Path, x: int, y: int) -> tuple[int, int, int]:
+    """One pixel of an 8-bit RGB(A) PNG."""
+    rows, bpp = png_rows(path, y)
+    return tuple(rows[y][x * bpp:x * bpp + 3])  # type: ignore[return-value]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -201,3 +210,88 @@ def test_prints_to_pdf(tmp_path):
     assert data.startswith(b"%PDF-")
     pages = len(re.findall(rb"/Type\s*/Page(?!s)", data))
     assert pages >= 2, f"{pages} page(s) printed"
+
+
+TRIGGER_RECEIPTS = ROOT / "tests" / "golden" / "run" / "library"
+
+
+class ConfusionHeads(html.parser.HTMLParser):
+    """The header cells of each confusion table of a dumped DOM, as text."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.tables: list[list[str]] = []
+        self.where: list[str] = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table" and "confusion" in (dict(attrs).get("class") or "").split():
+            self.tables.append([])
+            self.where = ["table"]
+        elif self.where and tag in ("thead", "th"):
+            self.where.append(tag)
+            if self.where[-2:] == ["thead", "th"]:
+                self.tables[-1].append("")
+
+    def handle_endtag(self, tag):
+        if self.where and self.where[-1] == tag:
+            self.where.pop()
+
+    def handle_data(self, data):
+        if self.where[-2:] == ["thead", "th"]:
+            self.tables[-1][-1] += data
+
+
+@pytest.mark.parametrize("name", ["receipt", "compare-libraries"])
+def test_trigger_run_report_in_the_dom(tmp_path, name):
+    """A trigger run's page (one library; two that differ) in Chromium: one verdict box, a row per test and
+    repetition in the receipt's order, every confusion table with the same columns, the note on the skill
+    one library lacks, and no element the page did not write itself."""
+    path = TRIGGER_RECEIPTS / f"{name}.json"
+    data = json.loads(path.read_text())
+    page = tmp_path / f"{name}.html"
+    page.write_text(render([str(path)], "html"), encoding="utf-8")
+    out = chromium(tmp_path, page, "--dump-dom").stdout
+    dom = Dom(out)
+    verdicts = dom.classes("div", "verdict")
+    assert [v.get("data-verdict") for v in verdicts] == [data.get("verdict", "FAIL")]
+    rows = dom.classes("tr", "test-row")
+    tests = list(dict.fromkeys((s["test"], s["repetition"]) for s in data["sessions"]))
+    assert [r.get("data-test") for r in rows] == [t for t, _ in tests]
+    outcomes = ([r["outcome"] for r in data["rows"]] if "rows" in data
+                else ["passed" if s["passed"] else "failed" for s in data["sessions"]])
+    assert [r.get("data-outcome") for r in rows] == outcomes
+    heads = ConfusionHeads(out).tables
+    assert len(heads) == len(data["scores"]) and all(h == heads[0] for h in heads)
+    assert heads[0][-1] == "(none)" and heads[0][1:-1] == sorted(heads[0][1:-1])
+    assert len(dom.classes("div", "libdiff")) == (1 if name == "compare-libraries" else 0)
+    assert not dom.find("script") and not dom.find("img") and not dom.find("link")
+
+
+#: --pass-bg and --neutral-bg of the stylesheet (evalfmt/report/html.py), light and dark
+TRIGGER_COLOURS = {"light": {"pass": (0xda, 0xfb, 0xe1), "note": (0xff, 0xf8, 0xc5)},
+                   "dark": {"pass": (0x12, 0x36, 0x1f), "note": (0x3a, 0x2e, 0x05)}}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_trigger_run_screenshot_in_light_and_dark(tmp_path, scheme):
+    page = tmp_path / "compare-libraries.html"
+    page.write_text(render([str(TRIGGER_RECEIPTS / "compare-libraries.json")], "html"), encoding="utf-8")
+    shot = tmp_path / f"trigger-{scheme}.png"
+    extra = ["--force-dark-mode"] if scheme == "dark" else []
+    chromium(tmp_path, page, *extra, "--window-size=1280,2000", f"--screenshot={shot}")
+    assert shot.is_file() and shot.stat().st_size > 10_000, "no screenshot written"
+    rows, bpp = png_rows(shot)
+    luminance = sum(rows[4][12:15]) / 3
+    assert luminance > 230 if scheme == "light" else luminance < 40, f"{scheme} page background is {luminance}"
+    # down the right edge of the content (main is 1100 px wide, centred): the PASS box, then the note panel
+    x = (1280 + 1100) // 2 - 30
+    column = [tuple(r[x * bpp:x * bpp + 3]) for r in rows]
+    drawn = {name: sum(1 for px in column if all(abs(a - b) <= 3 for a, b in zip(px, rgb)))
+             for name, rgb in TRIGGER_COLOURS[scheme].items()}
+    assert drawn["pass"] > 40 and drawn["note"] > 40, f"{scheme}: rows drawn in each colour at x={x}: {drawn}"
+    first = {name: next(i for i, px in enumerate(column) if all(abs(a - b) <= 3 for a, b in zip(px, rgb)))
+             for name, rgb in TRIGGER_COLOURS[scheme].items()}
+    assert first["pass"] < first["note"] < 600, f"{scheme}: the verdict box and the note start at {first}"
+    print(f"screenshot ({scheme}): {shot}")

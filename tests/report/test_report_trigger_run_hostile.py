@@ -33,3 +33,31 @@ def test_wrong_types_in_a_trigger_run_receipt_show_nothing_and_no_markup(run_cli
     else:
         assert ('<td class="num">?</td><td class="num">?</td><td class="num">0</td><td class="num">1</td>'
                 in out)
+
+
+TEST_ID = "<script>document.body.setAttribute('data-pwned','1')</script> | `x` | \u202eevil\u202c"
+SKILL = '"><img src=x onerror="document.title=\'pwned\'"> | *a* [l](u)'
+FOLDER = "</style><script>x</script>"
+
+
+def test_hostile_names_in_a_trigger_run_stay_text(tmp_path):
+    """A test id, a skill name and a library folder full of markup, pipes, Markdown specials and a bidi
+    override: the page builds no element from them and shows each as text; every Markdown table keeps its
+    shape and no raw HTML gets through."""
+    from test_report_escaping import assert_safe_html, assert_safe_markdown
+
+    from evalfmt.report import render
+    from evalfmt.report.text import visible
+
+    text = (GOLDEN_RECEIPT.parent / "compare-libraries.json").read_text()
+    text = text.replace('"deps"', json.dumps(TEST_ID)).replace('"audit"', json.dumps(SKILL))
+    text = text.replace('"folder": "b"', f'"folder": {json.dumps(FOLDER)}')
+    path = tmp_path / "cmp.json"
+    path.write_text(text)
+    page = assert_safe_html(render([str(path)], "html"))
+    for value in (TEST_ID, SKILL, FOLDER):
+        assert visible(value) in page.text
+    assert "\u202e" not in page.text and "[U+202E]evil[U+202C]" in page.text
+    md = render([str(path)], "markdown")
+    assert_safe_markdown(md)
+    assert "\u202e" not in md and "\\[U+202E\\]evil\\[U+202C\\]" in md  # shown, brackets escaped

@@ -208,10 +208,21 @@ def test_report_shows_scores_misses_and_the_confusion_table(run_cli, tmp_path):
     assert (code, err) == (0, "")
     check_golden(GOLDEN / "report.md", md)
     assert "| deploy | 0.50 | 1.00 | 0.67 | 0.50 | 1 | 1 | 0 | 1 |" in md and "- MISS: deploy silent" in md
+    assert md.splitlines()[:3] == ["### evalfmt report: trigger run over skills", "",
+                                   "**FAIL** 3 of 5 live sessions passed every check"]
+    assert "| &lt;script&gt;x&lt;/script&gt; | 1 | review | failed, fired notes: `skill-trigger:review` |" in md
     code, page, err = run_cli("report", "out/receipt.json", cwd=str(tmp_path))
     assert (code, err) == (0, "")
     check_golden(GOLDEN / "report.html", page)
     assert "<script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
+    assert "library library" not in page and "library library" not in md
+    assert "<h2><bdi>Trigger run over skills</bdi></h2>" in page
+    assert ('<div class="verdict v-FAIL" data-verdict="FAIL"><span class="word">FAIL</span><span class="line">3 of 5 '
+            'live sessions passed every check</span></div>') in page
+    assert page.count("<tr class=\"test-row\"") == 5  # a row per test, with its session's failed checks
+    assert ("<span class=\"o o-failed\" data-session=\"failed\">failed</span><span class=\"fired\">fired "
+            "<code><bdi>notes</bdi></code></span><ul class=\"checks\"><li><code><bdi>skill-trigger:review</bdi></code>")\
+        in page
     code, _, err = run_cli("report", "out/receipt.json", str(GOLDEN.parent / "receipt.json"), cwd=str(tmp_path))
     assert code == 2 and "cannot be rendered with arm receipts" in err
 

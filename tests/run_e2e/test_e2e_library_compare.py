@@ -102,3 +102,57 @@ def test_runs_of_other_tests_or_another_k_are_refused(run_cli, tmp_path):
                              cwd=str(tmp_path))
     assert (code, err) == (2, "evalfmt: the trigger runs differ in k (baseline 1, candidate 2): compare runs made "
                               "with the same --k\n")
+
+
+AUDIT = dict(CHANGED, audit="Audits dependencies and licences.")
+DIFFER_YAML = "tests:\n" + "".join(
+    f"  - id: {name}\n    input: {text}\n    assertions:\n      - type: skill-trigger\n        skill: {skill}\n"
+    for name, text, skill in [("minutes", "Please write the minutes of today's meeting", "notes"),
+                              ("ship", "Ship the service to production now", "deploy"),
+                              ("cr-1", "Look at this change request", "review"),
+                              ("cr-2", "Another change request here", "review"),
+                              ("cr-3", "Please handle this change request", "review"),
+                              ("deps", "Check the dependencies of this project", "audit")])
+
+
+def test_report_of_two_runs_whose_libraries_differ(run_cli, tmp_path):
+    """Library b adds ``audit`` (and rewords ``review``): the report names the skill b holds and a lacks,
+    gives a row per test with each library's session and failed checks, and puts the confusion columns in
+    one order for both libraries (the receipt's own tables list them in another order per library)."""
+    library(tmp_path / "a", SKILLS)
+    library(tmp_path / "b", AUDIT)
+    (tmp_path / "EVAL.yaml").write_text(DIFFER_YAML)
+    for name in ("a", "b"):
+        run_cli("run", "EVAL.yaml", "--skills", name, "--out", f"run-{name}", "--agent-command", PICKER,
+                "--run-id", "20260101T000000Z", "--quiet", cwd=str(tmp_path))
+    code, _, err = run_cli("compare", "EVAL.yaml", "--runs", "baseline=run-a", "--runs", "candidate=run-b",
+                           "--receipt", "cmp.json", "--run-id", "20260102T000000Z", cwd=str(tmp_path))
+    assert (code, err) == (0, "")
+    data = json.loads((tmp_path / "cmp.json").read_text())
+    check_golden(GOLDEN / "compare-libraries.json", json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    assert [list(data["scores"][arm]["confusion"]["deploy"]) for arm in ("baseline", "candidate")] == [
+        ["deploy", "notes", "review", "audit", "(none)"], ["audit", "deploy", "notes", "review", "(none)"]]
+
+    code, md, err = run_cli("report", "cmp.json", "--format", "markdown", cwd=str(tmp_path))
+    assert (code, err) == (0, "")
+    check_golden(GOLDEN / "compare-libraries.md", md)
+    lines = md.splitlines()
+    assert lines[:3] == ["### evalfmt report: trigger run, candidate (b) vs baseline (a)", "",
+                         "**PASS** +67% net lift (4W / 0L / 2T over 6 comparisons, sign test p=0.125)"]
+    assert "> - `audit`: in candidate (b), not in baseline (a) — tests that expect it: deps" in lines
+    assert [x for x in lines if x.startswith("| expected")] == [
+        "| expected \\\\ fired | audit | deploy | notes | review | (none) |"] * 2
+    assert "| audit | baseline (a) (not in library) | 0.00 | n/a | n/a | 0.00 | 0 | 1 | 0 | 0 |" in lines
+    assert ("| deps | 1 | audit | win | checks | passed, fired audit | failed, fired no skill: "
+            "`skill-trigger:audit` |") in lines
+
+    code, page, err = run_cli("report", "cmp.json", cwd=str(tmp_path))
+    assert (code, err) == (0, "")
+    check_golden(GOLDEN / "compare-libraries.html", page)
+    heads = [h for h in page.split("<table class=\"confusion\"><thead>")[1:]]
+    assert len(heads) == 2 and heads[0].split("</thead>")[0] == heads[1].split("</thead>")[0]
+    assert ("<li><code><bdi>audit</bdi></code>: in <bdi>candidate (b)</bdi>, not in <bdi>baseline (a)</bdi> — tests "
+            "that expect it: <bdi>deps</bdi></li>") in page
+    assert page.count("<tr class=\"test-row\"") == 6
+    assert ('<div class="verdict v-PASS" data-verdict="PASS"><span class="word">PASS</span><span class="line">+67% '
+            'net lift (4W / 0L / 2T over 6 comparisons, sign test p=0.125)</span></div>') in page
