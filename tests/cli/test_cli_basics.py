@@ -198,3 +198,10 @@ def test_output_format_is_an_alias_of_format(run_cli, tmp_path, command):
     alias = run_cli(command, "--output-format", "json", ".", cwd=str(tmp_path))
     assert alias == run_cli(command, "--format", "json", ".", cwd=str(tmp_path))
     assert alias[0] == 1 and '"code": "EV101"' in alias[1]
+
+
+def test_inspect_of_a_folder_without_eval_files_says_so(run_cli, tmp_path):
+    (tmp_path / "notes.md").write_text("# notes\n")
+    assert run_cli("inspect", str(tmp_path)) == (0, "", f"evalfmt: no eval files found under {tmp_path}\n")
+    code, out, err = run_cli("inspect", "--format", "json", str(tmp_path))
+    assert (code, err) == (0, f"evalfmt: no eval files found under {tmp_path}\n") and '"sets": []' in out
