@@ -43,14 +43,30 @@ def test_strict_refuses_only_real_losses(run_cli, tmp_path):
     assert code == 1 and err.endswith("evalfmt: --strict: 43 fields would be lost; nothing written\n")
 
 
-def test_skill_name_lost_to_agentv_is_reported(run_cli, tmp_path):
-    """Issue 11 item 6: evals.json -> agentv dropped skill_name with no 'lost:' line."""
+def test_skill_name_survives_agentv_as_the_sets_name(run_cli, tmp_path):
+    """Issue 24 item 9: evals.json -> agentv -> evals.json came back with "skill_name": "" (issue 11 item 6
+    had made that a 'lost:' line). The set's name carries it when nothing else does."""
     src = _evals_json(tmp_path)
     code, out, err = run_cli("convert", str(src), "--to", "agentv")
-    assert code == 0
-    assert err == (f"evalfmt: lost: {src}:2: skill name 'cost-summary' (agentv has no key for the skill a file "
-                   "tests; only skill-trigger assertions name one)\n")
-    assert "cost-summary" not in out
+    assert (code, err) == (0, "")
+    assert out.startswith("name: cost-summary\ntests:\n")
+    (tmp_path / "x.EVAL.yaml").write_text(out)
+    code, back, err = run_cli("convert", str(tmp_path / "x.EVAL.yaml"), "--to", "agent-skills")
+    assert (code, err) == (0, "")
+    assert back == src.read_text() + "\n"
+
+
+def test_skill_name_is_lost_to_agentv_when_the_set_has_a_name_of_its_own(tmp_path):
+    from evalfmt import api
+    from evalfmt.formats.agentv.writer import write
+
+    (evalset,) = api.read(str(_evals_json(tmp_path))).sets
+    evalset.name = "costs"
+    written = write(evalset)
+    assert written.files["EVAL.yaml"].startswith("name: costs\n")
+    assert [x.format() for x in written.losses] == [
+        f"lost: {tmp_path / 'evals.json'}:2: skill name 'cost-summary' (agentv has no key for the skill a "
+        "file tests, and the set's name is 'costs')"]
 
 
 def test_skill_name_survives_in_a_skill_trigger(run_cli, tmp_path):
