@@ -110,9 +110,13 @@ def test_checks_that_become_prose_are_named_and_come_back_as_the_judge(run_cli, 
 
 
 def test_an_error_that_ends_the_conversion_comes_before_any_loss_line(run_cli):
-    code, out, err = run_cli("convert", str(FIXTURES / "agentv" / "EVAL.yaml"), "--to", "terum")
+    code, out, err = run_cli("convert", RN, "--to", "terum")
     assert (code, out) == (2, "")
-    assert err == "evalfmt: the terum output is 5 files: give -o DIR\n"
+    assert err == "evalfmt: the terum output is 6 files: give -o DIR\n"
+    src = str(FIXTURES / "agentv" / "EVAL.yaml")
+    assert run_cli("convert", src, "--to", "terum") == (
+        2, "", f"evalfmt: {src} holds 3 eval sets (one per skill its tests name: release-notes, commit-message, "
+               "code-review); give -o DIR to write them all\n")
 
 
 def test_nothing_to_write_is_an_error_not_an_empty_file(run_cli, tmp_path):
