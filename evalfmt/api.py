@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import formats
 from .discover import Unit, discover
@@ -84,6 +85,8 @@ class Conversion:
     copies: dict[str, str] = field(default_factory=dict)
     #: files left unread for want of evidence of their format (see :mod:`evalfmt.discover`), one line each
     notes: list[str] = field(default_factory=list)
+    #: output folders of terum files that hold no SKILL.md: every command skips such files (docs/discovery.md)
+    no_skill_md: list[str] = field(default_factory=list)
 
 
 def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -> Conversion:
@@ -103,30 +106,82 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
         return conv
     if not result.sets:  # a file left unread says why, and how to read it anyway
         raise EvalfmtError(conv.notes[0] if conv.notes else f"{src}: no eval assets found")
-    several = len(result.sets) > 1
+    sets = _per_skill(result.sets, target, conv.losses) if target.one_skill else result.sets
+    several = len(sets) > 1
     if several and out is None:
-        raise EvalfmtError(f"{src} holds {len(result.sets)} eval sets; give -o DIR to write them all")
+        raise EvalfmtError(f"{src} holds {len(sets)} eval sets{_skills_of(sets, result.sets)}; give -o DIR to "
+                           "write them all")
     conv.root = output_root(out, target, several)
+    for i, evalset in enumerate(sets):
+        _convert_set(conv, _Place(src, out, target, several, i), evalset)
+    return conv
+
+
+@dataclass
+class _Place:
+    """Where one eval set of a conversion goes: the source, ``-o``, the target, whether there are several
+    sets, and this one's index among them."""
+
+    src: str
+    out: str | None
+    target: Any
+    several: bool
+    index: int
+
+    def folder(self, evalset) -> str:
+        return _out_dir(self.out, self.src, self.target, self.several, evalset, self.index)
+
+    def file(self, evalset, rel: str, main: bool) -> str:
+        return _place(self.out, rel, self.target, self.several, evalset, self.index, main=main)
+
+
+def _convert_set(conv: Conversion, at: _Place, evalset) -> None:
+    """Rebase and write one eval set into ``conv``: its files, losses, copies, and what is skipped."""
     from .rebase import rebase
 
-    for i, evalset in enumerate(result.sets):
-        evalset, copies = rebase(evalset, to, _out_dir(out, src, target, several, evalset, i))
-        if out is not None:
-            conv.copies.update(copies)
-        written = target.write(evalset)
-        if not written.files:
-            conv.losses.extend(written.losses)
-            conv.skipped.append(f"{evalset.source or _subdir(evalset, i)}: {written.nothing or 'nothing to write'}")
-            continue
-        places = {rel: _place(out, rel, target, several, evalset, i, main=n == 0)
-                  for n, rel in enumerate(written.files)}
-        existing = _existing(places) if out is not None else {}
-        if existing:  # write again over the current text, so YAML keeps its comments and key order
-            written = target.write(evalset, existing=existing)
+    out, target = at.out, at.target
+    evalset, copies = rebase(evalset, target.name, at.folder(evalset), conv.losses if out is not None else None)
+    if out is not None:
+        conv.copies.update(copies)
+    written = target.write(evalset)
+    if not written.files:
         conv.losses.extend(written.losses)
-        for rel, text in written.files.items():
-            conv.files[places.get(rel) or _place(out, rel, target, several, evalset, i, main=False)] = text
-    return conv
+        conv.skipped.append(f"{evalset.source or _subdir(evalset, at.index)}: {written.nothing or 'nothing to write'}")
+        return
+    places = {rel: at.file(evalset, rel, main=n == 0) for n, rel in enumerate(written.files)}
+    if out is not None and target.name == "terum":
+        _skill_folder_needed(at.folder(evalset), conv.no_skill_md)
+    existing = _existing(places) if out is not None else {}
+    if existing:  # write again over the current text, so YAML keeps its comments and key order
+        written = target.write(evalset, existing=existing)
+    conv.losses.extend(written.losses)
+    for rel, text in written.files.items():
+        conv.files[places.get(rel) or at.file(evalset, rel, main=False)] = text
+
+
+def _skill_folder_needed(folder: str, missing: list[str]) -> None:
+    if not os.path.isfile(os.path.join(folder, "SKILL.md")) and folder not in missing:
+        missing.append(folder)
+
+
+def _per_skill(sets: list, target, losses: list) -> list:
+    """The eval sets a target whose trigger prompts belong to one skill writes: one per skill the tests
+    of a set name (:mod:`evalfmt.formats.by_skill`); the tests that name none are losses."""
+    from .formats.by_skill import split
+
+    out = []
+    for evalset in sets:
+        parts, lost = split(evalset)
+        out.extend(parts)
+        losses.extend(lost)
+    return out
+
+
+def _skills_of(sets: list, read: list) -> str:
+    """`` (one per skill: a, b)`` when the sets are a split of what was read."""
+    if len(sets) == len(read):
+        return ""
+    return f" (one per skill its tests name: {', '.join(s.skill.name for s in sets if s.skill)})"
 
 
 def _out_dir(out: str | None, src: str, target, several: bool, evalset, index: int) -> str:

@@ -107,6 +107,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         say("aborted")
         code = 130
+    except click.exceptions.NoArgsIsHelpError as exc:  # bare `evalfmt`: its help, as ruff prints it
+        click.echo(exc.ctx.get_help() if exc.ctx is not None else exc.format_message(), err=True)
+        code = 2
     except click.UsageError as exc:
         hint = ""
         if exc.ctx is not None:

@@ -17,6 +17,7 @@ import os
 from typing import Any, TypeGuard
 
 from . import ir
+from .formats import Loss, loss_at
 from .fsview import DISK
 
 
@@ -77,12 +78,15 @@ def _path_like(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and (value in (".", "..") or value.startswith(("./", "../")))
 
 
-def rebase(evalset: ir.EvalSet, target: str, out_dir: str) -> tuple[ir.EvalSet, dict[str, str]]:
+def rebase(evalset: ir.EvalSet, target: str, out_dir: str,
+           losses: list[Loss] | None = None) -> tuple[ir.EvalSet, dict[str, str]]:
     """A copy of ``evalset`` whose relative paths name the same files from ``out_dir`` in ``target``,
     and the fixture folders to copy (output folder -> source folder).
 
     terum reads a fixture only inside the skill folder: a fixture that would lie outside the output
-    skill is copied to ``evals/fixtures/<name>`` of the output (``copies``) and named there."""
+    skill is copied to ``evals/fixtures/<name>`` of the output (``copies``) and named there, when it
+    comes from inside the source's limit (:func:`_source_root`); one that cannot be copied is a loss
+    (added to ``losses``): the output names it where it is, and terum will not stage it."""
     copies: dict[str, str] = {}
     if target == "ir":
         return evalset, copies
@@ -97,7 +101,11 @@ def rebase(evalset: ir.EvalSet, target: str, out_dir: str) -> tuple[ir.EvalSet, 
             return
         dst = target_base(target, out_dir, c)
         if c.fixture is not None:
-            c.fixture = _fixture(c.fixture, src, dst, target, out_dir, copies, limit)
+            c.fixture, refused = _fixture(c.fixture, src, dst, target, out_dir, copies, limit)
+            if refused is not None and losses is not None:
+                losses.append(loss_at(orig.span, c.name, f"fixture '{c.fixture}' of '{c.name}' stays outside the "
+                                                         f"output skill folder, where terum does not stage it: "
+                                                         f"{refused}"))
         # input files and file parts are read by agentv / skill-creator from the eval file's folder
         if c.input_files is not None:
             c.input_files = [move(f, src, dst) for f in c.input_files]
@@ -124,7 +132,10 @@ def rebase(evalset: ir.EvalSet, target: str, out_dir: str) -> tuple[ir.EvalSet, 
 
 
 def _source_root(evalset: ir.EvalSet) -> str | None:
-    """The folder a copied fixture must come from: the source skill (terum), else the source file's folder."""
+    """The folder a copied fixture must come from: the source skill (terum, which reads a fixture only
+    there), else the repository holding the source file (the nearest folder above it with ``.git``: an
+    EVAL.yaml converted from a skill elsewhere in the repository names that skill's fixture), else the
+    source file's own folder."""
     if not evalset.source:
         return None
     if evalset.format == "terum":
@@ -132,22 +143,40 @@ def _source_root(evalset: ir.EvalSet) -> str | None:
 
         root = skill_root(evalset.source, fs=DISK)
         return os.path.realpath(root) if root else None
-    return os.path.realpath(os.path.dirname(os.path.abspath(evalset.source)))
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(evalset.source)))
+    return _repository(folder) or folder
+
+
+def _repository(folder: str) -> str | None:
+    """The work tree ``folder`` lies in (the nearest folder at or above it holding ``.git``), or None."""
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
 def _fixture(value: str, src: str, dst: str, target: str, out_dir: str, copies: dict[str, str],
-             limit: str | None) -> str:
+             limit: str | None) -> tuple[str, str | None]:
+    """The fixture's new value, and why it could not be copied into the output skill (None: it lies
+    inside it, or is copied there)."""
     new = move(value, src, dst)
     if target != "terum" or not is_relative(value):
-        return new
+        return new, None
     skill = os.path.abspath(out_dir)
     where = os.path.normpath(os.path.join(dst, new))
     if where == skill or where.startswith(skill + os.sep):
-        return new
+        return new, None
     origin = os.path.normpath(os.path.join(src, value))
     real = os.path.realpath(origin)
-    if not os.path.isdir(origin) or limit is None or not real.startswith(limit + os.sep):
-        return new  # not copied: missing, or outside the source's own folder (its EV107 already says so)
+    if not os.path.isdir(origin):
+        return new, "no such folder to copy into it"
+    if limit is None or not real.startswith(limit + os.sep) or ".git" in real[len(limit):].split(os.sep):
+        return new, f"evalfmt copies a fixture into it only from inside {limit or 'the source folder'}"
+    if os.path.realpath(skill).startswith(real + os.sep):
+        return new, "the output skill folder lies inside the fixture"
     name = os.path.basename(origin.rstrip(os.sep)) or "fixture"
     into = os.path.join(skill, "evals", "fixtures", name)
     n = 2
@@ -155,7 +184,7 @@ def _fixture(value: str, src: str, dst: str, target: str, out_dir: str, copies: 
         into = os.path.join(skill, "evals", "fixtures", f"{name}-{n}")
         n += 1
     copies[into] = origin
-    return os.path.relpath(into, dst).replace(os.sep, "/")
+    return os.path.relpath(into, dst).replace(os.sep, "/"), None
 
 
 def _messages(value: Any, src: str, dst: str) -> None:

@@ -33,7 +33,12 @@ OUTCOMES = ("win", "loss", "tie")
 
 
 class ReceiptError(EvalfmtError):
-    """A receipt that cannot be read: the message names the file and what is wrong."""
+    """A receipt that cannot be read: the message names the file and what is wrong. ``foreign``: the
+    file is not a receipt at all (not JSON, not an object, no ``schema_version``)."""
+
+    def __init__(self, message: str, path: str | None = None, foreign: bool = False):
+        super().__init__(message, path)
+        self.foreign = foreign
 
 
 @dataclass(frozen=True)
@@ -185,7 +190,7 @@ class Receipt:
         """The receipt ``data`` holds; :class:`ReceiptError` (``<path>: <what is wrong>``) otherwise."""
         problem = check(data)
         if problem is not None:
-            raise ReceiptError(f"{path}: {problem}")
+            raise ReceiptError(problem, path, foreign=problem.startswith(NOT_A_RECEIPT))
         known = {f.name for f in dataclasses.fields(cls)} - {"extra", "keys"}
         values = {k: v for k, v in data.items() if k in known}
         extra = {k: v for k, v in data.items() if k not in known}
@@ -233,7 +238,7 @@ class Receipt:
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
-            raise ReceiptError(f"{path}: not JSON: {exc}") from None
+            raise ReceiptError(f"{NOT_A_RECEIPT}: not JSON ({exc})", path, foreign=True) from None
         return cls.from_json(data, path)
 
 
@@ -245,13 +250,16 @@ def dumps(data: dict[str, Any]) -> bytes:
 
 # ------------------------------------------------------------------------------- checking
 
+#: how every message about a file that is no receipt at all starts
+NOT_A_RECEIPT = "not a receipt"
+
 
 def check(data: Any) -> str | None:
     """What is wrong with ``data`` as a receipt (the first problem), or None."""
     if not isinstance(data, dict):
-        return f"not a receipt: the top level is {_type(data)}, not an object"
+        return f"{NOT_A_RECEIPT}: the top level is {_type(data)}, not an object"
     if "schema_version" not in data:
-        return "missing field 'schema_version' (not a receipt?)"
+        return f"{NOT_A_RECEIPT}: it has no 'schema_version'"
     sv = data["schema_version"]
     if sv != SCHEMA_VERSION or isinstance(sv, bool):
         return f"schema_version {_show(sv)} is not supported (evalfmt reads schema_version {SCHEMA_VERSION})"

@@ -4,6 +4,10 @@
 ``dump(data, existing=text)`` updates the document in ``text`` in place instead: values that did not
 change keep their quoting and style, comments and key order survive, removed keys go, new keys are
 appended. The YAML format writers use it (``lint --fix`` splices text instead: see lint/fix.py).
+
+A writer marks with :class:`Coerced` the strings its format also takes from a bare number or boolean
+(terum's engine reads a check's argument with ``String(value)``): over an existing ``25600`` such a
+string ``"25600"`` is the same value, and the file keeps ``25600`` as it was written.
 """
 
 from __future__ import annotations
@@ -11,6 +15,13 @@ from __future__ import annotations
 import io
 import re
 from typing import Any
+
+from .js import string as js_string
+
+
+class Coerced(str):
+    """A string the format reads from any scalar through JavaScript's ``String()``: an existing bare
+    scalar it would read as this string is left as it is."""
 
 
 def _yaml():
@@ -77,6 +88,7 @@ def _fresh(value: Any) -> Any:
         s.extend(_fresh(v) for v in value)
         return s
     if isinstance(value, str):
+        value = str(value)  # (a Coerced mark is for comparing only: ruamel writes plain strings)
         if _SPECIAL.search(value):
             from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
@@ -124,6 +136,8 @@ def _merge(old: Any, new: Any) -> Any:
 
 
 def _same_scalar(old: Any, new: Any) -> bool:
+    if isinstance(new, Coerced) and isinstance(old, (bool, int, float)):
+        return js_string(old) == new  # 25600, 1.50, true: the very string the reader takes from them
     if isinstance(new, bool) or isinstance(old, bool):
         return type(old) is type(new) and old == new
     if isinstance(new, str):

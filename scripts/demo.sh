@@ -18,11 +18,8 @@ run inspect fixtures/library/release-notes
 run validate fixtures
 echo "(exit 0: no structural errors)"
 
-# A broken case, to show what a finding looks like.
-mkdir -p "$OUT/broken-skill/evals/cases"
-printf 'task: Summarise the release\ncheck:\n  - transcript_mentions: v1.2.0\nbucket: easy\ntimeout_minutes: 500\n' \
-  > "$OUT/broken-skill/evals/cases/typos.yaml"
-show validate "$OUT/broken-skill"
+# A skill whose case has three mistakes (examples/broken-skill), to show what findings look like.
+show validate examples/broken-skill
 
 run convert fixtures/library/release-notes/evals/cases/no-tag-push.yaml --to terum
 if has transpile; then

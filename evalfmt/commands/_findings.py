@@ -75,6 +75,8 @@ def stdin_paths(paths: tuple[str, ...], stdin_filename: str | None, from_: str |
     """The paths to read and the view of the disk to read them through; ``-`` is the file on stdin,
     read under the name ``--stdin-filename`` (or ``-`` with ``--from``): the view holds its text as a
     virtual file. ``refuse``: an option given that cannot work on stdin (``--fix``)."""
+    if not paths and stdin_filename is None:
+        paths = (".",)  # as ruff: no path is the current folder
     if "-" not in paths:
         if stdin_filename is not None:
             raise click.UsageError("--stdin-filename names the file read from stdin: give '-' as the path")

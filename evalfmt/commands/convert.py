@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ._common import FORMAT_NAMES, err, from_option
@@ -80,4 +82,7 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbo
     total = len(conv.files) + len(copied)
     err(f"wrote {len(written)} file{'s' if len(written) != 1 else ''}"
         + (f" ({total - len(written)} unchanged)" if len(written) != total else ""))
+    for folder in conv.no_skill_md:
+        err(f"warning: {folder} has no SKILL.md, so evalfmt does not read its evals/ and terum has no skill to run "
+            f"them with: add {os.path.join(folder, 'SKILL.md')}, or convert into the skill's folder")
     return 0

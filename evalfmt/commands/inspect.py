@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ._common import echo_json, err, from_option
@@ -16,7 +18,7 @@ from ._common import echo_json, err, from_option
 def command(path: str, fmt: str, no_spans: bool, from_: str | None) -> int:
     """Print what was read from the eval assets at PATH: each eval set with its cases, checks,
     suite entries and trigger prompts. Structural errors are printed on stderr (exit 1 when there
-    are any, as `validate` does)."""
+    are any, as `validate` does); a folder holding no eval file is named on stderr (exit 0)."""
     from ..api import read, sort_diagnostics
 
     result = read(path, from_)
@@ -31,6 +33,8 @@ def command(path: str, fmt: str, no_spans: bool, from_: str | None) -> int:
         click.echo(describe(result.sets), nl=False)
     for note in sorted(result.notes):
         err(f"note: {note}")
+    if not result.sets and not diags and os.path.isdir(path):  # as lint and validate say it
+        err(f"no eval files found under {path}")
     for d in diags:
         if d.severity == "error":
             err(d.format())

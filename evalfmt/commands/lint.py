@@ -26,8 +26,8 @@ def _codes(values: tuple[str, ...]) -> list[str] | None:
 
 
 @click.command("lint")
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "--output-format", "fmt", type=click.Choice(FORMATS), default=None,
               help="Output: text (default; github when GITHUB_ACTIONS=true), json, sarif (2.1.0), github "
                    "(workflow commands).")
 @click.option("--select", multiple=True, metavar="CODES",
@@ -55,9 +55,10 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     """Lint eval assets and skill folders: structure (EV1xx), eval quality (EV2xx), triggers (EV3xx),
     generated assets (EV4xx), AgentV specifics (EV5xx) and terum hygiene (HYG1-HYG8).
 
-    PATHS are files or folders (searched recursively; a skill folder also gets the hygiene checks);
-    '-' reads one file from stdin (name it with --stdin-filename). Configuration: [tool.evalfmt] in
-    pyproject.toml or an evalfmt.toml, found upward from each path (docs/lint.md). Silence a finding
+    PATHS are files or folders (searched recursively; a skill folder also gets the hygiene checks;
+    none: the current folder); '-' reads one file from stdin (name it with --stdin-filename).
+    Configuration: [tool.evalfmt] in pyproject.toml or an evalfmt.toml, found upward from each path
+    (docs/lint.md). Silence a finding
     with '# evalfmt: noqa: CODE' (or ruff's '# noqa: CODE') at the end of its line.
 
     Exit 0 when no error remains (warnings alone exit 0 unless --strict), 1 when one does, 2 on

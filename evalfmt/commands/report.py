@@ -25,9 +25,15 @@ def command(receipts: tuple[str, ...], fmt: str, output: str | None) -> int:
     """
     import sys
 
+    from ..receipt import ReceiptError
     from ..report import render
 
-    text = render(list(receipts), fmt)
+    try:
+        text = render(list(receipts), fmt)
+    except ReceiptError as exc:
+        if not exc.foreign or exc.path is None:
+            raise
+        raise ReceiptError(_not_a_receipt(exc.path, exc.message), exc.path) from None
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -36,3 +42,14 @@ def command(receipts: tuple[str, ...], fmt: str, output: str | None) -> int:
 
         atomic_write(output, text.encode("utf-8"))
     return 0
+
+
+def _not_a_receipt(path: str, message: str) -> str:
+    """``message`` about a file that is no receipt, naming the eval format the file is in, if any, and
+    what ``report`` reads instead."""
+    from ..formats import detect
+
+    fmt = detect(path)
+    if fmt is not None:
+        message = f"not a receipt but an eval file ({fmt.name})"
+    return f"{message}; report renders the receipt.json that 'evalfmt run' or 'evalfmt compare --receipt' writes"

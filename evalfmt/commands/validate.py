@@ -16,8 +16,9 @@ from ._common import echo_json, err, from_option, summary_line
 
 
 @click.command("validate")
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "--output-format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
               help="text: one 'path:line:col: CODE message' line per finding and a summary; json: a document.")
 @from_option
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
@@ -32,10 +33,11 @@ def command(paths: tuple[str, ...], fmt: str, from_: str | None, quiet: bool, is
     (the EV1xx rules of `evalfmt rules`), and the other errors the readers find (an AgentV test
     agentv skips, EV502; conflicting skill triggers, EV503).
 
-    PATHS are files or folders (searched recursively); '-' reads one file from stdin (name it with
-    --stdin-filename). Of the configuration ([tool.evalfmt] or evalfmt.toml, docs/lint.md) validate
-    uses only exclude / extend-exclude. Exit 0 when no error is found (warnings alone exit 0), 1 when
-    any is, 2 on unusable paths. A folder holding no eval file is named on stderr (exit 0).
+    PATHS are files or folders (searched recursively; none: the current folder); '-' reads one file
+    from stdin (name it with --stdin-filename). Of the configuration ([tool.evalfmt] or evalfmt.toml,
+    docs/lint.md) validate uses only exclude / extend-exclude. Exit 0 when no error is found
+    (warnings alone exit 0), 1 when any is, 2 on unusable paths. A folder holding no eval file is
+    named on stderr (exit 0).
     """
     targets, fs = _findings.stdin_paths(paths, stdin_filename, from_)
     patterns = _findings.patterns(exclude)

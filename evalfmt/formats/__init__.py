@@ -103,6 +103,9 @@ class Format:
     single_file: bool = True
     #: default output file name for ``convert -o DIR``.
     default_name: str | None = None
+    #: True when the format's trigger prompts belong to one skill: ``convert`` writes an eval set whose
+    #: tests name several skills as one set per skill (:mod:`evalfmt.formats.by_skill`).
+    one_skill: bool = False
 
 
 #: Public names, in the order detection tries them, and their modules.

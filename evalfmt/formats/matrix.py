@@ -117,8 +117,29 @@ def render() -> str:
         "`evals/`). `convert -o OUT` rewrites every relative path so that it names the same file from OUT "
         "(without `-o`, the output is taken to live where the source does, so paths do not change). terum "
         "reads a fixture only inside the skill folder: a fixture that would lie outside the output skill is "
-        "copied into `OUT/evals/fixtures/<name>/` (regular files only, never from outside the source's own "
-        "folder) and named there. Absolute paths, URLs and templated values are left as they are.",
+        "copied into `OUT/evals/fixtures/<name>/` (regular files only, a symlink neither followed nor copied) "
+        "and named there. It is copied only from inside the source's limit: the source skill for a terum "
+        "source; for any other format, the git work tree holding the source file (the nearest folder above "
+        "it with `.git`, so a skill's EVAL.yaml kept elsewhere in the repository brings the skill's fixtures "
+        "along), or the source file's own folder outside a work tree; never from inside a `.git` folder, "
+        "and never a folder that holds the output. A fixture that cannot be copied keeps its rebased path "
+        "and is a `lost:` line saying why (terum does not stage a fixture outside the skill: EV107), so "
+        "`--strict` refuses it. Absolute paths, URLs and templated values are left as they are.",
+        "",
+        "## One skill per folder",
+        "",
+        "A terum skill's `evals/` and a skill-creator trigger set hold one skill's prompts. An eval set of "
+        "no skill of its own whose skill-trigger tests name several skills (a library's EVAL.yaml) is "
+        "written as one per skill, `OUT/<skill>/` (`-o DIR` is needed; without it the command says how "
+        "many sets it would write): each test goes to the first skill it expects to trigger (else the "
+        "first it names), a trigger check for another skill on a plain-text prompt becomes a prompt of "
+        "that skill, and a test that names no skill is a `lost:` line. To skill-creator-triggers, a test "
+        "checking the set's skill on a plain-text prompt becomes a query `{query, should_trigger}`.",
+        "",
+        "terum files are read only inside a skill folder (one holding `SKILL.md`, see "
+        "[discovery](discovery.md)): `convert --to terum -o DIR` into a folder without one ends with "
+        "`evalfmt: warning: DIR has no SKILL.md, so evalfmt does not read its evals/ ...` for each such "
+        "folder; add the SKILL.md, or convert into the skill's folder.",
         "",
     ]
     return "\n".join(out)

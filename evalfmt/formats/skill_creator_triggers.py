@@ -37,6 +37,9 @@ TABLE = Table(NAME, {
     "case.name": Rule("lost, with the whole test: a trigger eval set holds only queries"),
     **{f: Rule("lost with the whole test", covered_by="case.name") for f in FEATURES
        if f.startswith(("case.", "check.")) and f != "case.name"},
+    "check.skill_trigger": Rule("a test that checks the trigger set's skill on a plain-text prompt becomes a "
+                                "query; a skill-trigger for another skill is lost",
+                                when="it names another skill than the set's, or the input is messages"),
     "suite": Rule("lost: a trigger eval set holds only queries"),
     "triggers.extra": Rule("lost"),
 })
@@ -147,6 +150,49 @@ def _style_of(text: str, data: list) -> str:
     return "indent"
 
 
+def _skill_of(evalset: ir.EvalSet) -> str | None:
+    """The skill the set's queries are for: its own, its trigger set's, or the one skill its tests'
+    skill-trigger checks name."""
+    if evalset.triggers is not None and evalset.triggers.skill:
+        return evalset.triggers.skill
+    if evalset.skill is not None:
+        return evalset.skill.name
+    named = {c.skill for case in evalset.cases for c in case.checks if isinstance(c, ir.SkillTrigger) and c.skill}
+    return named.pop() if len(named) == 1 else None
+
+
+def _case_queries(evalset: ir.EvalSet, skill: str | None, losses: list[Loss]) -> list[dict[str, Any]]:
+    """A test's skill-trigger checks for ``skill`` on a plain-text input are queries of the trigger set
+    (an agentv skill-trigger test is exactly that); what else a test holds is lost, and so is a test
+    without such a check."""
+    items: list[dict[str, Any]] = []
+    for i, case in enumerate(evalset.cases):
+        where = f"cases[{i}]"
+        triggers = [c for c in case.checks if isinstance(c, ir.SkillTrigger)]
+        mine = [c for c in triggers if skill is not None and c.skill == skill]
+        if not mine or not isinstance(case.input, str):
+            why = "its input is not a plain prompt" if mine else "a trigger eval set holds only queries"
+            TABLE.add(losses, "case.name", case.span, where, f"case '{case.name}' ({why}; write cases with --to "
+                                                             f"agent-skills)")
+            continue
+        items.extend({"query": case.input, "should_trigger": c.expects_trigger} for c in mine)
+        for c in triggers:
+            if c not in mine:
+                TABLE.add(losses, "check.skill_trigger", c.span or case.span, where,
+                          f"skill-trigger for '{c.skill}' in test '{case.name}' (the trigger set is for '{skill}')")
+        TABLE.add(losses, "case.name", case.span, where, f"{_held(case, len(triggers))} (it became a query)")
+    return items
+
+
+def _held(case: ir.Case, triggers: int) -> str:
+    """What a test that became a query held besides (``test id 'x', its criteria and its 2 other checks``)."""
+    rest = len(case.checks) - triggers
+    parts = [f"test id '{case.name}'"] + [name for name, there in (
+        ("its criteria", case.judge is not None), ("its expected output", case.expected_output is not None),
+        (f"its {rest} other check{'s' if rest != 1 else ''}", rest > 0)) if there]
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+
+
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
     r = Restore(evalset.format, NAME)
     losses: list[Loss] = []
@@ -168,10 +214,7 @@ def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteR
                                          f"keys {', '.join(sorted(dropped))} of a trigger prompt")
         for key in r.dropped(trig):
             TABLE.add(losses, "triggers.extra", trig.span, where, f"trigger set key '{key}'")
-    for i, case in enumerate(evalset.cases):
-        TABLE.add(losses, "case.name", case.span, f"cases[{i}]",
-                  f"case '{case.name}' (a trigger eval set holds only queries; write cases with --to "
-                  f"agent-skills)")
+    items.extend(_case_queries(evalset, _skill_of(evalset), losses))
     if evalset.suite is not None:
         TABLE.add(losses, "suite", evalset.suite.span, "suite", "suite (a trigger eval set holds only queries)")
     for c in evalset.checks:
@@ -199,4 +242,5 @@ FORMAT = Format(
     write=write,
     single_file=True,
     default_name=DEFAULT_NAME,
+    one_skill=True,
 )

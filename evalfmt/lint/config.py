@@ -31,6 +31,7 @@ from typing import Any, Iterable
 from ..errors import EvalfmtError, Severity
 from ..fsview import TooLarge, View
 from ..globs import glob_regex, relative
+from ..suggest import near
 
 CONFIG_NAMES = ("evalfmt.toml", "pyproject.toml")
 SEVERITIES = ("error", "warning", "info")
@@ -135,8 +136,7 @@ def from_table(table: dict, path: str | None, text: str | None = None) -> Config
     cfg = Config(path=path, root=os.path.dirname(os.path.abspath(path)) if path else os.getcwd(), text=text)
     unknown = [k for k in table if k not in _KNOWN_KEYS]
     if unknown:
-        raise _at(cfg, unknown[0], unknown[0], f"unknown key '{unknown[0]}' in the evalfmt settings "
-                  f"(known: {', '.join(sorted(_KNOWN_KEYS - {'extend-select', 'extend-ignore'}))})", as_key=True)
+        raise _at(cfg, unknown[0], unknown[0], _unknown_key(unknown[0]), as_key=True)
     for key in ("exclude", "extend-exclude"):
         value = table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
@@ -219,8 +219,6 @@ def unknown_code(code: str, setting: str, known: Iterable[str]) -> str | None:
     known = list(known)
     if code == "ALL" or any(c.startswith(code) for c in known):
         return None
-    from ..suggest import near
-
     pool = sorted(set(known) | {c[:len(code)] for c in known})
     close = [c for c in pool if sorted(c) == sorted(code)] or [c for c in [near(code, pool, 0.8)] if c]
     hint = f"did you mean '{close[0]}'?" if close else "see 'evalfmt rules' for the codes"
@@ -253,6 +251,14 @@ def check_rule_options(cfg: Config, rules: dict[str, Any]) -> None:
             expected = _expected_type(rule.options[key], value)
             if expected is not None:
                 raise EvalfmtError(f"{where}: [rules.{code}] {key} must be {expected}, not {value!r}")
+
+
+def _unknown_key(key: str) -> str:
+    """The message for a settings key evalfmt does not know: a did-you-mean when one is close, and
+    every known key."""
+    close = near(key, sorted(_KNOWN_KEYS))
+    hint = f"did you mean '{close}'? " if close else ""
+    return f"unknown key '{key}' in the evalfmt settings ({hint}known: {', '.join(sorted(_KNOWN_KEYS))})"
 
 
 def _at(cfg: Config, setting: str, written: str, message: str, as_key: bool = False) -> EvalfmtError:

@@ -167,3 +167,41 @@ def test_validate_and_lint_of_one_file_do_not_import_pydantic(tmp_path, fmt, nam
             "print(sorted(m for m in ('pydantic', 'evalfmt.ir.adapter') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == [fmt, "exit 0", "exit 0", "[]"]
+
+
+def test_bare_evalfmt_prints_its_help_as_help(run_cli):
+    """As ruff: the whole help, as `--help` lays it out, on stderr, exit 2 (it was squeezed into one
+    'evalfmt: Usage: ...' error line)."""
+    help_text = run_cli("--help")[1]
+    assert run_cli() == (2, "", help_text)
+    assert help_text.count("\n") > 20
+
+
+def _a_skill_with_a_typo(tmp_path):
+    skill = tmp_path / "sk"
+    (skill / "evals" / "cases").mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: sk\ndescription: Writes notes.\n---\nBody.\n")
+    (skill / "evals" / "cases" / "a.yaml").write_text("task: Write the notes\ncheck: []\n")
+
+
+@pytest.mark.parametrize("command", ["lint", "validate"])
+def test_lint_and_validate_without_a_path_take_the_current_folder(run_cli, tmp_path, command):
+    _a_skill_with_a_typo(tmp_path)
+    bare = run_cli(command, cwd=str(tmp_path))
+    assert bare == run_cli(command, ".", cwd=str(tmp_path))
+    assert bare[0] == 1 and "sk/evals/cases/a.yaml:2:1: EV101 unknown key 'check'" in bare[1]
+
+
+@pytest.mark.parametrize("command", ["lint", "validate"])
+def test_output_format_is_an_alias_of_format(run_cli, tmp_path, command):
+    _a_skill_with_a_typo(tmp_path)
+    alias = run_cli(command, "--output-format", "json", ".", cwd=str(tmp_path))
+    assert alias == run_cli(command, "--format", "json", ".", cwd=str(tmp_path))
+    assert alias[0] == 1 and '"code": "EV101"' in alias[1]
+
+
+def test_inspect_of_a_folder_without_eval_files_says_so(run_cli, tmp_path):
+    (tmp_path / "notes.md").write_text("# notes\n")
+    assert run_cli("inspect", str(tmp_path)) == (0, "", f"evalfmt: no eval files found under {tmp_path}\n")
+    code, out, err = run_cli("inspect", "--format", "json", str(tmp_path))
+    assert (code, err) == (0, f"evalfmt: no eval files found under {tmp_path}\n") and '"sets": []' in out

@@ -43,14 +43,30 @@ def test_strict_refuses_only_real_losses(run_cli, tmp_path):
     assert code == 1 and err.endswith("evalfmt: --strict: 43 fields would be lost; nothing written\n")
 
 
-def test_skill_name_lost_to_agentv_is_reported(run_cli, tmp_path):
-    """Issue 11 item 6: evals.json -> agentv dropped skill_name with no 'lost:' line."""
+def test_skill_name_survives_agentv_as_the_sets_name(run_cli, tmp_path):
+    """Issue 24 item 9: evals.json -> agentv -> evals.json came back with "skill_name": "" (issue 11 item 6
+    had made that a 'lost:' line). The set's name carries it when nothing else does."""
     src = _evals_json(tmp_path)
     code, out, err = run_cli("convert", str(src), "--to", "agentv")
-    assert code == 0
-    assert err == (f"evalfmt: lost: {src}:2: skill name 'cost-summary' (agentv has no key for the skill a file "
-                   "tests; only skill-trigger assertions name one)\n")
-    assert "cost-summary" not in out
+    assert (code, err) == (0, "")
+    assert out.startswith("name: cost-summary\ntests:\n")
+    (tmp_path / "x.EVAL.yaml").write_text(out)
+    code, back, err = run_cli("convert", str(tmp_path / "x.EVAL.yaml"), "--to", "agent-skills")
+    assert (code, err) == (0, "")
+    assert back == src.read_text() + "\n"
+
+
+def test_skill_name_is_lost_to_agentv_when_the_set_has_a_name_of_its_own(tmp_path):
+    from evalfmt import api
+    from evalfmt.formats.agentv.writer import write
+
+    (evalset,) = api.read(str(_evals_json(tmp_path))).sets
+    evalset.name = "costs"
+    written = write(evalset)
+    assert written.files["EVAL.yaml"].startswith("name: costs\n")
+    assert [x.format() for x in written.losses] == [
+        f"lost: {tmp_path / 'evals.json'}:2: skill name 'cost-summary' (agentv has no key for the skill a "
+        "file tests, and the set's name is 'costs')"]
 
 
 def test_skill_name_survives_in_a_skill_trigger(run_cli, tmp_path):
@@ -94,9 +110,13 @@ def test_checks_that_become_prose_are_named_and_come_back_as_the_judge(run_cli, 
 
 
 def test_an_error_that_ends_the_conversion_comes_before_any_loss_line(run_cli):
-    code, out, err = run_cli("convert", str(FIXTURES / "agentv" / "EVAL.yaml"), "--to", "terum")
+    code, out, err = run_cli("convert", RN, "--to", "terum")
     assert (code, out) == (2, "")
-    assert err == "evalfmt: the terum output is 5 files: give -o DIR\n"
+    assert err == "evalfmt: the terum output is 6 files: give -o DIR\n"
+    src = str(FIXTURES / "agentv" / "EVAL.yaml")
+    assert run_cli("convert", src, "--to", "terum") == (
+        2, "", f"evalfmt: {src} holds 3 eval sets (one per skill its tests name: release-notes, commit-message, "
+               "code-review); give -o DIR to write them all\n")
 
 
 def test_nothing_to_write_is_an_error_not_an_empty_file(run_cli, tmp_path):

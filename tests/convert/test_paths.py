@@ -192,3 +192,43 @@ def test_a_copied_fixture_never_follows_a_symlink_out_of_it(tmp_path, run_cli):
     assert code == 0, err
     copied = sorted(str(p.relative_to(out)) for p in (out / "evals" / "fixtures").rglob("*"))
     assert copied == ["evals/fixtures/app", "evals/fixtures/app/README.md"]
+
+
+def _through_agentv(tmp_path, run_cli):
+    """terum -> agentv (the EVAL.yaml beside the skill, not in it) -> terum into another skill's folder."""
+    skill = _terum(tmp_path)
+    eval_yaml = tmp_path / "src" / "evals-as-agentv" / "EVAL.yaml"
+    assert run_cli("convert", str(skill), "--to", "agentv", "-o", str(eval_yaml))[0] == 0
+    other = tmp_path / "src" / "other"
+    _write(other, {"SKILL.md": "---\nname: other\ndescription: Another skill for path tests\n---\nbody\n"})
+    return eval_yaml, other
+
+
+def test_a_fixture_travels_with_its_cases_into_another_skill(tmp_path, run_cli):
+    """Issue 24 item 9: the fixture path was rebased right but outside the new skill, so the result
+    failed lint with EV107. Inside the repository the source is in, the fixture is copied under the
+    target's evals/fixtures/."""
+    (tmp_path / ".git").mkdir()
+    eval_yaml, other = _through_agentv(tmp_path, run_cli)
+    code, _, err = run_cli("convert", str(eval_yaml), "--to", "terum", "-o", str(other))
+    assert code == 0, err
+    assert f"evalfmt: copied fixture {tmp_path}/src/demo/evals/fixtures/app to {other}/evals/fixtures/app " \
+           "(terum reads fixtures only inside the skill folder)\n" in err and "lost: " not in err
+    assert (other / "evals" / "cases" / "uses-app.yaml").read_text().splitlines()[1] == "fixture: ../fixtures/app"
+    assert (other / "evals" / "fixtures" / "app" / "README.md").read_text() == "the app fixture\n"
+    assert run_cli("lint", "--isolated", "--select", "EV1", str(other)) == (
+        0, "0 errors, 0 warnings in 2 files\n", "")
+
+
+def test_a_fixture_that_cannot_travel_is_named_as_lost(tmp_path, run_cli):
+    """Outside any repository evalfmt copies only from the source's own folder: the conversion says the
+    fixture stays outside the skill (terum will not stage it), and --strict refuses it."""
+    eval_yaml, other = _through_agentv(tmp_path, run_cli)
+    code, _, err = run_cli("convert", str(eval_yaml), "--to", "terum", "-o", str(other), "--strict")
+    assert code == 1 and not (other / "evals").exists()
+    lost = [line for line in err.splitlines() if line.startswith("evalfmt: lost: ")]
+    assert lost == [f"evalfmt: lost: {eval_yaml}:{line}: fixture '{value}' of '{name}' stays outside the output "
+                    f"skill folder, where terum does not stage it: evalfmt copies a fixture into it only from inside "
+                    f"{eval_yaml.parent}" for line, value, name in ((2, "../../../demo/evals/fixtures/app", "uses-app"),
+                                                                   (10, "../../demo/evals/fixtures/app", "suite"))]
+    assert err.endswith("evalfmt: --strict: 2 fields would be lost; nothing written\n")

@@ -15,3 +15,34 @@ def test_timeout_minutes_stays_an_integer_through_agentv(run_cli, tmp_path):
     assert code == 0
     assert (tmp_path / "b" / "evals" / "cases" / "a.yaml").read_text(encoding="utf-8") == \
         "task: do it\ntimeout_minutes: 30\nmax_turns: 5\nchecks:\n  - transcript_mentions: x\n"
+
+
+CASE = ("# the size limit is in bytes\ntask: Write the notes\nbucket: explicit\nrequires: [git]\nchecks:\n"
+        "  - transcript_omits: 25600\n  - transcript_mentions: 1.50\n  - transcript_mentions: true\n"
+        "  - transcript_mentions: \"quoted\"\n")
+TRIGGERS = "should_trigger:\n  - 42\n  - write the notes\nshould_not_trigger: [false]\n"
+
+
+def test_writing_back_over_a_skill_keeps_the_scalars_terum_reads_as_strings(run_cli, tmp_path):
+    """terum's engine reads a check's argument and a trigger prompt with String(value): over an existing
+    file, the converted string "25600" is the bare 25600 already there, which stays as it was written
+    (it became '25600' in quotes)."""
+    skill = tmp_path / "s"
+    (skill / "evals" / "cases").mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: s\ndescription: d\n---\n", encoding="utf-8")
+    (skill / "evals" / "cases" / "a.yaml").write_text(CASE, encoding="utf-8")
+    (skill / "evals" / "triggers.yaml").write_text(TRIGGERS, encoding="utf-8")
+    eval_yaml = str(tmp_path / "a.EVAL.yaml")
+    assert run_cli("convert", str(skill), "--to", "agentv", "-o", eval_yaml)[0] == 0
+    assert "value: '25600'" in (tmp_path / "a.EVAL.yaml").read_text(encoding="utf-8")
+    assert run_cli("convert", eval_yaml, "--to", "terum", "-o", str(skill)) == (
+        0, "", "evalfmt: wrote 0 files (2 unchanged)\n")
+    assert (skill / "evals" / "cases" / "a.yaml").read_text(encoding="utf-8") == CASE
+    assert (skill / "evals" / "triggers.yaml").read_text(encoding="utf-8") == TRIGGERS
+
+    # a value that did change is written as the string it is
+    text = (tmp_path / "a.EVAL.yaml").read_text(encoding="utf-8")
+    (tmp_path / "a.EVAL.yaml").write_text(text.replace("'25600'", "'25601'"), encoding="utf-8")
+    assert run_cli("convert", eval_yaml, "--to", "terum", "-o", str(skill))[0] == 0
+    assert (skill / "evals" / "cases" / "a.yaml").read_text(encoding="utf-8") == \
+        CASE.replace("transcript_omits: 25600", "transcript_omits: '25601'")

@@ -127,7 +127,7 @@ def test_outside_a_skill_folder_files_at_terum_paths_are_not_read(run_cli, tmp_p
     write(tmp_path, {rel: text})
     nothing = "evalfmt: no eval files found under .\n"
     assert run_cli("validate", ".", cwd=str(tmp_path)) == (0, "", note(f"./{rel}", ".") + nothing)
-    assert run_cli("inspect", ".", cwd=str(tmp_path)) == (0, "", note(f"./{rel}", "."))
+    assert run_cli("inspect", ".", cwd=str(tmp_path)) == (0, "", note(f"./{rel}", ".") + nothing)
     assert run_cli("lint", "--isolated", ".", cwd=str(tmp_path)) == (0, "0 errors, 0 warnings in 0 files\n",
                                                                      note(f"./{rel}", ".") + nothing)
     # named alone, as pre-commit does

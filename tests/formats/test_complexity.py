@@ -19,7 +19,7 @@ MODULES = sorted(
      *(ROOT / "evalfmt/formats/agent_skills").glob("*.py"),
      *(ROOT / "evalfmt/formats/skillgym").glob("*.py"), *(ROOT / "evalfmt/formats/promptfoo").glob("*.py"),
      *(ROOT / "evalfmt/ir").glob("*.py")]
-    + [ROOT / "evalfmt/formats" / n for n in ("__init__.py", "skill_creator_triggers.py",
+    + [ROOT / "evalfmt/formats" / n for n in ("__init__.py", "skill_creator_triggers.py", "by_skill.py",
                                               "ir_json.py", "ir_doc.py", "names.py", "losses.py", "matrix.py")]
     + [ROOT / "evalfmt/route.py", ROOT / "evalfmt/suggest.py"])
 

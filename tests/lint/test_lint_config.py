@@ -109,7 +109,13 @@ def test_explicit_config_file(run_cli, tmp_path):
 
 @pytest.mark.parametrize("text,message", [
     ("select = ['EV2'\n", "invalid TOML"),
-    ("selct = ['EV2']\n", "unknown key 'selct' in the evalfmt settings"),
+    ("selct = ['EV2']\n", "unknown key 'selct' in the evalfmt settings (did you mean 'select'? known: exclude, "
+                          "extend-exclude, extend-ignore, extend-select, ignore, per-file-ignores, rules, select, "
+                          "severity)"),
+    ("extend-ignor = ['EV2']\n", "unknown key 'extend-ignor' in the evalfmt settings (did you mean 'extend-ignore'? "
+                                 "known: "),
+    ("colour = 1\n", "unknown key 'colour' in the evalfmt settings (known: exclude, extend-exclude, extend-ignore, "
+                     "extend-select, ignore, "),
     ("select = ['ev2x']\n", "'ev2x' is not a rule code or prefix"),
     ("[severity]\nEV204 = 'fatal'\n", "severity of EV204 must be one of error, warning, info"),
     ("select = 3\n", "expected a list of rule codes"),

@@ -325,3 +325,19 @@ async def test_a_json_eval_file_gets_findings_and_its_fix(client: LanguageClient
     # the key renamed (quotes kept); no noqa: JSON has no comments
     assert [a.title for a in actions] == ["Fix EV101: write 'expectations'"]
     assert apply(text, actions[0].edit.changes[uri]) == text.replace('"expectation"', '"expectations"')
+
+
+def test_without_the_extra_the_message_says_how_to_install_it_without_pypi(run_cli, monkeypatch):
+    """evalfmt is not on PyPI: `pip install 'evalfmt[lsp]'` (what the message said) fails. The line names
+    the git URL and clone forms and the packages themselves, for the interpreter evalfmt runs on."""
+    import sys
+
+    monkeypatch.delitem(sys.modules, "evalfmt.lsp.server", raising=False)
+    monkeypatch.setitem(sys.modules, "pygls", None)
+    code, out, err = run_cli("lsp")
+    assert (code, out) == (2, "")
+    assert err == (
+        "evalfmt: the language server needs pygls and lsprotocol (pygls is missing): install evalfmt with its "
+        "'lsp' extra from where it came, its git repository (pip install \"evalfmt[lsp] @ git+<repository "
+        "URL>@<tag>\") or a clone (pip install \"/path/to/clone[lsp]\"), or add the packages to this environment: "
+        f"{sys.executable} -m pip install 'pygls<3,>=2' 'lsprotocol>=2025.0.0'\n")

@@ -48,11 +48,15 @@ def test_default_format_is_html_and_markdown_is_plain(run_cli):
     assert "<details><summary>Rows (8)</summary>" in out and "<html" not in out
 
 
+#: what every message about a file that is no receipt at all ends with
+READS = "; report renders the receipt.json that 'evalfmt run' or 'evalfmt compare --receipt' writes"
+
+
 @pytest.mark.parametrize("content, message", [
-    ("{nope", "not JSON: unexpected character, expected a string key: line 1 column 2 (char 1)"),
-    ("", "not JSON: Input is a zero-length, empty document: line 1 column 1 (char 0)"),
-    ("[1, 2]", "not a receipt: the top level is a list, not an object"),
-    ('{"verdict": "PASS"}', "missing field 'schema_version' (not a receipt?)"),
+    ("{nope", "not a receipt: not JSON (unexpected character, expected a string key: line 1 column 2 (char 1))" + READS),
+    ("", "not a receipt: not JSON (Input is a zero-length, empty document: line 1 column 1 (char 0))" + READS),
+    ("[1, 2]", "not a receipt: the top level is a list, not an object" + READS),
+    ('{"verdict": "PASS"}', "not a receipt: it has no 'schema_version'" + READS),
     ('{"schema_version": 1}', "schema_version 1 is not supported (evalfmt reads schema_version 2)"),
     ('{"schema_version": "2"}', "schema_version '2' is not supported (evalfmt reads schema_version 2)"),
 ])
@@ -107,8 +111,20 @@ def test_one_bad_receipt_among_good_writes_nothing(run_cli, tmp_path):
     bad = write(tmp_path, "[]", "bad.json")
     target = tmp_path / "report.html"
     code, out, err = run_cli("report", str(ROOT / receipt("partial")), bad, "-o", str(target))
-    assert (code, out) == (2, "") and err == f"evalfmt: {bad}: not a receipt: the top level is a list, not an object\n"
+    assert (code, out) == (2, "") and err == f"evalfmt: {bad}: not a receipt: the top level is a list, not an object{READS}\n"
     assert not target.exists()
+
+
+@pytest.mark.parametrize("name, content, fmt", [
+    ("EVAL.yaml", "tests:\n  - id: a\n    input: Write it\n    criteria: It is written\n", "agentv"),
+    ("evals.json", '{"skill_name": "demo", "evals": [{"id": 1, "prompt": "Write it"}]}\n', "agent-skills"),
+    ("trigger-evals.json", '[{"query": "Write it", "should_trigger": true}]\n', "skill-creator-triggers"),
+])
+def test_an_eval_file_given_as_a_receipt_is_named_for_what_it_is(run_cli, tmp_path, name, content, fmt):
+    """An eval file passed to report (an easy slip: both are JSON or YAML in the same repository) says
+    what it is and what report reads, in one line (it was 'not JSON: ...' or 'missing field ...')."""
+    path = write(tmp_path, content, name)
+    assert run_cli("report", path) == (2, "", f"evalfmt: {path}: not a receipt but an eval file ({fmt}){READS}\n")
 
 
 def test_unknown_fields_are_tolerated(run_cli, tmp_path):

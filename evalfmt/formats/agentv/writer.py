@@ -46,7 +46,9 @@ TABLE = Table("agentv", {
                           "grader in .agentv/assertions/", kept="custom assertion type")
        for k in ("transcript", "command", "workspace")},
     "set.tests_file": Rule("written inline", kept="inline tests", sources=("agentv",)),
-    "set.skill": Rule("lost unless a skill-trigger assertion names it", when="no skill-trigger names the skill"),
+    "set.skill": Rule("lost unless a skill-trigger assertion names it, or it is written as the eval set's name "
+                      "(a set without a name of its own), which an evals.json takes back as skill_name",
+                      when="no skill-trigger names the skill and the set has a name of its own"),
     "case.tags": Rule("lost: agentv has no tags for a test"),
     "case.timeout_ms": Rule("lost: agentv has no timeout for a test"),
     "case.expected_fail": Rule("lost: agentv has no expected failure"),
@@ -153,6 +155,8 @@ class _Writer:
         values: dict[str, Any] = {}
         if es.name is not None:
             values["name"] = es.name
+        elif (skill := self.unnamed_skill(es)) is not None:
+            values["name"] = skill  # agentv's name for the set: converting back to evals.json gives skill_name
         if es.description is not None:
             values["description"] = es.description
         if es.tags is not None:
@@ -181,18 +185,25 @@ class _Writer:
         canon = canonical_order(TOP_ORDER, present, extras_before="input")
         return _int_keys(_ordered(values, es.hints.get("keys"), canon)), self.losses
 
-    def skill_name(self, es: ir.EvalSet) -> None:
-        """A skill name the source file wrote (evals.json ``skill_name``) survives only in the
-        skill-trigger assertions that name it."""
+    @staticmethod
+    def unnamed_skill(es: ir.EvalSet) -> str | None:
+        """The skill name the source file wrote (evals.json ``skill_name``) when no skill-trigger assertion
+        names it, so that only the set's name can carry it; else None."""
         skill = es.skill
         if skill is None or skill.span is None or es.name == skill.name:
-            return
+            return None
         named = any(isinstance(c, ir.SkillTrigger) and c.skill == skill.name
                     for case in es.cases for c in case.checks) or any(
             isinstance(c, ir.SkillTrigger) and c.skill == skill.name for c in es.checks)
-        if not named:
-            self.lose("set.skill", skill, "skill_name", f"skill name '{skill.name}' (agentv has no key for the skill a "
-                                                        "file tests; only skill-trigger assertions name one)")
+        return None if named else skill.name
+
+    def skill_name(self, es: ir.EvalSet) -> None:
+        """A skill name the source file wrote survives in the skill-trigger assertions that name it, or as
+        the set's name (:meth:`unnamed_skill`); a set with a name of its own loses it."""
+        skill = self.unnamed_skill(es)
+        if skill is not None and es.name is not None:
+            self.lose("set.skill", es.skill, "skill_name", f"skill name '{skill}' (agentv has no key for the skill a "
+                                                           f"file tests, and the set's name is '{es.name}')")
 
     # ------------------------------------------------------------------------------------ input
 

@@ -62,4 +62,5 @@ FORMAT = Format(
     read=read,
     write=write,
     single_file=False,
+    one_skill=True,
 )

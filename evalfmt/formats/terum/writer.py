@@ -203,13 +203,13 @@ def _case_data(case: ir.Case, r: Restore, where: str, losses: list[Loss], extra_
     for field in _CASE_FIELDS:
         value = getattr(case, field)
         if value is not None:
-            d[field] = list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
+            d[field] = _engine_value(field, value)
     checks, judge = _judge(case, list(case.checks) + list(extra_checks or []), where, losses)
     rendered = _checks(checks, f"{where}.checks", losses)
     if rendered and "checks" not in case.extra:
         d["checks"] = rendered
     if judge is not None:
-        d["judge"] = judge
+        d["judge"] = _coerced(judge)
     d = r.back(d, case, order_hint=None,  # (CASE_ORDER sorts the keys below)
                lose=lambda key: TABLE.add(losses, "case.extra", case.span, f"{where}.{key}",
                                                          f"'{key}' of '{case.name}' (terum has no such key)"))
@@ -220,6 +220,24 @@ def _case_data(case: ir.Case, r: Restore, where: str, losses: list[Loss], extra_
 
 #: the case fields terum holds as they are (in CASE_ORDER)
 _CASE_FIELDS = ("bucket", "requires", "fixture", "files", "setup", "timeout_minutes", "max_turns")
+#: the fields (and the items or values of the fields) the engine reads with String(value)
+_STRING_FIELDS = ("bucket", "requires", "fixture", "files", "setup")
+
+
+def _coerced(value: Any) -> Any:
+    """A string the engine also reads from a bare number or boolean (``transcript_omits: 25600``), marked
+    so that writing over a file keeps such a scalar as it was written (yamlrt.Coerced)."""
+    return yamlrt.Coerced(value) if isinstance(value, str) else value
+
+
+def _engine_value(field: str, value: Any) -> Any:
+    if field not in _STRING_FIELDS:
+        return value
+    if isinstance(value, list):
+        return [_coerced(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _coerced(v) for k, v in value.items()}
+    return _coerced(value)
 
 
 def _judge(case: ir.Case, checks: list[ir.Check], where: str, losses: list[Loss]) -> tuple[list[ir.Check], str | None]:
@@ -269,7 +287,7 @@ def _terum_kind(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
             TABLE.add(losses, "check.fields", check.span, where, f"'{field}' of check '{check.label()}'")
     if check.extra:
         TABLE.add(losses, "check.fields", check.span, where, f"fields {sorted(check.extra)} of check '{check.label()}'")
-    return {kind: arg}
+    return {kind: _coerced(arg)}
 
 
 def _opaque(check: ir.Opaque, where: str, losses: list[Loss]) -> Any:
@@ -308,8 +326,8 @@ def _triggers_data(ts: ir.TriggerSet, prompts: list[ir.TriggerPrompt], losses: l
     if "_raw" in ts.extra:
         return ts.extra["_raw"]
     d: dict[str, Any] = {}
-    should = [p.text for p in prompts if p.should_trigger]
-    should_not = [p.text for p in prompts if not p.should_trigger]
+    should = [_coerced(p.text) for p in prompts if p.should_trigger]
+    should_not = [_coerced(p.text) for p in prompts if not p.should_trigger]
     for key, values in (("should_trigger", should), ("should_not_trigger", should_not)):
         if values or ts.hints.get(f"{key}_empty"):
             d[key] = values
