@@ -93,12 +93,28 @@ def checkout_cache_state() -> list[tuple[str, int, int]] | None:
     return sorted(out)
 
 
+def conformance_caches() -> list[str]:
+    """Cache folders under the conformance folder (real files the suite reads in place: a run that
+    wrote a cache there, its folder being the project root of a working folder inside it, would serve
+    later runs from it)."""
+    if not CONFORMANCE.is_dir():
+        return []
+    return sorted(os.path.join(folder, ".evalfmt_cache") for folder, dirs, _ in os.walk(CONFORMANCE)
+                  if ".evalfmt_cache" in dirs)
+
+
 def pytest_sessionstart(session):
-    session.config.stash[_CHECKOUT_BEFORE] = checkout_cache_state()
+    session.config.stash[_CHECKOUT_BEFORE] = (checkout_cache_state(), conformance_caches())
 
 
 def pytest_sessionfinish(session, exitstatus):
-    if checkout_cache_state() != session.config.stash.get(_CHECKOUT_BEFORE, None):
+    before = session.config.stash.get(_CHECKOUT_BEFORE, (None, []))
+    if conformance_caches() != before[1]:
+        session.config.get_terminal_writer().line(
+            f"\nthe suite wrote a cache folder into {CONFORMANCE}: {sorted(set(conformance_caches()) - set(before[1]))}",
+            red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    if checkout_cache_state() != before[0]:
         session.config.get_terminal_writer().line(
             f"\nthe suite wrote into the checkout's cache folder {CHECKOUT_CACHE}: a test ran without the cache "
             "folder of its own (tests/conftest.py)", red=True)
