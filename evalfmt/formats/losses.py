@@ -165,6 +165,7 @@ def _checks(checks: list) -> set[str]:
     out = set()
     for c in checks:
         out.add(check_feature(c.kind))
-        if c.extra or any(getattr(c, f) is not None for f in ("name", "weight", "required", "min_score", "negate")):
+        if c.extra or any(getattr(c, f) is not None for f in ("name", "weight", "required", "min_score", "negate")) \
+                or (c.kind in ("command_matching", "no_command_matching") and c.flags):  # (terum's regexes take none)
             out.add("check.fields")
     return out

@@ -12,6 +12,13 @@ Design rules (read before adding a field):
 - Nothing is dropped. A key a format defines but the IR does not model goes to ``extra`` (in source
   order). A value of the wrong type (``files: 3``, ``checks: foo``) is *also* kept in ``extra`` under
   its own key, with a diagnostic from the reader, so a writer can put it back unchanged.
+- Closed for the stages after the readers: whatever the executor, the transpiler or the reports act on is
+  a typed field a reader fills (a regex's flags, a trajectory's minimums, a code grader's ``cwd`` and
+  ``config``, the checks every case of a set gets), named for its meaning so any format can fill it.
+  ``extra``, ``hints``, an opaque check's ``raw``/``origin`` and the set's ``format`` are for the writers
+  (round trips, losses) only; ``tests/cli/test_closed_ir.py`` fails on a new read of them in run/,
+  transpile/ or report/. A field a target format cannot hold is a loss of its writer, in the words it
+  used for the extra key the value was before.
 - ``hints`` hold presentation choices of the source format (e.g. an agentv assertion written as a
   plain string) that its own writer honours so that read(write(ir)) == ir. They carry no meaning
   for other formats. Legacy spellings are *not* hints: they are normalised and reported (EV501).
@@ -196,10 +203,12 @@ class TranscriptOmits(CheckBase):
 
 @_dc
 class CommandMatching(CheckBase):
-    """Passes when some Bash command matches the ECMAScript regex ``pattern`` (a search)."""
+    """Passes when some Bash command matches the ECMAScript regex ``pattern`` (a search) with ``flags``, those
+    that change what it matches (``i``, ``m``, ``s``, ``u``, ``v``, ``y``: a skillgym regex literal's)."""
 
     kind: Literal["command_matching"] = "command_matching"
     pattern: str
+    flags: str | None = None
 
     @property
     def arg(self) -> str:
@@ -208,10 +217,11 @@ class CommandMatching(CheckBase):
 
 @_dc
 class NoCommandMatching(CheckBase):
-    """Passes when no Bash command matches ``pattern``."""
+    """Passes when no Bash command matches ``pattern`` (with ``flags``, as :class:`CommandMatching`)."""
 
     kind: Literal["no_command_matching"] = "no_command_matching"
     pattern: str
+    flags: str | None = None
 
     @property
     def arg(self) -> str:
@@ -387,10 +397,13 @@ class IsJson(CheckBase):
 
 @_dc
 class LlmGrader(CheckBase):
-    """An LLM grader; ``prompt`` is inline text or a path to a prompt file."""
+    """An LLM grader; ``prompt`` is inline text or a path to a prompt file; ``template`` an executable prompt
+    template instead (agentv ``prompt: {command: [argv...], config: {...}}``, held as written: a program
+    evalfmt does not run)."""
 
     kind: Literal["llm-grader"] = "llm-grader"
     prompt: str | None = None
+    template: dict[str, Any] | None = None
 
     @property
     def arg(self) -> str:
@@ -412,10 +425,16 @@ class Rubrics(CheckBase):
 
 @_dc
 class CodeGrader(CheckBase):
-    """A program that grades the answer (``command`` as a string or argv list)."""
+    """A program that grades the answer: ``command`` as a string or argv list (``script``: agentv's older key
+    for it, run when there is no ``command``), run in ``cwd`` (relative to the eval file's folder; None: that
+    folder), given ``config`` (the assertion's own settings: agentv's keys of the assertion it does not
+    define) on stdin."""
 
     kind: Literal["code-grader"] = "code-grader"
     command: Union[str, list[str], None] = None
+    script: Union[str, list[str], None] = None
+    cwd: str | None = None
+    config: dict[str, Any] | None = None
 
     @property
     def arg(self) -> str:
@@ -424,11 +443,13 @@ class CodeGrader(CheckBase):
 
 @_dc
 class ToolTrajectory(CheckBase):
-    """agentv ``tool-trajectory``: ``mode`` (any_order, in_order, exact, ...) and ``expected`` steps."""
+    """agentv ``tool-trajectory``: ``mode`` (any_order, in_order, exact, ...), ``expected`` steps and, for
+    any_order, ``minimums`` (tool name -> the calls it needs at least)."""
 
     kind: Literal["tool-trajectory"] = "tool-trajectory"
     mode: str | None = None
     expected: list[Any] | None = None
+    minimums: dict[str, Any] | None = None
 
     @property
     def arg(self) -> str:
@@ -469,9 +490,18 @@ class Cost(CheckBase):
 
 @_dc
 class TokenUsage(CheckBase):
-    """agentv ``token-usage``: limits such as ``max_total`` stay in ``extra``."""
+    """agentv ``token-usage``: the session's tokens at most ``max_total`` (input and output), ``max_input``,
+    ``max_output``."""
 
     kind: Literal["token-usage"] = "token-usage"
+    max_total: float | None = None
+    max_input: float | None = None
+    max_output: float | None = None
+
+    def __post_init__(self) -> None:
+        CheckBase.__post_init__(self)
+        self.max_total, self.max_input, self.max_output = (
+            _float(self.max_total), _float(self.max_input), _float(self.max_output))
 
 
 @_dc
@@ -625,8 +655,10 @@ class SkillInfo(Node):
 class EvalSet(Node):
     """Everything read from one unit: a skill's evals/ folder, one EVAL.yaml, one evals.json, ...
 
-    ``input`` and ``checks`` at this level are agentv's suite-level ``input`` / ``assertions``
-    (prepended to / applied to every test).
+    ``input`` at this level is prepended to every case's input (agentv's suite-level ``input``);
+    ``checks`` are the checks every case gets, scored before the case's own (agentv's suite-level
+    ``assertions``, promptfoo's ``defaultTest.assert``). Any reader may fill them; the executor applies
+    them to every case whatever the format.
     """
 
     format: str

@@ -1,7 +1,8 @@
 """IR messages from data in the IR's JSON shape, without pydantic: for a reader that takes a list of
 ``{role, content}`` messages as they are (the seed layout's ``input``). The data is the reader's own
 selection, so this builds, it does not validate (IR from outside goes through :func:`evalfmt.ir.validate`).
-:func:`canonical_input` goes the other way: an input as evals.json writes it (route, the seed writer).
+:func:`canonical_input` goes the other way: an input as evals.json writes it (route, the seed writer);
+:func:`as_written` a message with every key its source gave it (the executor's code-grader payload).
 """
 
 from __future__ import annotations
@@ -42,6 +43,17 @@ def canonical_input(value: Input | None) -> Any:
     if value is None or isinstance(value, str):
         return value
     return [{"role": m.role, "content": _content(m.content)} for m in value]
+
+
+def as_written(node: Any) -> Any:
+    """A message (or content part) as the source wrote it: its fields, then its extra keys (what agentv
+    hands a code grader as ``input``); anything else as it is."""
+    if isinstance(node, Message):
+        content = [as_written(p) for p in node.content] if isinstance(node.content, list) else node.content
+        return {"role": node.role, "content": content, **node.extra}
+    if isinstance(node, ContentPart):
+        return {"type": node.type, "value": node.value, **node.extra}
+    return node
 
 
 def _content(content: Any) -> Any:

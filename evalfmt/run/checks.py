@@ -114,7 +114,7 @@ def score_case(case: ir.Case | ir.SuiteEntry, session: Session, sandbox: str | N
                detection: str = detect.DEFAULT, extra_checks: Iterable[ir.Check] = (),
                timeout: float = shell.CHECK_TIMEOUT, judge: Judge | None = None, task: str | None = None,
                run_code: bool = False, env: dict[str, str] | None = None) -> CaseResult:
-    """Score a case's checks (after ``extra_checks``, e.g. agentv's file-level assertions). ``judge``
+    """Score a case's checks (after ``extra_checks``, the set's checks every case gets). ``judge``
     grades model-graded assertions; ``run_code`` lets code graders run (``evalfmt run``)."""
     ctx = Context(session, sandbox, detection, timeout, getattr(case, "expected_output", None), judge=judge,
                   task=task if task is not None else (getattr(case, "task", None) or ""),
@@ -166,9 +166,8 @@ def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
             return found, "found in the transcript" if found else "not found in the transcript"
         return (not found), "found in the transcript" if found else "not found in the transcript"
     if isinstance(check, (ir.CommandMatching, ir.NoCommandMatching)):
-        flags = check.extra.get("flags")  # a skillgym regex literal's flags (e.g. /pnpm/i)
         commands = s.bash_commands()
-        index = first_match(check.pattern, flags if isinstance(flags, str) else "", commands)
+        index = first_match(check.pattern, check.flags or "", commands)
         hit = None if index is None else commands[index]
         if hit is not None:
             what = f"matched by Bash command: {_cut(hit)}"

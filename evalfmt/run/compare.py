@@ -312,7 +312,7 @@ def compare(evalset: ir.EvalSet, arms: dict[str, str], *, k: int | None = None,
         units.append(("suite", evalset.suite))
     unit_names = [u for u, _ in units]
     k = k or detect_k([arms[a] for a in arm_names], unit_names)
-    extra = list(evalset.checks) if evalset.format == "agentv" else []
+    extra = list(evalset.checks)
     runs: dict[str, list[ArmRun]] = {a: [] for a in arm_names}
     table: dict[tuple[str, str, int], ArmRun] = {}
     for unit, target in units:

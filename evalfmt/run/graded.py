@@ -77,11 +77,8 @@ def tool_trajectory(check: ir.ToolTrajectory, session: Session) -> Result:
     mode = check.mode or "any_order"
     expected = list(check.expected or [])
     if mode == "any_order":
-        minimums = check.extra.get("minimums")
-        mins: dict[str, int] = {}
-        if isinstance(minimums, dict):
-            mins = {str(k): int(v) for k, v in minimums.items()
-                    if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        mins: dict[str, int] = {str(k): int(v) for k, v in (check.minimums or {}).items()
+                                if isinstance(v, (int, float)) and not isinstance(v, bool)}
         for e in expected:
             mins[_tool(e)] = mins.get(_tool(e), 0) + 1
         if not mins:
@@ -131,8 +128,9 @@ def _within(check: ir.CheckBase, limits: Sequence[tuple[str, float, float | None
 def token_usage(check: ir.TokenUsage, session: Session) -> Result:
     total = None if session.input_tokens is None or session.output_tokens is None else \
         session.input_tokens + session.output_tokens
+    given = {"max_total": check.max_total, "max_input": check.max_input, "max_output": check.max_output}
     values = {"max_total": total, "max_input": session.input_tokens, "max_output": session.output_tokens}
-    limits = [(k, lim, values[k]) for k in values if (lim := _limit(check.extra.get(k))) is not None]
+    limits = [(k, lim, values[k]) for k in values if (lim := given[k]) is not None]
     return _within(check, limits, [])
 
 

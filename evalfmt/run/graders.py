@@ -33,6 +33,7 @@ import orjson
 
 from .. import ir
 from ..fsview import DISK
+from ..ir.build import as_written
 from ..paths import repository
 from . import judges
 from .graded import Scored, _limit, _verdict
@@ -83,7 +84,7 @@ C = TypeVar("C", bound=Context)
 def rubric_of(check: ir.Check, ctx: Context) -> tuple[str | None, str]:
     """The rubric a model grader holds, or (None, why it cannot be graded)."""
     if isinstance(check, ir.LlmGrader):
-        if check.prompt is None and isinstance(check.extra.get("prompt"), dict):
+        if check.prompt is None and check.template is not None:
             return None, "an llm-grader prompt template is a command evalfmt does not run"
         if check.prompt is None:
             return (ctx.criteria, "") if ctx.criteria else (None, "the llm-grader has no prompt and the test no "
@@ -145,9 +146,7 @@ def model_grader(check: ir.Check, ctx: Context) -> Result:
 
 def _with_common(check: ir.Check) -> ir.CheckBase:
     """A check's min_score and negate, read from the raw mapping of an opaque one (promptfoo's ``threshold``
-    is the min_score of its model-graded assertions, llm-rubric's included)."""
-    if check.min_score is None and _limit(check.extra.get("threshold")) is not None:
-        return ir.replace(check, min_score=_limit(check.extra.get("threshold")))
+    is the min_score of its model-graded assertions; the reader puts llm-rubric's in ``min_score``)."""
     if isinstance(check, ir.Opaque) and isinstance(check.raw, dict):
         raw = check.raw
         threshold = raw.get("threshold") if check.origin == "promptfoo" else raw.get("min_score")
@@ -223,18 +222,8 @@ def _messages(value: Any, role: str) -> list[dict] | None:
     if value is None:
         return None
     if isinstance(value, list):
-        return [_plain(m) for m in value]
+        return [as_written(m) for m in value]
     return [{"role": role, "content": value}]
-
-
-def _plain(node: Any) -> Any:
-    """A message (or content part) as the eval file wrote it: its fields, then its extra keys."""
-    if isinstance(node, ir.Message):
-        content = [_plain(p) for p in node.content] if isinstance(node.content, list) else node.content
-        return {"role": node.role, "content": content, **node.extra}
-    if isinstance(node, ir.ContentPart):
-        return {"type": node.type, "value": node.value, **node.extra}
-    return node
 
 
 def payload_of(check: ir.CodeGrader, ctx: Context) -> dict:
@@ -247,7 +236,7 @@ def payload_of(check: ir.CodeGrader, ctx: Context) -> dict:
             "input": _messages(ctx.input, "user"), "trace": None, "token_usage": usage, "cost_usd": s.cost_usd,
             "duration_ms": s.duration_ms, "start_time": None, "end_time": None, "file_changes": None,
             "workspace_path": ctx.sandbox,
-            "config": {k: v for k, v in check.extra.items() if k not in ("cwd", "script", "target")} or None}
+            "config": check.config or None}
 
 
 def _folder(check: ir.CheckBase, cwd: Any = None) -> str:
@@ -258,8 +247,8 @@ def _folder(check: ir.CheckBase, cwd: Any = None) -> str:
 def code_grader(check: ir.CodeGrader, ctx: Context) -> Result:
     if not ctx.run_code:
         return None, ONLY_IN_RUN
-    command = check.command if check.command is not None else check.extra.get("script")  # agentv's older key
-    answer, why = run_program(command, payload_of(check, ctx), ctx, _folder(check, check.extra.get("cwd")))
+    command = check.command if check.command is not None else check.script
+    answer, why = run_program(command, payload_of(check, ctx), ctx, _folder(check, check.cwd))
     if answer is None:
         if why.startswith("malformed check"):
             return False, why

@@ -271,7 +271,7 @@ def tests_of(sets: list[ir.EvalSet]) -> list[Test]:
     ``skill-trigger`` check)."""
     out: list[Test] = []
     for s in sets:
-        extra = list(s.checks) if s.format in ("agentv", "promptfoo") else []
+        extra = list(s.checks)
         for case in s.cases:
             inputs = [ir.input_text(s.input), case.task]
             task = "\n\n".join(t for t in inputs if t)

@@ -124,7 +124,7 @@ def run_skill(request: RunRequest) -> RunOutcome:
     manifest.write(out, plan)
     out_abs = os.path.abspath(out)
     skill_abs = os.path.abspath(root)
-    extra = list(evalset.checks) if evalset.format == "agentv" else []
+    extra = list(evalset.checks)
     jobs_list = ex.plan(unit_list, request.k, out=out_abs, skill_dir=skill_abs, skill_name=plan["skill_name"],
                         runner=runner, extra_env=request.env, model=request.model,
                         default_timeout_minutes=request.timeout_minutes, detection=request.detection,

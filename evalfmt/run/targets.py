@@ -53,11 +53,12 @@ def score_session(request: ScoreRequest) -> ScoreOutcome:
 
 def pick_targets(sets: list[ir.EvalSet], path: str, name: str | None,
                  tags: list[str] | None = None) -> list[tuple[ir.Case, list[ir.Check]]]:
-    """``(case or suite, extra checks)`` pairs to score; extra checks are agentv's file-level assertions.
+    """``(case or suite, extra checks)`` pairs to score; extra checks are the set's checks every case
+    gets (``EvalSet.checks``: agentv's file-level assertions, promptfoo's ``defaultTest.assert``).
     With ``tags``, only the cases carrying one of them (skillgym's ``--tag``)."""
     found: list[tuple[ir.Case, list[ir.Check]]] = []
     for evalset in sets:
-        extra = list(evalset.checks) if evalset.format == "agentv" else []
+        extra = list(evalset.checks)
         for case in evalset.cases:
             found.append((case, extra))
         if evalset.suite is not None:

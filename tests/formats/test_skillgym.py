@@ -254,8 +254,7 @@ def _check_strategy():
     return st.one_of(
         st.builds(ir.SkillTrigger, skill=WORD, should_trigger=st.sampled_from([None, False])),
         st.builds(ir.CommandMatching, pattern=TEXT),
-        st.builds(ir.NoCommandMatching, pattern=TEXT,
-                  extra=st.sampled_from([{}, {"flags": "i"}, {"flags": "ms"}])),
+        st.builds(ir.NoCommandMatching, pattern=TEXT, flags=st.sampled_from([None, "i", "ms"])),
         st.builds(ir.Contains, value=TEXT),
         st.builds(ir.Regex, value=TEXT, flags=st.sampled_from([None, "i", "gm", "s", "u", "y"]),
                   negate=st.sampled_from([None, True])),
@@ -302,7 +301,7 @@ def seeded_suites(n: int = 12) -> list[str]:
     pool_checks = [
         lambda: ir.SkillTrigger(skill=rng.choice(["pdf", "find-skills"]), should_trigger=rng.choice([None, False])),
         lambda: ir.CommandMatching(pattern=rng.choice(["npm test", r"^git (log|tag)\b", "a/b", "", "*x"])),
-        lambda: ir.NoCommandMatching(pattern="rm -rf", extra={"flags": "i"}),
+        lambda: ir.NoCommandMatching(pattern="rm -rf", flags="i"),
         lambda: ir.Contains(value=rng.choice(["done", 'quote " and \\', "line\nbreak"])),
         lambda: ir.Regex(value=rng.choice(["ready", r"\d+ tests?"]), flags=rng.choice([None, "i", "gm"]),
                          negate=rng.choice([None, True])),

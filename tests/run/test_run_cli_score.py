@@ -103,3 +103,18 @@ def test_score_errors_are_one_line_exit_2(run_cli, tmp_path):
     assert rc == 2 and err.startswith("evalfmt: unknown trigger detection 'last-call'")
     rc, out, err = run_cli("score", case, "--transcript", str(t), "--timeout", "-1")
     assert (rc, out) == (2, "") and err.startswith("evalfmt: Invalid value for '--timeout': -1.0 is not in the range x>0")
+
+
+def test_score_applies_a_promptfoo_default_test_assert_to_every_case(run_cli, tmp_path):
+    """promptfoo runs ``defaultTest.assert`` on every test, before its own: the set's checks every case gets
+    are scored whatever the format (they were scored for agentv's file-level assertions only)."""
+    config = tmp_path / "promptfooconfig.yaml"
+    config.write_text("prompts: ['{{q}}']\nproviders: [echo]\ndefaultTest:\n  assert:\n    - type: contains\n"
+                      "      value: ahoy\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: icontains\n"
+                      "        value: done\n", encoding="utf-8")
+    transcript = write_stream(tmp_path / "t.jsonl", texts=["hello"], result="done")
+    rc, out, err = run_cli("score", str(config), "--transcript", str(transcript))
+    assert (rc, err) == (1, "")
+    assert out.splitlines()[1:] == ["FAIL test-1 (1/2 checks passed)",
+                                    '  FAIL contains:ahoy: expected: output contains "ahoy"',
+                                    '  ok   icontains:done: output contains "done" (case-insensitive)']

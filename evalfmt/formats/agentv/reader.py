@@ -74,7 +74,9 @@ TERUM_TYPES = {
 TERUM_BY_TYPE = {t: (kind, fld) for kind, (t, fld) in TERUM_TYPES.items()}
 KNOWN_TYPES = BUILTIN_TYPES + tuple(TERUM_BY_TYPE)
 
-#: Per IR kind: (IR field, agentv key, expected type, required). Common fields come after.
+#: Per IR kind: (IR field, agentv key, expected type, required). Common fields come after. A type ending in
+#: ``?`` is taken when the value has it; another value stays in ``extra`` as it is, without a diagnostic (agentv
+#: does not check it either, and the executor ignores it).
 KIND_FIELDS: dict[str, tuple[tuple[str, str, str, bool], ...]] = {
     "skill-trigger": (("skill", "skill", "str", False), ("should_trigger", "should_trigger", "bool", False)),
     "contains": (("value", "value", "str", True),),
@@ -90,12 +92,17 @@ KIND_FIELDS: dict[str, tuple[tuple[str, str, str, bool], ...]] = {
     "is-json": (),
     "llm-grader": (("prompt", "prompt", "str", False),),
     "rubrics": (("criteria", "criteria", "criteria", True),),
-    "code-grader": (("command", "command", "command", False),),
-    "tool-trajectory": (("mode", "mode", "str", False), ("expected", "expected", "list", False)),
+    "code-grader": (("command", "command", "command", False), ("script", "script", "command?", False),
+                    ("cwd", "cwd", "str?", False)),
+    "tool-trajectory": (("mode", "mode", "str", False), ("expected", "expected", "list", False),
+                        ("minimums", "minimums", "mapping?", False)),
     "latency": (("threshold", "threshold", "number", False),),
     "cost": (("budget", "budget", "number", False),),
-    "token-usage": (),
+    "token-usage": (("max_total", "max_total", "number?", False), ("max_input", "max_input", "number?", False),
+                    ("max_output", "max_output", "number?", False)),
 }
+#: code-grader keys agentv does not hand to the program as its ``config`` (the rest of its unknown keys).
+CODE_GRADER_OWN = ("cwd", "script", "target")
 for _kind, (_type, _field) in TERUM_TYPES.items():
     KIND_FIELDS[_kind] = ((_field, "value", "str", True),)
 COMMON_FIELDS = (("name", "str"), ("weight", "number"), ("required", "required"), ("min_score", "number"),
@@ -907,26 +914,25 @@ class Reader:
                 continue
             if kind == "llm-grader" and key == "prompt" and isinstance(value, dict):
                 self._prompt_template(ctx, value, at + (key,))
-                extra[key] = plain(value)  # the IR's prompt is text; the template stays as written
+                fields["template"] = plain(value)  # held as written (a program evalfmt does not run)
                 continue
             if key in spec:
                 fld, typ, req = spec[key]
                 if value is None and typ == "any":
                     extra[key] = None  # null and absent are one thing in the IR; keep the key
                     continue
-                ok, conv = _convert(value, typ)
+                ok, conv = _convert(value, typ.rstrip("?"))
                 if ok:
                     fields[fld] = conv
-                else:
+                    continue
+                if not typ.endswith("?"):  # (a quiet type is never required)
+                    ctx.at_value(at + (key,), "EV102", f"'{key}' of a {kind} assertion must be {_TYPE_TEXT[typ]}, "
+                                                       f"not a {type_name(value)}")
                     if req:
-                        ctx.at_value(at + (key,), "EV102", f"'{key}' of a {kind} assertion must be {_TYPE_TEXT[typ]}, "
-                                                           f"not a {type_name(value)}")
                         raw = plain(item)
                         raw["type"] = kind
                         return _opaque(raw, span, kind)
-                    ctx.at_value(at + (key,), "EV102", f"'{key}' of a {kind} assertion must be {_TYPE_TEXT[typ]}, "
-                                                       f"not a {type_name(value)}")
-                    extra[key] = plain(value)
+                extra[key] = plain(value)
             elif key in common:
                 ok, conv = _convert(value, common[key])
                 if ok:
@@ -951,9 +957,10 @@ class Reader:
             problem = regex_problem(fields.get("pattern", ""), None)
             if problem:
                 ctx.at_value(at + ("value",), "EV105", problem[2], problem[1])
+        _own_config(kind, fields, extra)
         check = ir.CHECK_MODELS[ir_kind](**fields, extra=extra, span=span)
         present = list(item)
-        if present != canonical_check_order(ir_kind, present):
+        if present != _written_order(ir_kind, present, fields):
             check.hints["keys"] = present
         return check  # type: ignore[return-value]
 
@@ -1077,6 +1084,24 @@ _TYPE_TEXT = {"str": "a string", "bool": "true or false", "number": "a number", 
               "command": "a string or a list of strings", "required": "true, false or a number in (0, 1]"}
 
 
+def _written_order(kind: str, present: list[str], fields: dict[str, Any]) -> list[str]:
+    """The key order the writer gives a check without a keys hint: canonical, a code-grader's config last."""
+    config = fields.get("config") or {}
+    order = canonical_check_order(kind, [k for k in present if k not in config])
+    return order + [k for k in present if k in config]
+
+
+def _own_config(kind: str, fields: dict[str, Any], extra: dict[str, Any]) -> None:
+    """A code-grader's ``config``: the keys agentv hands to the program, moved out of ``extra``."""
+    if kind != "code-grader":
+        return
+    config = {k: v for k, v in extra.items() if k not in CODE_GRADER_OWN}
+    if config:
+        fields["config"] = config
+        for k in config:
+            del extra[k]
+
+
 def _convert(value: Any, typ: str) -> tuple[bool, Any]:
     if typ == "str":
         return isinstance(value, str), value
@@ -1090,6 +1115,8 @@ def _convert(value: Any, typ: str) -> tuple[bool, Any]:
         return ok, list(value) if ok else value  # (the value is used only when ok)
     if typ == "list":
         return isinstance(value, list), plain(value)
+    if typ == "mapping":
+        return isinstance(value, dict), plain(value)
     if typ == "any":
         return True, plain(value)
     if typ == "criteria":

@@ -370,15 +370,34 @@ class _Writer:
                                                  f"assertion type "
                             f"'{agentv_type}', which agentv runs only with a grader in "
                             f".agentv/assertions/{agentv_type}.ts")
+        if getattr(c, "flags", None):
+            self.lose("check.fields", c, where, f"'flags' of check '{c.label()}' (agentv has no such key)")
         return self._entry(c, where, {"type": agentv_type, "value": getattr(c, fld)})
 
     def _assertion(self, c: ir.CheckBase, where: str) -> Any:
+        return self._entry(c, where, self._fields(c))
+
+    @staticmethod
+    def _fields(c: ir.CheckBase) -> dict[str, Any]:
         values: dict[str, Any] = {"type": c.kind}
         for fld, key, typ, _req in KIND_FIELDS.get(c.kind, ()):
             value = getattr(c, fld)
             if value is not None:
-                values[key] = _num(value) if typ == "number" else value
+                values[key] = _num(value) if typ.startswith("number") else value
+        return values
+
+    def _llm_grader(self, c: ir.LlmGrader, where: str) -> Any:
+        """``prompt``: its text, else its executable template as written."""
+        values = self._fields(c)
+        if c.template is not None and c.prompt is None:
+            values["prompt"] = c.template
         return self._entry(c, where, values)
+
+    def _code_grader(self, c: ir.CodeGrader, where: str) -> Any:
+        """Its fields, then the config's keys after the others (in the order read, by the keys hint)."""
+        out = self._entry(c, where, self._fields(c))
+        out.update(c.config or {})
+        return _ordered(out, c.hints.get("keys"), list(out))
 
     def _entry(self, c: ir.CheckBase, where: str, typed: dict[str, Any]) -> Any:
         """The shared part of every assertion entry: its name, the common fields, its own extra keys, in
@@ -399,5 +418,7 @@ class _Writer:
 CHECK_WRITERS: dict[type[ir.CheckBase], str] = {
     ir.Opaque: "_opaque",
     ir.Rubrics: "_rubrics",
+    ir.LlmGrader: "_llm_grader",
+    ir.CodeGrader: "_code_grader",
     **{ir.CHECK_MODELS[k]: "_terum_kind" for k in TERUM_TYPES},
 }

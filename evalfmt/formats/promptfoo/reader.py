@@ -789,8 +789,13 @@ def _step_count(x: _Assertion) -> list[ir.Check] | None:
 
 
 def _llm_rubric(x: _Assertion) -> list[ir.Check] | None:
+    """``llm-rubric``: its ``threshold`` is the score the judge must give (the IR's ``min_score``)."""
     if not isinstance(x.value, str) or x.negate:
         return None
+    threshold = x.extra.get("threshold")
+    if isinstance(threshold, (int, float)) and not isinstance(threshold, bool):
+        del x.extra["threshold"]
+        return [ir.Rubrics(criteria=[x.value], min_score=threshold, **x.common())]
     return [ir.Rubrics(criteria=[x.value], **x.common())]
 
 

@@ -126,9 +126,9 @@ def _assertion(w: _W, check: Any, where: str) -> list:
     return [w.restore(out, check, "check.fields", where, lambda key: f"'{key}' of check '{label}'")]
 
 
-def _common_losses(w: _W, check: Any, where: str) -> None:
+def _common_losses(w: _W, check: Any, where: str, held: tuple[str, ...] = ()) -> None:
     for f in ("name", "required", "min_score"):
-        if getattr(check, f, None) is not None:
+        if getattr(check, f, None) is not None and f not in held:
             w.lose("check.fields", check.span, where, f"'{f}' of check '{check.label()}'")
 
 
@@ -162,7 +162,7 @@ def _skill_used(w: _W, check: Any, where: str) -> _Written:
 
 def _step_count(w: _W, check: Any, where: str) -> _Written:
     glob = _glob_of(check.pattern)
-    if glob is None or check.extra:
+    if glob is None or check.extra or check.flags:  # a flag (e.g. i) the glob does not say
         return _Lost(f"check '{check.label()}' (promptfoo's trajectory:step-count takes a case-insensitive glob; "
                      "this regex has no faithful glob)")
     positive = (check.kind == "command_matching") != bool(check.negate)
@@ -181,12 +181,14 @@ def _llm_rubric(w: _W, check: Any, where: str) -> _Written:
         item: dict[str, Any] = {"type": "llm-rubric", "value": c}
         if check.weight is not None:
             item["weight"] = _number(check.weight)
+        if check.min_score is not None:
+            item["threshold"] = _number(check.min_score)  # promptfoo's word for the score a grader needs
         res.append(item)
     if len(res) == 1 or not w.own:  # (extra keys go back only beside a single criterion)
         first = w.restore(res[0] if res else {}, check, "check.fields", where,
                           lambda key: f"'{key}' of check '{label}'")
         res[:1] = [first] if res else []
-    _common_losses(w, check, where)
+    _common_losses(w, check, where, held=("min_score",))
     return res
 
 

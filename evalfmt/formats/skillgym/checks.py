@@ -367,4 +367,4 @@ def _set_flags(check: Any, flags: str) -> None:
     if set(flags) <= set("gd"):
         check.hints["flags"] = flags  # no effect on a test of one command
     else:
-        check.extra["flags"] = flags
+        check.flags = flags

@@ -99,11 +99,11 @@ def _skill_trigger(o: _Out) -> Rendered:
 def _command(o: _Out) -> Rendered:
     c = o.check
     positive = (c.kind == "command_matching") != bool(c.negate)
-    flags = c.extra.get("flags") or o.hints.get("flags") or ""
+    flags = c.flags or o.hints.get("flags") or ""
     literal = literal_of(c.pattern) if not flags else None
     matcher = js_str(literal) if literal is not None else regex_literal(c.pattern, flags)
     fn = "includes" if positive else "notIncludes"
-    return Rendered(f"{o.a}commands.{fn}({o.report}, {matcher}{o.opts()});", o.extra_lost(("flags",)))
+    return Rendered(f"{o.a}commands.{fn}({o.report}, {matcher}{o.opts()});", o.extra_lost())
 
 
 def _transcript(o: _Out) -> Rendered:

@@ -285,8 +285,9 @@ def _terum_kind(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
     for field in ("name", "weight", "required", "min_score"):
         if getattr(check, field) is not None:
             TABLE.add(losses, "check.fields", check.span, where, f"'{field}' of check '{check.label()}'")
-    if check.extra:
-        TABLE.add(losses, "check.fields", check.span, where, f"fields {sorted(check.extra)} of check '{check.label()}'")
+    keys = [*check.extra, *(["flags"] if getattr(check, "flags", None) else [])]  # terum's regexes take no flags
+    if keys:
+        TABLE.add(losses, "check.fields", check.span, where, f"fields {sorted(keys)} of check '{check.label()}'")
     return {kind: _coerced(arg)}
 
 
