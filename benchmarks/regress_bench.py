@@ -329,8 +329,8 @@ def fork_per_check(pattern, flags, subjects, seconds=5.0):
 
 def _serve(conn) -> None:
     conn.send("started")
-    while True:
-        pattern, flags, subjects = conn.recv()
+    while (job := conn.recv()) is not None:
+        pattern, flags, subjects = job
         conn.send(_search_regress(pattern, flags, subjects))
 
 
@@ -349,6 +349,12 @@ class Worker:
         theirs.close()
         if not (self.conn.poll(30) and self.conn.recv() == "started"):
             raise RuntimeError("the regex worker did not start")
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.conn.send(None)
+            self.proc.join()
+            self.proc = None
 
     def __call__(self, pattern, flags, subjects, seconds=5.0):
         regress.Regex(pattern, flags)
@@ -418,36 +424,48 @@ SCORE_MODES = {"bare": None, "score": None, "score, regress spawned per check": 
                "score, regress forked per check": fork_per_check, "score, regress worker": "worker"}
 
 
-def patch(variant) -> None:
-    """Every regex check of evalfmt's executor runs through ``variant`` instead of today's path."""
-    if variant is not None:
-        from evalfmt.run import checks
+def patch(variant):
+    """Every regex check of evalfmt's executor runs through ``variant`` instead of today's path; returns
+    what now runs them (a :class:`Worker` to close, or None)."""
+    if variant is None:
+        return None
+    from evalfmt.run import checks
 
-        checks.first_match = Worker() if variant == "worker" else variant
+    checks.first_match = Worker() if variant == "worker" else variant
+    return checks.first_match
 
 
-def worker(mode: str, path: str) -> float:
+def cpu_seconds() -> float:
+    """CPU time (user + system) of this process and of every child it has waited for."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def worker(mode: str, path: str) -> tuple[float, float]:
+    """(work seconds after imports, CPU seconds of that work, the regex processes' included)."""
     import score_bench
 
     if mode == "bare":
-        return score_bench.worker_bare(path)
-    patch(SCORE_MODES[mode])
-    return score_bench.worker_score(path)
+        cpu = cpu_seconds()
+        return score_bench.worker_bare(path), cpu_seconds() - cpu
+    import evalfmt.run.checks  # noqa: F401 - imported before the clock starts, as worker_score's imports are
 
-
-def peak_rss_mib() -> tuple[float, float]:
-    """Peak RSS of this process and of its largest waited-for child, in MiB (Linux reports KiB)."""
-    return (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+    cpu = cpu_seconds()
+    runner = patch(SCORE_MODES[mode])
+    work = score_bench.worker_score(path)
+    if isinstance(runner, Worker):
+        runner.close()
+    return work, cpu_seconds() - cpu
 
 
 def measure(mode: str, path: str) -> tuple[float, float, float, float]:
+    """(process wall seconds, work seconds, work CPU seconds, peak RSS MiB) of one worker process."""
     start = time.perf_counter()
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "worker", mode, path],
                          capture_output=True, text=True, check=True).stdout
     elapsed = time.perf_counter() - start
-    work, rss, child_rss = out.split()
-    return elapsed, float(work), float(rss), float(child_rss)
+    work, cpu, rss = out.split()
+    return elapsed, float(work), float(cpu), float(rss)
 
 
 def cmd_score(args) -> None:
@@ -458,15 +476,15 @@ def cmd_score(args) -> None:
         score_bench.generate(path, args.mb)
     results: dict[str, list] = {m: [] for m in SCORE_MODES}
     for _ in range(args.runs):
-        for mode in SCORE_MODES:
+        for mode in SCORE_MODES:  # interleaved, so drift hits all alike
             results[mode].append(measure(mode, path))
     med = {m: [statistics.median(x[i] for x in r) for i in range(4)] for m, r in results.items()}
     bare = med["bare"]
     print(f"transcript: {os.path.getsize(path) / 2**20:.1f} MiB, {args.runs} runs each, interleaved, medians")
-    print("\n| | work after imports (s) | vs bare loop | process wall (s) | peak RSS (MiB) | a child's peak RSS |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for mode, (wall, work, rss, child) in med.items():
-        print(f"| {mode} | {work:.3f} | {work / bare[1]:.2f}x | {wall:.3f} | {rss:.0f} | {child:.0f} |")
+    print("\n| | work after imports (s) | vs bare loop | work CPU (s) | vs bare loop | process wall (s) | peak RSS (MiB) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for mode, (wall, work, cpu, rss) in med.items():
+        print(f"| {mode} | {work:.3f} | {work / bare[1]:.2f}x | {cpu:.3f} | {cpu / bare[2]:.2f}x | {wall:.3f} | {rss:.0f} |")
     if not args.keep:
         os.remove(path)
 
@@ -502,21 +520,24 @@ def cmd_cli(args) -> None:
     argv = cli_files(folder, args.subjects)
     env = {**os.environ, "EVALFMT_NO_CACHE": "1"}
     times: dict[str, list[float]] = {m: [] for m in CLI_MODES}
+    cpus: dict[str, list[float]] = {m: [] for m in CLI_MODES}
     for _ in range(args.runs):
-        for mode in CLI_MODES:
-            start = time.perf_counter()
+        for mode in CLI_MODES:  # interleaved
+            start, cpu = time.perf_counter(), cpu_seconds()
             proc = subprocess.run([sys.executable, os.path.abspath(__file__), "cli-worker", mode, *argv], env=env,
                                   capture_output=True, text=True, cwd=folder)
             times[mode].append(time.perf_counter() - start)
+            cpus[mode].append(cpu_seconds() - cpu)
             assert proc.returncode == 1 and "ok   command_matching:git" in proc.stdout, (mode, proc.stdout, proc.stderr)
-    base = statistics.median(times["today"])
+    base, base_cpu = statistics.median(times["today"]), statistics.median(cpus["today"])
     print(f"`evalfmt score` of one case (3 command checks) on {args.subjects} Bash commands, whole processes, "
           f"{args.runs} runs each, interleaved")
-    print("\n| regex path | median ms | min | max | vs today |")
-    print("|---|---:|---:|---:|---:|")
+    print("\n| regex path | median wall ms | min | max | vs today | median CPU ms (process tree) | vs today |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for mode, t in times.items():
-        med = statistics.median(t)
-        print(f"| {mode} | {med * 1000:.1f} | {min(t) * 1000:.1f} | {max(t) * 1000:.1f} | {med / base:.2f}x |")
+        med, cpu = statistics.median(t), statistics.median(cpus[mode])
+        print(f"| {mode} | {med * 1000:.1f} | {min(t) * 1000:.1f} | {max(t) * 1000:.1f} | {med / base:.2f}x | "
+              f"{cpu * 1000:.1f} | {cpu / base_cpu:.2f}x |")
 
 
 def main() -> None:
@@ -548,15 +569,19 @@ def main() -> None:
     w.add_argument("path")
     args = ap.parse_args()
     if args.cmd == "worker":
-        work = worker(args.mode, args.path)
-        print(work, *peak_rss_mib())
+        work, cpu = worker(args.mode, args.path)
+        print(work, cpu, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)  # KiB -> MiB on Linux
         return
     if args.cmd == "cli-worker":
-        patch(CLI_MODES[args.mode])
-        sys.argv = ["evalfmt", *args.rest]
-        from evalfmt.cli import console
+        runner = patch(CLI_MODES[args.mode])
+        from evalfmt.cli import console  # what the evalfmt command runs
 
-        console()
+        sys.argv = ["evalfmt", *args.rest]
+        try:
+            console()
+        finally:
+            if isinstance(runner, Worker):
+                runner.close()
     if args.cmd == "cases":
         args.node = args.node or ["node"]
     if args.cmd == "fold":
