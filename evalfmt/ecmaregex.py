@@ -463,7 +463,7 @@ class _Parser:
             elif self.eat("<"):
                 name_re = re.compile(r"([A-Za-z_$\u0080-\U0010ffff][A-Za-z0-9_$\u0080-\U0010ffff\u200c\u200d]*)>")
                 m = name_re.match(self.src, self.pos)
-                if not m or not (m.group(1).replace("$", "_").isidentifier()):
+                if not m or not _code_points(m.group(1)).replace("$", "_").isidentifier():
                     raise self.err("invalid capture group name", start)
                 name = m.group(1)
                 self.pos = m.end()
@@ -848,6 +848,11 @@ def _to_code_units(s: str) -> str:
     if s.isascii():
         return s
     return _ASTRAL.sub(_split_astral, s)
+
+
+def _code_points(s: str) -> str:
+    """UTF-16 code units back as characters (a surrogate pair joined); a lone surrogate stays."""
+    return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace") if not s.isascii() else s
 
 
 def _offset_map(s: str) -> list[int]:
