@@ -4,8 +4,12 @@
     .venv/bin/python benchmarks/regress_bench.py cases [--node NODE ...]
     .venv/bin/python benchmarks/regress_bench.py fold [--node NODE ...]
     .venv/bin/python benchmarks/regress_bench.py hostile [--seconds 10]
-    .venv/bin/python benchmarks/regress_bench.py per-check [--checks 200] [--subjects 40]
+    .venv/bin/python benchmarks/regress_bench.py per-check [--checks 200] [--child-checks 60] [--subjects 40]
     .venv/bin/python benchmarks/regress_bench.py score [--mb 100] [--runs 9] [--keep FILE]
+    .venv/bin/python benchmarks/regress_bench.py cli [--runs 21] [--subjects 40]
+
+regress is a dependency of check-jsonschema in the dev tools (``make .venv/.installed-stamp``), not of
+evalfmt. Results: benchmarks/RESULTS.md, "issue 25 item 5: regress".
 
 ``cases``: every Node-checked case the tests hold (tests/golden/run/ecmaregex-node.json) plus the cases of
 benchmarks/regress_cases.py, whose truth each ``--node`` binary gives when the command runs (default: the
@@ -15,8 +19,9 @@ regress behind the least an adoption would need anyway (Node's flag check, ``y``
 0"). An answer is true, false, "error" (the engine refuses the pattern), "unsupported" (the translator's
 refusal of a valid pattern) or "cannot-run" (the binding refuses the subject: a lone surrogate).
 
-``fold``: case folding, every ordered pair of characters Python relates by case (see :func:`fold_cases`),
-each engine against Node.
+``fold``: the ``i`` flag: every ordered pair of characters either engine may fold together, and seeded
+samples of classes, ``\\w \\W \\b`` and property escapes around them (tests/run/ecma_fold.py), each engine
+against Node.
 
 ``hostile``: whether regress backtracks catastrophically (the hostile patterns of
 tests/hostile/limits/test_limits_regex_time.py and test_limits_builtin_patterns.py, on subjects of growing
@@ -26,10 +31,16 @@ whether it holds the GIL while it matches.
 ``per-check``: milliseconds per check (median over ``--checks`` checks, each one pattern against
 ``--subjects`` Bash-sized commands): the translator under today's timer, the translator in today's
 child-process path, regress unbounded (for reference), regress in a spawned process per check, a forked
-process per check, and one long-lived worker process that is killed and started again only on a timeout.
+process per check, one long-lived spawned worker process that is killed and started again only on a
+timeout, and one long-lived forked worker that is sent a list of subjects only when it is not the list
+of the check before (a session's Bash commands serve all its command checks).
 
-``score``: whole ``evalfmt score`` runs side by side with benchmarks/score_bench.py's bare orjson loop
-(its 100 MiB transcript and its nine regex checks), the regex path replaced by each regress variant.
+``score``: whole scoring runs side by side with benchmarks/score_bench.py's bare orjson loop (its 100 MiB
+transcript and its nine regex checks, in processes of their own), the regex path replaced by each regress
+variant; wall time and CPU time of the process tree (the regex processes' included).
+
+``cli``: one small ``evalfmt score`` (one case, three command checks) as the command runs, whole processes,
+today's path against each regress variant.
 """
 
 from __future__ import annotations
@@ -49,7 +60,7 @@ import regress
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
+sys.path[:0] = [HERE, os.path.join(ROOT, "tests", "run")]  # regress_cases; ecma_fold and runhelp
 GOLDEN = os.path.join(ROOT, "tests", "golden", "run", "ecmaregex-node.json")
 NODE_TRUTH = os.path.join(ROOT, "tests", "run", "tools", "node_truth.js")
 NODE_FLAGS = set("dgimsuyv")
@@ -146,48 +157,21 @@ def cmd_cases(args) -> None:
         tally(f"benchmarks/regress_cases.py, truth from Node {version} ({node})", EXTRA, truth)
 
 
-def fold_cases() -> list:
-    """Every ordered pair of characters that Python relates by case (lower, upper, title, casefold of one
-    character, re's extra cases), as ``/x/`` and ``/[x]/`` against ``y``, with ``i`` and with ``iu``."""
-    import itertools
-    from re import _casefix  # type: ignore[attr-defined]
-
-    parent: dict[str, str] = {}
-
-    def root(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            x = parent[x]
-        return x
-
-    for cp in (c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF):
-        c = chr(cp)
-        for d in {c.lower(), c.upper(), c.title(), c.casefold()} - {c}:
-            if len(d) == 1:
-                parent[root(c)] = root(d)
-    for k, vs in _casefix._EXTRA_CASES.items():
-        for v in vs:
-            parent[root(chr(k))] = root(chr(v))
-    groups: dict[str, list[str]] = {}
-    for c in parent:
-        groups.setdefault(root(c), []).append(c)
-    cases = []
-    for group in (sorted(g) for g in groups.values() if len(g) > 1):
-        for x, y in itertools.permutations(group, 2):
-            atom = "\\" + x if x in "\\^$.*+?()[]{}|/" else x
-            cases += [[atom, f, y] for f in ("i", "iu")] + [[f"[{x}]", f, y] for f in ("i", "iu")]
-    return cases
-
-
 def cmd_fold(args) -> None:
-    cases = fold_cases()
+    from ecma_fold import class_cases, fold_cases
+
+    sets = {"case pairs (tests/run/ecma_fold.py fold_cases)": fold_cases(),
+            "classes, \\w \\W \\b, property escapes (class_cases, seeds 1 and 2)": class_cases(1) + class_cases(2)}
     for node in args.node:
-        version, truth = node_truth(node, cases)
-        print(f"\n### case folding: {len(cases)} pairs, truth from Node {version} ({node})")
-        for name, engine in ENGINES.items():
-            wrong = [c for c, t in zip(cases, truth) if engine(*c) != t]
-            print(f"- {name}: {len(cases) - len(wrong)} agree, {len(wrong)} disagree "
-                  f"({sum(c[1] == 'i' for c in wrong)} with i, {sum(c[1] == 'iu' for c in wrong)} with iu); e.g. "
-                  + ", ".join(f"/{ascii(c[0])[1:-1]}/{c[1]} on {ascii(c[2])}" for c in wrong[:: max(1, len(wrong) // 6)][:6]))
+        for title, cases in sets.items():
+            version, truth = node_truth(node, cases)
+            print(f"\n### case folding, {title}: {len(cases)} cases, truth from Node {version} ({node})")
+            for name, engine in ENGINES.items():
+                wrong = [c for c, t in zip(cases, truth) if engine(*c) != t]
+                print(f"- {name}: {len(cases) - len(wrong)} agree, {len(wrong)} disagree "
+                      f"({sum(c[1] == 'i' for c in wrong)} with i, {sum(c[1] == 'iu' for c in wrong)} with iu)"
+                      + ("; e.g. " + ", ".join(f"/{ascii(c[0])[1:-1]}/{c[1]} on {ascii(c[2])}"
+                                               for c in wrong[:: max(1, len(wrong) // 5)][:5]) if wrong else ""))
 
 
 def _regress_version() -> str:
@@ -226,7 +210,8 @@ def time_in_child(engine: str, pattern: str, subject: str, seconds: float) -> fl
 
 
 def cmd_hostile(args) -> None:
-    print(f"regress {_regress_version()}: seconds for one find(), each in its own process killed after {args.seconds} s")
+    print(f"regress {_regress_version()}: seconds for one find(), each in its own process killed after "
+          f"{args.seconds} s")
     print("\n| pattern | subject | engine | " + " | ".join(f"n={n}" for n in args.sizes) + " |")
     print("|---|---|---|" + "---|" * len(args.sizes))
     for pattern, unit, tail in HOSTILE:
@@ -245,7 +230,7 @@ def interrupt_and_gil() -> None:
     import threading
 
     rx = regress.Regex(r"^(\w+\s?)+$")
-    subject = "a" * 21 + "!"
+    subject = "a" * 23 + "!"
     start = time.perf_counter()
     rx.find(subject)
     alone = time.perf_counter() - start
@@ -262,7 +247,8 @@ def interrupt_and_gil() -> None:
     except Timeout:
         raised = f"{time.perf_counter() - start:.3f} s"
     signal.setitimer(signal.ITIMER_REAL, 0)
-    print(f"\none find() of {subject!r}: {alone:.3f} s; a 0.05 s SIGALRM's exception came after {raised}")
+    print(f"\none find() of {subject!r}: {alone:.3f} s; with a SIGALRM due after 0.05 s, its exception came "
+          f"after {raised} (only when find() returned)")
     steps, stop = [0], [False]
 
     def spin():
@@ -329,20 +315,27 @@ def fork_per_check(pattern, flags, subjects, seconds=5.0):
 
 def _serve(conn) -> None:
     conn.send("started")
+    subjects: list = []
     while (job := conn.recv()) is not None:
-        pattern, flags, subjects = job
+        pattern, flags, sent = job
+        subjects = subjects if sent is None else sent  # None: the list of the check before
         conn.send(_search_regress(pattern, flags, subjects))
 
 
 class Worker:
-    """One long-lived process that matches; killed (and started again on the next check) at a timeout."""
+    """One long-lived process that matches; killed (and started again on the next check) at a timeout.
+    ``method``: how it starts (spawn: a fresh interpreter; fork: a copy of this process); ``keep``: the
+    subjects are sent only when they are not the list of the check before (one session's Bash commands
+    serve every command check of the session)."""
 
-    def __init__(self) -> None:
+    def __init__(self, method: str = "spawn", keep: bool = False) -> None:
         self.proc = None
         self.conn = None
+        self.method, self.keep, self.last = method, keep, None
 
     def _start(self) -> None:
-        ctx = multiprocessing.get_context("spawn")
+        ctx = multiprocessing.get_context(self.method)
+        self.last = None
         self.conn, theirs = ctx.Pipe()
         self.proc = ctx.Process(target=_serve, args=(theirs,), daemon=True)
         self.proc.start()
@@ -360,7 +353,9 @@ class Worker:
         regress.Regex(pattern, flags)
         if self.proc is None:
             self._start()
-        self.conn.send((pattern, flags, list(subjects)))
+        same = self.keep and self.last is not None and (subjects is self.last or subjects == self.last)
+        self.conn.send((pattern, flags, None if same else list(subjects)))
+        self.last = subjects
         if not self.conn.poll(seconds):
             self.proc.kill()
             self.proc.join()
@@ -400,7 +395,8 @@ def cmd_per_check(args) -> None:
                 "regress, no budget (reference only)": regress_unbounded,
                 "regress, spawned child per check": spawn_per_check,
                 "regress, forked child per check": fork_per_check,
-                "regress, one long-lived worker": Worker()}
+                "regress, one long-lived worker": Worker(),
+                "regress, one forked worker, subjects sent once": Worker("fork", keep=True)}
     times: dict[str, list[float]] = {name: [] for name in variants}
     for i in range(args.checks):
         pattern = patterns[i % len(patterns)]
@@ -410,6 +406,9 @@ def cmd_per_check(args) -> None:
             start = time.perf_counter()
             fn(pattern, "", subjects)
             times[name].append(time.perf_counter() - start)
+    for fn in variants.values():
+        if isinstance(fn, Worker):
+            fn.close()
     print(f"{args.subjects} subjects per check; medians (ms per check)")
     print("\n| how a check runs | checks | median ms | p10 | p90 |")
     print("|---|---:|---:|---:|---:|")
@@ -421,7 +420,8 @@ def cmd_per_check(args) -> None:
 # -------------------------------------------------------------------------------------------- score
 
 SCORE_MODES = {"bare": None, "score": None, "score, regress spawned per check": spawn_per_check,
-               "score, regress forked per check": fork_per_check, "score, regress worker": "worker"}
+               "score, regress forked per check": fork_per_check, "score, regress worker": "worker",
+               "score, regress forked worker, subjects once": "forked worker"}
 
 
 def patch(variant):
@@ -431,7 +431,8 @@ def patch(variant):
         return None
     from evalfmt.run import checks
 
-    checks.first_match = Worker() if variant == "worker" else variant
+    workers = {"worker": lambda: Worker(), "forked worker": lambda: Worker("fork", keep=True)}
+    checks.first_match = workers[variant]() if variant in workers else variant
     return checks.first_match
 
 
@@ -481,10 +482,12 @@ def cmd_score(args) -> None:
     med = {m: [statistics.median(x[i] for x in r) for i in range(4)] for m, r in results.items()}
     bare = med["bare"]
     print(f"transcript: {os.path.getsize(path) / 2**20:.1f} MiB, {args.runs} runs each, interleaved, medians")
-    print("\n| | work after imports (s) | vs bare loop | work CPU (s) | vs bare loop | process wall (s) | peak RSS (MiB) |")
+    print("\n| | work after imports (s) | vs bare loop | work CPU (s) | vs bare loop | process wall (s) "
+          "| peak RSS (MiB) |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for mode, (wall, work, cpu, rss) in med.items():
-        print(f"| {mode} | {work:.3f} | {work / bare[1]:.2f}x | {cpu:.3f} | {cpu / bare[2]:.2f}x | {wall:.3f} | {rss:.0f} |")
+        print(f"| {mode} | {work:.3f} | {work / bare[1]:.2f}x | {cpu:.3f} | {cpu / bare[2]:.2f}x | {wall:.3f} "
+              f"| {rss:.0f} |")
     if not args.keep:
         os.remove(path)
 
@@ -492,7 +495,7 @@ def cmd_score(args) -> None:
 # ---------------------------------------------------------------------------------------------- cli
 
 CLI_MODES = {"today": None, "regress spawned per check": spawn_per_check, "regress forked per check": fork_per_check,
-             "regress worker": "worker"}
+             "regress worker": "worker", "regress forked worker, subjects once": "forked worker"}
 CASE = "task: t\nchecks:\n" + "".join(f"  - {kind}: '{pattern}'\n" for kind, pattern in [
     ("command_matching", r"git\s+log"), ("no_command_matching", r"git\s+(tag|push)"),
     ("command_matching", r"^npm (ci|install)")])
@@ -500,7 +503,6 @@ CASE = "task: t\nchecks:\n" + "".join(f"  - {kind}: '{pattern}'\n" for kind, pat
 
 def cli_files(folder: str, subjects: int) -> list[str]:
     """A terum case with three command checks and a transcript of ``subjects`` Bash commands."""
-    sys.path.insert(0, os.path.join(ROOT, "tests", "run"))
     from runhelp import stream_lines
 
     case = os.path.join(folder, "notes", "evals", "cases", "a.yaml")
