@@ -779,14 +779,14 @@ class _Parser:
         return cp
 
 
-#: Under the i flag, the characters whose class in Python's IGNORECASE is not ECMAScript's, by the u flag,
-#: as ECMAScript's classes. Without u, ECMAScript upper-cases to compare (toUpperCase, kept only when it
-#: gives one code unit and does not turn a non-ASCII character into an ASCII one): U+017F stays apart from
-#: "s", U+0131 and U+0130 from "i", U+1E9E from U+00DF, U+03F4 from U+03B8, U+212B from U+00E5, and a Greek
-#: letter with ypogegrammeni from its capital, all of which Python folds together. With u it compares
-#: simple case foldings, which Python follows but for the Turkish i's. tests/run/test_run_ecmaregex.py
-#: derives both tables again from Python's Unicode data and checks every case pair against Node.js.
-#: Each entry is one group of characters Python folds together, as its ECMAScript classes.
+#: Under the i flag, keyed by the u flag: each group of characters Python's IGNORECASE folds together
+#: where ECMAScript keeps some apart, as ECMAScript's classes of its characters. Without u, ECMAScript
+#: upper-cases to compare (toUpperCase, kept only when it gives one code unit and does not turn a non-ASCII
+#: character into an ASCII one): U+017F stays apart from "s", U+0131 and U+0130 from "i", U+1E9E from
+#: U+00DF, U+03F4 from U+03B8, U+212B from U+00E5, and a Greek letter with ypogegrammeni from its capital,
+#: all of which Python folds together. With u it compares simple case foldings, which Python follows but
+#: for the Turkish i's. tests/run/test_run_ecmaregex.py derives both tables again from Python's Unicode
+#: data and checks every case pair against Node.js.
 _FOLD_GROUPS: dict[bool, tuple[tuple[str, ...], ...]] = {
     False: (("Ii", "\u0130", "\u0131"), ("Kk", "\u212a"), ("Ss", "\u017f"), ("\u00c5\u00e5", "\u212b"),
             ("\u0398\u03b8\u03d1", "\u03f4"), ("\u03a9\u03c9", "\u2126"), ("\u00df", "\u1e9e"),
