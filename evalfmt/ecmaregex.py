@@ -25,12 +25,14 @@ construct                  ECMAScript                              Python ``re``
 ``(?i)`` ``(?P<n>)``        SyntaxError                             refused (:class:`EcmaRegexError`)
 no ``u`` flag              UTF-16 code units                       subject and pattern split into surrogates
 ``y`` (sticky)             anchored at index 0 (a fresh RegExp)    ``match`` instead of ``search``
+``i``                      upper case; ``u``: simple case folding  explicit classes where Python differs
 =========================  ======================================  ==================================
 
 Known remaining differences (documented in docs/scoring.md): a lookbehind whose alternatives are not
 each of fixed width, or that holds a backreference, is refused (``unsupported``); captures inside a
 repeated group are not reset on each iteration; a backreference inside a lookbehind to a group on its
-right is empty; group names must be identifiers without escapes. Unicode property escapes support
+right is empty; a backreference under ``i`` compares as Python folds case (``(ß)\\1`` matches ``ßẞ``);
+group names must be identifiers without escapes. Unicode property escapes support
 General_Category values, ``Any`` and ``ASCII``.
 
 :func:`problems` reports, for the linter (EV105), what does not compile (``invalid``), what Python
@@ -125,7 +127,6 @@ def _class(ranges: list[tuple[int, int]], negate: bool = False) -> str:
 
 
 _WORD_CLASS = _class(_WORD)
-_NWORD_NEG = _class(_WORD, True)
 _ANY = "[\\x00-\\U0010ffff]"
 _DOT = _class([(ord(c), ord(c)) for c in LINE_TERMINATORS], True)
 
@@ -433,21 +434,14 @@ class _Parser:
         return self.char(ord(c))
 
     def char(self, cp: int) -> _Node:
-        if self.i and not self.u and cp in _FOLD_SPECIAL:
-            return _Node(_FOLD_SPECIAL[cp], True, 1, 1)
+        if self.i and cp in _FOLD_SPECIAL[self.u]:
+            return _Node(_FOLD_SPECIAL[self.u][cp], True, 1, 1)
         return _Node(_esc(cp), True, 1, 1)
 
     def class_node(self, ranges: list[tuple[int, int]], negate: bool) -> _Node:
         text = _class(ranges, negate)
-        if self.i and not self.u and ranges:
-            # Decide s/S/k/K/U+017F/U+212A the way ECMAScript's non-unicode case folding does.
-            def has(cp: int) -> bool:
-                return any(lo <= cp <= hi for lo, hi in ranges)
-
-            yes = [cp for cp in _FOLD_CHARS if (any(has(m) for m in _FOLD_PARTNERS[cp]) != negate)]
-            special = "".join(_esc(cp) for cp in _FOLD_CHARS)
-            taken = f"(?-i:[{''.join(_esc(cp) for cp in yes)}])|" if yes else ""
-            text = f"(?:{taken}(?!(?-i:[{special}])){text})"
+        if self.i and ranges:
+            text = _fold_class(text, ranges, negate, self.u)
         return _Node(text, True, 1, 1)
 
     def group(self) -> _Node:
@@ -469,7 +463,7 @@ class _Parser:
             elif self.eat("<"):
                 name_re = re.compile(r"([A-Za-z_$\u0080-\U0010ffff][A-Za-z0-9_$\u0080-\U0010ffff\u200c\u200d]*)>")
                 m = name_re.match(self.src, self.pos)
-                if not m or not (m.group(1).replace("$", "_").isidentifier()):
+                if not m or not _code_points(m.group(1)).replace("$", "_").isidentifier():
                     raise self.err("invalid capture group name", start)
                 name = m.group(1)
                 self.pos = m.end()
@@ -553,10 +547,6 @@ class _Parser:
                     raise self.err("invalid named reference", start)
                 self.pos = m.end()
                 return self.backref(self.group_names[m.group(1)], start)
-        if c in "wW" and self.i and not self.u:
-            # Without u, the i flag keeps U+017F and U+212A apart from 's' and 'k' (Python folds them).
-            self.class_escape_set(start)
-            return _Node(self.word_atom() if c == "w" else f"(?:(?-i:[\\u017f\\u212a])|{_NWORD_NEG})", True, 1, 1)
         cls = self.class_escape_set(start)
         if cls is not None:
             ranges, negate = cls
@@ -566,10 +556,12 @@ class _Parser:
             return self.char(0x5C)
         return self.char(cp)
 
+    def word_ranges(self) -> list[tuple[int, int]]:
+        """ECMAScript's word characters: ASCII, plus U+017F and U+212A under i with u (they fold to s, k)."""
+        return _WORD + [(0x17F, 0x17F), (0x212A, 0x212A)] if self.i and self.u else _WORD
+
     def word_atom(self) -> str:
-        if self.i and not self.u:
-            return f"(?:(?!(?-i:[\\u017f\\u212a])){_WORD_CLASS})"
-        return _WORD_CLASS
+        return self.class_node(self.word_ranges(), False).text if self.i else _WORD_CLASS
 
     def decimal_escape(self, start: int) -> _Node:
         m = re.compile(r"\d+").match(self.src, self.pos)
@@ -611,7 +603,7 @@ class _Parser:
         c = self.peek()
         if c in "dDsSwW":
             self.pos += 1
-            base = {"d": _DIGIT, "s": _SPACE, "w": _WORD}[c.lower()]
+            base = {"d": _DIGIT, "s": _SPACE, "w": self.word_ranges()}[c.lower()]
             what = {"d": "ASCII digits", "s": "ECMAScript whitespace", "w": "ASCII word characters"}[c.lower()]
             self.note("subtle", f"'\\{c}' means {what} in ECMAScript (Python's is Unicode)", start)
             return list(base), c.isupper()
@@ -787,12 +779,52 @@ class _Parser:
         return cp
 
 
-#: Without the u flag, ECMAScript's i flag upper-cases to compare, and never maps a non-ASCII
-#: character to an ASCII one: U+017F stays apart from "s" and U+212A from "k" (Python folds them).
-_FOLD_PARTNERS = {0x73: (0x73, 0x53), 0x53: (0x73, 0x53), 0x17F: (0x17F,), 0x6B: (0x6B, 0x4B), 0x4B: (0x6B, 0x4B),
-                  0x212A: (0x212A,)}
-_FOLD_CHARS = tuple(sorted(_FOLD_PARTNERS))
-_FOLD_SPECIAL = {cp: "(?-i:[" + "".join(_esc(m) for m in sorted(p)) + "])" for cp, p in _FOLD_PARTNERS.items()}
+#: Under the i flag, keyed by the u flag: each group of characters Python's IGNORECASE folds together
+#: where ECMAScript keeps some apart, as ECMAScript's classes of its characters. Without u, ECMAScript
+#: upper-cases to compare (toUpperCase, kept only when it gives one code unit and does not turn a non-ASCII
+#: character into an ASCII one): U+017F stays apart from "s", U+0131 and U+0130 from "i", U+1E9E from
+#: U+00DF, U+03F4 from U+03B8, U+212B from U+00E5, and a Greek letter with ypogegrammeni from its capital,
+#: all of which Python folds together. With u it compares simple case foldings, which Python follows but
+#: for the Turkish i's. tests/run/test_run_ecmaregex.py derives both tables again from Python's Unicode
+#: data and checks every case pair against Node.js.
+_FOLD_GROUPS: dict[bool, tuple[tuple[str, ...], ...]] = {
+    False: (("Ii", "\u0130", "\u0131"), ("Kk", "\u212a"), ("Ss", "\u017f"), ("\u00c5\u00e5", "\u212b"),
+            ("\u0398\u03b8\u03d1", "\u03f4"), ("\u03a9\u03c9", "\u2126"), ("\u00df", "\u1e9e"),
+            ("\u0390", "\u1fd3"), ("\u03b0", "\u1fe3"), ("\u1fb3", "\u1fbc"), ("\u1fc3", "\u1fcc"),
+            ("\u1ff3", "\u1ffc"), ("\ufb05", "\ufb06"),
+            *((chr(cp), chr(cp + 8)) for block in (0x1F80, 0x1F90, 0x1FA0) for cp in range(block, block + 8))),
+    True: (("Ii", "\u0130", "\u0131"),),
+}
+#: For each of those characters, its ECMAScript class (code points) and that class as Python text.
+_FOLD_PARTNERS = {u: {ord(c): tuple(sorted(map(ord, cls))) for group in groups for cls in group for c in cls}
+                  for u, groups in _FOLD_GROUPS.items()}
+_FOLD_SPECIAL = {u: {cp: "(?-i:[" + "".join(_esc(m) for m in p) + "])" for cp, p in partners.items()}
+                 for u, partners in _FOLD_PARTNERS.items()}
+
+
+def _fold_class(text: str, ranges: list[tuple[int, int]], negate: bool, u: bool) -> str:
+    """``text``, a class Python runs under IGNORECASE, with ECMAScript's answer for the characters Python
+    folds otherwise (:data:`_FOLD_GROUPS`): a character is in the class when a member of its ECMAScript
+    class is in ``ranges`` (not, for a negated class). Only the groups that touch ``ranges`` matter."""
+    def has(cp: int) -> bool:
+        return any(lo <= cp <= hi for lo, hi in ranges)
+
+    python = re.compile(text, re.IGNORECASE).fullmatch
+    add: list[int] = []
+    remove: list[int] = []
+    for group in _FOLD_GROUPS[u]:
+        if not any(has(ord(c)) for cls in group for c in cls):
+            continue
+        for cls in group:
+            ecma = any(has(ord(c)) for c in cls) != negate
+            for c in cls:
+                if ecma != (python(c) is not None):
+                    (add if ecma else remove).append(ord(c))
+    if remove:
+        text = f"(?!(?-i:[{''.join(map(_esc, remove))}])){text}"
+    if add:
+        text = f"(?-i:[{''.join(map(_esc, add))}])|{text}"
+    return f"(?:{text})" if add or remove else text
 
 
 def _lt() -> str:
@@ -816,6 +848,11 @@ def _to_code_units(s: str) -> str:
     if s.isascii():
         return s
     return _ASTRAL.sub(_split_astral, s)
+
+
+def _code_points(s: str) -> str:
+    """UTF-16 code units back as characters (a surrogate pair joined); a lone surrogate stays."""
+    return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace") if not s.isascii() else s
 
 
 def _offset_map(s: str) -> list[int]:
