@@ -43,6 +43,7 @@ the subtler differences the translation takes care of (``subtle``).
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -171,8 +172,6 @@ for _long, _short in _GC_LONG.items():
 
 @lru_cache(maxsize=None)
 def _category_table() -> dict[str, list[tuple[int, int]]]:
-    import unicodedata
-
     table: dict[str, list[tuple[int, int]]] = {}
     start, cur = 0, unicodedata.category(chr(0))
     for cp in range(1, _MAX + 1):

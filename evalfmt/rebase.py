@@ -18,6 +18,7 @@ from typing import Any, TypeGuard
 
 from . import ir
 from .formats import Loss, loss_at
+from .formats.terum.paths import skill_root
 from .fsview import DISK
 
 
@@ -139,8 +140,6 @@ def _source_root(evalset: ir.EvalSet) -> str | None:
     if not evalset.source:
         return None
     if evalset.format == "terum":
-        from .formats.terum.paths import skill_root
-
         root = skill_root(evalset.source, fs=DISK)
         return os.path.realpath(root) if root else None
     folder = os.path.realpath(os.path.dirname(os.path.abspath(evalset.source)))

@@ -19,6 +19,8 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal, Optional, TypedDict, Union
 
+import orjson
+
 from .errors import EvalfmtError
 
 if sys.version_info >= (3, 11):  # pragma: no branch
@@ -226,8 +228,6 @@ class Receipt:
     @classmethod
     def load(cls, path: str) -> "Receipt":
         """Read and check the receipt file at ``path``."""
-        import orjson
-
         try:
             with open(path, "rb") as fh:
                 raw = fh.read()
@@ -243,8 +243,6 @@ class Receipt:
 
 
 def dumps(data: dict[str, Any]) -> bytes:
-    import orjson
-
     return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
 
 

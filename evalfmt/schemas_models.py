@@ -12,6 +12,7 @@ Editors use them through ``# yaml-language-server: $schema=<path or URL>`` (see 
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema
@@ -19,6 +20,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from . import ir
 from .formats.agentv import reader as av
+from .receipt import json_schema
 
 Scalar = Union[str, int, float, bool]
 _T = TypeVar("_T")
@@ -271,8 +273,6 @@ class ReceiptSchema:
 
     @staticmethod
     def model_json_schema(by_alias: bool = True, mode: str = "validation") -> dict:
-        from .receipt import json_schema
-
         return json_schema()
 
 
@@ -332,8 +332,6 @@ def schema(name: str) -> dict:
 
 
 def render(name: str) -> str:
-    import json
-
     return json.dumps(schema(name), indent=2, ensure_ascii=False) + "\n"
 
 

@@ -16,6 +16,11 @@ import io
 import re
 from typing import Any
 
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.emitter import RoundTripEmitter
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
+
 from .js import string as js_string
 
 
@@ -25,8 +30,6 @@ class Coerced(str):
 
 
 def _yaml():
-    from ruamel.yaml import YAML
-
     y = YAML(typ="rt")
     y.Emitter = _emitter()
     y.indent(mapping=2, sequence=4, offset=2)
@@ -47,8 +50,6 @@ def _emitter():
     promptfoo tests file written back over itself moved every line; nested lists keep the offset."""
     global _EMITTER
     if _EMITTER is None:
-        from ruamel.yaml.emitter import RoundTripEmitter
-
         class Emitter(RoundTripEmitter):
             _root_offset = None
 
@@ -75,9 +76,6 @@ def _emitter():
 
 def _fresh(value: Any) -> Any:
     """Plain data -> ruamel nodes with readable styles (block strings for multi-line text)."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-    from ruamel.yaml.scalarstring import LiteralScalarString
-
     if isinstance(value, dict):
         m = CommentedMap()
         for k, v in value.items():
@@ -90,8 +88,6 @@ def _fresh(value: Any) -> Any:
     if isinstance(value, str):
         value = str(value)  # (a Coerced mark is for comparing only: ruamel writes plain strings)
         if _SPECIAL.search(value):
-            from ruamel.yaml.scalarstring import DoubleQuotedScalarString
-
             return DoubleQuotedScalarString(value)  # escaped, so libyaml reads it back exactly
         if "\n" in value and _literal_ok(value):
             return LiteralScalarString(value)
@@ -113,8 +109,6 @@ def _literal_ok(text: str) -> bool:
 
 
 def _merge(old: Any, new: Any) -> Any:
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
     if isinstance(old, CommentedMap) and isinstance(new, dict):
         for key in [k for k in old if k not in new]:
             del old[key]

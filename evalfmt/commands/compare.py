@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
+from ..discover import skill_root
+from ..fsview import DISK
+from ..run.arms import CompareRequest, compare_arms
+from ..run.layout import run_arms
+from ..run.library import text_lines as library_lines
+from ..run.library_compare import compare_trigger_runs, is_trigger_folder, sources
 from ._arms import exit_code, text_lines
 from ._common import detection_option, echo_json, echo_line, from_option, read_sets, tag_option
 
@@ -49,12 +57,6 @@ def command(skill_dir: str, arms: tuple[str, ...], runs_dirs: tuple[str, ...], f
     Exit 0 for PASS or NEUTRAL, 1 for FAIL or when no row could be scored (with --require-pass also
     for NEUTRAL), 2 on unusable input.
     """
-    import os
-
-    from ..discover import skill_root
-    from ..fsview import DISK
-    from ..run.arms import CompareRequest, compare_arms
-
     given = _given(runs_dirs, arms)
     if given and _trigger_runs(given):
         return _compare_trigger_runs(skill_dir, given, fmt=fmt, from_=from_, judge=judge_name,
@@ -65,8 +67,6 @@ def command(skill_dir: str, arms: tuple[str, ...], runs_dirs: tuple[str, ...], f
     runs_dir = runs_dirs[0] if runs_dirs else None
     arm_dirs: dict[str, str] = {}
     if runs_dir is not None:
-        from ..run.layout import run_arms
-
         found, ran = run_arms(runs_dir)
         arm_dirs.update(found)
         from_ = from_ or ran
@@ -111,8 +111,6 @@ def _given(runs_dirs: tuple[str, ...], arms: tuple[str, ...]) -> dict[str, tuple
 
 
 def _trigger_runs(given: dict[str, tuple[str, str]]) -> bool:
-    from ..run.library_compare import is_trigger_folder
-
     return any(is_trigger_folder(folder) for _, folder in given.values())
 
 
@@ -120,9 +118,6 @@ def _compare_trigger_runs(skill_dir: str, given: dict[str, tuple[str, str]], *, 
                           judge: str, judge_command: str | None, run_id: str | None, receipt: str | None,
                           require_pass: bool) -> int:
     """compare over trigger runs (evalfmt.run.library_compare): the run's text and exit code."""
-    from ..run.library import text_lines as library_lines
-    from ..run.library_compare import compare_trigger_runs, sources
-
     sources(given)  # a mixed or incomplete set of folders is refused before the eval set is read
     sets = read_sets(skill_dir, from_, one=True)
     run, data = compare_trigger_runs(skill_dir, sets, given, judge=judge, judge_command=judge_command, run_id=run_id,

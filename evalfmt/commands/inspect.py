@@ -6,6 +6,9 @@ import os
 
 import click
 
+from ..api import read, sort_diagnostics
+from ..formats.ir_doc import document
+from ..summary import describe
 from ._common import echo_json, err, from_option
 
 
@@ -19,17 +22,11 @@ def command(path: str, fmt: str, no_spans: bool, from_: str | None) -> int:
     """Print what was read from the eval assets at PATH: each eval set with its cases, checks,
     suite entries and trigger prompts. Structural errors are printed on stderr (exit 1 when there
     are any, as `validate` does); a folder holding no eval file is named on stderr (exit 0)."""
-    from ..api import read, sort_diagnostics
-
     result = read(path, from_)
     diags = sort_diagnostics(result.diagnostics)
     if fmt == "json":
-        from ..formats.ir_doc import document
-
         echo_json(document(result.sets, spans=not no_spans))
     else:
-        from ..summary import describe
-
         click.echo(describe(result.sets), nl=False)
     for note in sorted(result.notes):
         err(f"note: {note}")

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
+from ..api import read
+from ..run.merge import MergeRequest, locate_skill, merge_runs
 from ._arms import exit_code, text_lines
 from ._common import echo_json, echo_line, err
 
@@ -32,11 +36,6 @@ def command(shard_dirs: tuple[str, ...], out: str, skill_dir: str | None, run_id
     Exit codes are those of `evalfmt run`: 0 for PASS or NEUTRAL, 1 for FAIL or when no row could be
     scored (with --require-pass also for NEUTRAL), 2 on unusable input.
     """
-    import os
-
-    from ..api import read
-    from ..run.merge import MergeRequest, locate_skill, merge_runs
-
     root = locate_skill(shard_dirs, skill_dir, os.getcwd())
     result = read(root, "terum")
     outcome = merge_runs(MergeRequest(shard_dirs=shard_dirs, out=out, skill_dir=root, sets=result.sets,

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
+from ..formats import detect
+from ..receipt import ReceiptError
+from ..report import render
+from ..writeset import atomic_write
 from ._common import out_option
 
 
@@ -23,11 +29,6 @@ def command(receipts: tuple[str, ...], fmt: str, output: str | None) -> int:
     Exit 0 when the report was written, 2 when a receipt cannot be read (not JSON, another
     schema_version, a missing field).
     """
-    import sys
-
-    from ..receipt import ReceiptError
-    from ..report import render
-
     try:
         text = render(list(receipts), fmt)
     except ReceiptError as exc:
@@ -38,8 +39,6 @@ def command(receipts: tuple[str, ...], fmt: str, output: str | None) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        from ..writeset import atomic_write
-
         atomic_write(output, text.encode("utf-8"))
     return 0
 
@@ -47,8 +46,6 @@ def command(receipts: tuple[str, ...], fmt: str, output: str | None) -> int:
 def _not_a_receipt(path: str, message: str) -> str:
     """``message`` about a file that is no receipt, naming the eval format the file is in, if any, and
     what ``report`` reads instead."""
-    from ..formats import detect
-
     fmt = detect(path)
     if fmt is not None:
         message = f"not a receipt but an eval file ({fmt.name})"

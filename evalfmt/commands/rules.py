@@ -6,6 +6,11 @@ import sys
 
 import click
 
+from ..errors import EvalfmtError
+from ..lint import docs
+from ..lint.registry import registry
+from ._common import echo_json
+
 
 @click.command("rules")
 @click.option("--explain", metavar="CODE", default=None, help="Print one rule's documentation (code or name).")
@@ -17,10 +22,6 @@ def command(explain: str | None, fmt: str, markdown: bool) -> int:
 
     Codes are stable: use them in --select, --ignore, the configuration and noqa comments.
     """
-    from ..errors import EvalfmtError
-    from ..lint import docs
-    from ..lint.registry import registry
-
     reg = registry()
     if explain:
         rule = reg.get(explain)
@@ -32,8 +33,6 @@ def command(explain: str | None, fmt: str, markdown: bool) -> int:
         sys.stdout.write(docs.rules_markdown(reg))
         return 0
     if fmt == "json":
-        from ._common import echo_json
-
         echo_json([{"code": r.code, "name": r.name, "severity": r.severity, "scope": r.scope,
                     "fixable": r.fixable, "origin": r.origin, "summary": r.summary()} for r in reg])
         return 0

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
+from ..api import read
+from ..discover import skill_root
+from ..errors import EvalfmtError
+from ..fsview import DISK
+from ..run.library import LIBRARY, LibraryRunRequest, find_library, run_library, text_lines as library_lines
+from ..run.manifest import parse_shard
+from ..run.skillrun import RunRequest, run_skill
 from ._arms import exit_code, text_lines
 from ._common import detection_option, echo_json, echo_line, err, from_option, one_format, tag_option
 
@@ -96,15 +105,6 @@ def command(skill_dir: str, out: str | None, runner_name: str, agent_command: st
     Exit 0 for PASS or NEUTRAL, 1 for FAIL or when no row could be scored (with --require-pass also
     for NEUTRAL; with --dry-run when a case failed to seed), 2 on unusable input, 130 when interrupted.
     """
-    import os
-
-    from ..api import read
-    from ..discover import skill_root
-    from ..errors import EvalfmtError
-    from ..fsview import DISK
-    from ..run.manifest import parse_shard
-    from ..run.skillrun import RunRequest, run_skill
-
     env = _pairs(env_pairs, "--env")
     if resume and force:
         raise click.UsageError("--resume and --force contradict each other (continue the run, or replace it)")
@@ -170,9 +170,6 @@ def _print_skill_run(outcome, fmt: str) -> None:
 def _library_run(where: str, sets: list, skills: tuple[str, ...], *, fmt: str, require_pass: bool, out: str | None,
                  shard: str | None, resume: bool, **options) -> int:
     """``run EVAL.yaml --skills DIR``: a trigger run over a skill library (evalfmt.run.library)."""
-    from ..errors import EvalfmtError
-    from ..run.library import LibraryRunRequest, run_library, text_lines as library_lines
-
     if not sets:
         raise EvalfmtError(f"{where}: not a skill folder with evals/ (cases or a suite), and no eval file")
     if shard is not None or resume:
@@ -198,9 +195,6 @@ def _library_run(where: str, sets: list, skills: tuple[str, ...], *, fmt: str, r
 def _libraries(where: str, skills: tuple[str, ...]) -> dict[str, str]:
     """``--skills [ARM=]DIR`` as arm -> folder (one library: ``library``), else the library found beside
     or above ``where``."""
-    from ..errors import EvalfmtError
-    from ..run.library import LIBRARY, find_library
-
     libraries: dict[str, str] = {}
     for spec in skills:
         arm, sep, folder = spec.partition("=")

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 
 import click
 
-from ._common import out_option
+from ..api import write_files
+from ..errors import EvalfmtError
+from ..schemas_models import SCHEMAS, all_schemas, render
+from ._common import err, out_option
 
 
 @click.command("schema")
@@ -23,17 +27,10 @@ def command(out_dir: str, name: str | None, check_only: bool) -> int:
     installed package). Attach one in an editor with a first line such as
     '# yaml-language-server: $schema=schemas/terum-case.schema.json' (docs/lint.md).
     """
-    from ..api import write_files
-    from ..errors import EvalfmtError
-    from ..schemas_models import SCHEMAS, all_schemas, render
-    from ._common import err
-
     if name is not None:
         full = name if name in SCHEMAS else f"{name}.schema.json"
         if full not in SCHEMAS:
             short = [n.removesuffix(".schema.json") for n in SCHEMAS]
-            import difflib
-
             close = difflib.get_close_matches(name.removesuffix(".schema.json"), short, n=1, cutoff=0.6)
             hint = f"did you mean '{close[0]}'? " if close else ""
             raise EvalfmtError(f"unknown schema '{name}' ({hint}known: {', '.join(short)})")

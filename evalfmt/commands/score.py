@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..run import detect as detect_mod
+from ..run.targets import ScoreRequest, score_session
 from ._common import detection_option, echo_json, echo_line, from_option, read_sets, tag_option
 
 
@@ -30,9 +32,6 @@ def command(case: str, transcript: str, sandbox: str | None, subagent: bool, cas
 
     Exit 0 when every case passed, 1 when a check failed, 2 on unreadable input.
     """
-    from ..run import detect as detect_mod
-    from ..run.targets import ScoreRequest, score_session
-
     detect_mod.get(detection)  # unknown mode: exit 2 before reading anything
     outcome = score_session(ScoreRequest(where=case, sets=read_sets(case, from_), transcript=transcript,
                                          case=case_name, tags=tags, sandbox=sandbox, subagent=subagent,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+import shlex
+
 import click
 
+from ..transpile import apply, check, plan
 from ._common import err, from_option, out_option
 
 
@@ -29,8 +33,6 @@ def command(paths: tuple[str, ...], out_dir: str | None, layout: str, check_only
     names it. On any error nothing is written. Files are written atomically, never outside the output
     folder, and a file whose content would not change is not rewritten.
     """
-    from ..transpile import apply, check, plan
-
     p = plan(list(paths), layout=layout, out_dir=out_dir, fmt=from_, skill=skill)
     for d in p.errors:
         err(d.format())
@@ -93,9 +95,6 @@ def shell_quote(arg: str) -> str:
     """``arg`` as one shell word on one line: as is when safe, else in single quotes, else (for control
     characters and line separators, which would break the line) in ``$'...'`` with escapes (bash, zsh,
     and POSIX sh since its 2024 edition)."""
-    import re
-    import shlex
-
     if not re.search(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", arg):
         return shlex.quote(arg)
     out = []

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
+from ..run.trigger_check import TriggersRequest, catalog_of, check_triggers
 from ._common import echo_json, echo_line, err, from_option, read_sets
 
 
@@ -43,9 +46,6 @@ def command(path: str, selections: str | None, show_catalog: bool, skill: str | 
 
     Exit 0 when every prompt went the right way, 1 on any miss or false fire, 2 on unreadable input.
     """
-    import os
-
-    from ..run.trigger_check import TriggersRequest, catalog_of, check_triggers
 
     if show_catalog:
         _print_lines(catalog_of(path), fmt, "catalog")

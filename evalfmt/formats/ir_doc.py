@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import ir
+
 if TYPE_CHECKING:  # pragma: no cover
     from .. import ir
 
@@ -15,6 +17,4 @@ MARKER = "evalfmt_ir"
 
 
 def document(sets: list[ir.EvalSet], spans: bool = True) -> dict:
-    from .. import ir  # lazily: detecting a .json file must not load pydantic
-
     return {MARKER: ir.IR_VERSION, "sets": [ir.dump(s, spans=spans) for s in sets]}

@@ -17,13 +17,17 @@ for an unknown one, EV104 for an unknown check kind, EV102 for the rest).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TYPE_CHECKING
 
+import orjson
+
+from .. import ir
 from ..fsview import DISK, View
+from ..js import json_numbers
 from ..load import type_name
 from ..suggest import near
 from . import Format, ReadResult, Reporter, WriteResult, first_char, open_document, peek_keys
-from .ir_doc import MARKER
+from .ir_doc import MARKER, document
 
 if TYPE_CHECKING:  # pragma: no cover
     from pydantic_core import ErrorDetails
@@ -42,7 +46,6 @@ def detect(path: str, *, fs: View = DISK) -> bool:
 def read(path: str, *, fs: View = DISK) -> ReadResult:
     from pydantic import ValidationError
 
-    from .. import ir  # lazily: this module is imported to detect any .json file
 
     result = ReadResult()
     rep = open_document(path, result, kind="json", fs=fs)
@@ -80,8 +83,6 @@ def read(path: str, *, fs: View = DISK) -> ReadResult:
 
 
 def _report(rep: Reporter, loc: tuple, err: ErrorDetails, raw: Any) -> None:
-    from .. import ir
-
     # pydantic puts the union member's tag in the location ("checks", 0, "contains", "value"): drop it.
     path: list[Any] = []
     node: Any = rep.loaded.data
@@ -118,8 +119,6 @@ def _report(rep: Reporter, loc: tuple, err: ErrorDetails, raw: Any) -> None:
 
 def _model_fields(data: Any, path: list) -> list[str]:
     """The field names of the IR model at ``path`` (best effort, for 'did you mean' hints)."""
-    from .. import ir
-
     node = data
     for step in path:
         node = node[step]
@@ -133,16 +132,11 @@ def _model_fields(data: Any, path: list) -> list[str]:
 
 def dumps(sets: list[ir.EvalSet]) -> str:
     """The IR file text for ``sets`` (deterministic: model field order, two-space indent, newline)."""
-    import orjson
-
-    from .ir_doc import document
 
     doc = document(sets)
     try:
         text = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
     except TypeError:  # an integer beyond 64 bits that no reader caught: written as JavaScript would
-        from ..js import json_numbers
-
         text = orjson.dumps(json_numbers(doc), option=orjson.OPT_INDENT_2)
     return text.decode("utf-8") + "\n"
 

@@ -8,11 +8,11 @@ nothing on the reading, linting or scoring path imports this module.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import ConfigDict, Discriminator, TypeAdapter
 
-from . import CHECK_CLASSES, NODE_CLASSES, EvalSet, Node, Span
+from . import CHECK_CLASSES, EvalSet, NODE_CLASSES, Node, Span
 
 _FORBID = ConfigDict(extra="forbid")
 
@@ -22,8 +22,6 @@ for _cls in (Node, Span, *NODE_CLASSES, *CHECK_CLASSES):
 
 def tagged_by_kind(source: Any, handler: Any) -> Any:
     """The core schema of the check union as a union discriminated by ``kind``."""
-    from typing import Annotated
-
     return handler.generate_schema(Annotated[source, Discriminator("kind")])
 
 

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 
-from ..errors import Diagnostic, EvalfmtError, one_line
+from ..errors import Diagnostic, EvalfmtError, LoadError, one_line
 from ..fsview import View
-from ..lint import lint
+from ..lint import fix, lint, suppress
+from ..lint.docs import rule_markdown
+from ..lint.fix import token_span
+from ..lint.registry import registry
+from ..load import load_text, max_bytes_default
 
 SKILL_FILE = "SKILL.md"
 #: how many folders up from an open file a SKILL.md is looked for
@@ -56,9 +61,6 @@ def read_unopened(path: str) -> str | None:
     """The text of a file the editor has not opened (a request may name any URI): only a regular file
     within the size limit (``EVALFMT_MAX_BYTES``), opened without blocking (a FIFO, a device, a socket
     is never read), decoded as UTF-8; None for anything else."""
-    import stat
-
-    from ..load import max_bytes_default
 
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
@@ -135,8 +137,6 @@ def diagnose(path: str, overlay: Overlay) -> Findings:
 def token_end(line: str, column: int) -> int:
     """The end (0-based, exclusive) of the word, key or quoted scalar starting at 0-based ``column``
     of ``line``: what an editor underlines for a finding there (at least one character)."""
-    from ..lint.fix import token_span
-
     span = token_span(line, column, "key") if column < len(line) else None
     if span is None:
         return min(len(line), column + 1) if column < len(line) else column
@@ -158,8 +158,6 @@ class Edit:
 def fix_edit(d: Diagnostic, text: str) -> Edit | tuple[str, str] | None:
     """The ``--fix`` fix of one finding against the editor's text: a text edit, a file move
     ``(from, to)``, or None when ``--fix`` has none (or refuses it for this text)."""
-    from ..lint import fix
-
     if not fix.can_fix(d):
         return None
     plan = fix.plan([d], {d.path: text})
@@ -228,9 +226,6 @@ def noqa_edit(d: Diagnostic, text: str) -> Edit | None:
     no comments (JSON, TypeScript) or where the comment would change what the file means (inside a
     YAML block scalar): the edited text must load to the same data and the scanner must read the
     suppression back."""
-    from ..lint import suppress
-    from ..lint.registry import registry
-
     lines = text.split("\n")
     if not 1 <= d.line <= len(lines):
         return None
@@ -270,9 +265,6 @@ def _same_data(path: str, old: str, new: str) -> bool:
     """True unless ``path`` is YAML and the edit changed what it loads to (or made it unloadable)."""
     if not path.lower().endswith((".yaml", ".yml")):
         return True
-    from ..errors import LoadError
-    from ..load import load_text
-
     try:
         before = load_text(old, path, "yaml").data
     except LoadError:
@@ -299,9 +291,6 @@ def word_at(line: str, column: int) -> str | None:
 
 def rule_help(code: str) -> str | None:
     """The rule's documentation as Markdown (what ``rules --explain`` says), or None for no rule."""
-    from ..lint.docs import rule_markdown
-    from ..lint.registry import registry
-
     rule = registry().rules.get(code)
     if rule is None:
         return None

@@ -25,6 +25,7 @@ from typing import Iterator, Union
 from ..errors import LoadError
 from ..kinds import BUCKETS
 from ..load import YMap, YSeq, kind_of, load_text
+from .analysis import skill_of
 
 MARKER = "evalfmt_cursor_0x5f3759df"
 Path = tuple[Union[str, int], ...]
@@ -231,8 +232,6 @@ def definition(path: str, text: str, line: int, column: int, roots: list[str]) -
         return _existing([os.path.join(here, value)])
     is_file_part = where and where[-1] == "value" and isinstance(parent, dict) and parent.get("type") == "file"
     if where == ("tests",) or key in ("files", "input_files") or is_file_part:
-        from .analysis import skill_of
-
         skill = skill_of(path)
         return _existing([os.path.join(here, value)] + ([os.path.join(skill, value)] if skill else []))
     return None

@@ -28,7 +28,7 @@ from pygls.workspace import TextDocument
 
 from .. import __version__
 from ..errors import Diagnostic, one_line
-from . import analysis
+from . import analysis, navigate
 
 log = logging.getLogger("evalfmt.lsp")
 
@@ -236,8 +236,6 @@ def build() -> EvalfmtServer:
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", "-"]))
     @answered
     def completion(ls: EvalfmtServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-        from . import navigate
-
         doc = document(ls, params.text_document.uri)
         if doc is None:
             return lsp.CompletionList(is_incomplete=False, items=[])
@@ -252,8 +250,6 @@ def build() -> EvalfmtServer:
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     @answered
     def definition(ls: EvalfmtServer, params: lsp.DefinitionParams) -> lsp.Location | None:
-        from . import navigate
-
         doc = document(ls, params.text_document.uri)
         if doc is None:
             return None

@@ -9,6 +9,7 @@ package places several errors relative to these), anchors, tags, and scalar valu
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from typing import Any
@@ -18,7 +19,7 @@ from . import scalars as sc
 from .cst import Parser
 from .directives import CORE_TAG, Directives
 from .error import YamlError
-from .props import contains_newline, empty_position, Props, resolve_end, resolve_props, Token
+from .props import Props, Token, contains_newline, empty_position, resolve_end, resolve_props
 
 MAP_TAG = CORE_TAG + "map"
 SEQ_TAG = CORE_TAG + "seq"
@@ -674,8 +675,6 @@ def _strict_equal(x, y) -> bool:
 def _base64(text: str) -> bytes:
     """Node's ``Buffer.from(text, 'base64')``: the first ``=`` ends the data, any other character outside
     both base64 alphabets is skipped, a last lone character gives no byte."""
-    import base64
-
     clean = re.sub(r"[^A-Za-z0-9+/\-_]", "", text.split("=", 1)[0]).replace("-", "+").replace("_", "/")
     clean = clean[: len(clean) - len(clean) % 4] if len(clean) % 4 == 1 else clean
     return base64.b64decode(clean + "=" * (-len(clean) % 4))

@@ -15,30 +15,30 @@ Entry point: :func:`render` (paths in, text out). See docs/report.md.
 
 from __future__ import annotations
 
+import json
+
+from ..receipt import ReceiptError
+from . import model, triggerrun
+from .html import render_html
+from .markdown import render_markdown
+from .triggerrun import is_trigger_run
+
 FORMATS = ("html", "markdown")
 
 
 def render(paths: list[str], fmt: str = "html") -> str:
     """Read the receipts at ``paths`` and render them (``fmt`` is ``html`` or ``markdown``).
     Raises :class:`evalfmt.report.model.ReceiptError` for an unreadable receipt."""
-    from . import model, triggerrun
-
     runs = [_trigger_run(p) for p in paths]
     if any(r is not None for r in runs):
         if not all(r is not None for r in runs):
-            from ..receipt import ReceiptError
-
             raise ReceiptError("a trigger-run receipt (evalfmt run --skills) cannot be rendered with arm receipts: "
                                "give them separately")
         return _render_trigger_runs([triggerrun.read(r, p) for r, p in zip(runs, paths) if r is not None], fmt)
     report = model.build([model.load(p) for p in paths])
     if fmt == "html":
-        from .html import render_html
-
         return render_html(report)
     if fmt == "markdown":
-        from .markdown import render_markdown
-
         return render_markdown(report)
     raise ValueError(f"unknown report format {fmt!r}")
 
@@ -55,9 +55,6 @@ def _render_trigger_runs(runs: list, fmt: str) -> str:
 
 def _trigger_run(path: str) -> dict | None:
     """The receipt at ``path`` when it is a trigger run's (``"kind": "trigger-run"``), else None."""
-    import json
-
-    from .triggerrun import is_trigger_run
 
     try:
         with open(path, "rb") as fh:

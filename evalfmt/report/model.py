@@ -20,6 +20,8 @@ from typing import Any
 from .. import receipt as receipt_model
 from ..receipt import ReceiptError  # noqa: F401 - raised by load; the report's callers catch it from here
 
+from .. import verdict as v
+
 #: reasons of rows left out of every count (an arm died)
 DEAD_REASONS = ("both-arms-failed", "candidate-run-failed", "opponent-run-failed")
 ARM_ORDER = ("baseline", "candidate", "incumbent")
@@ -263,8 +265,6 @@ def build(receipts: list[Receipt]) -> Report:
 
 
 def to_run(rec: Receipt) -> Run:
-    from .. import verdict as v
-
     d = rec.receipt
     skill = str(d.skill_name if d.skill_name is not None else d.skill_id)
     key = str(d.skill_id) if d.skill_id is not None else "name:" + skill

@@ -16,13 +16,12 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .. import ir
-from .. import ecmaregex
-from .. import js
+from .. import ecmaregex, ir, js
 from . import assertions, detect, graded, graders, sandboxfs, shell
 from .judges import Judge
 from .regex_deadline import RegexTimeout, first_match
 from .session import Session
+from .skillgym_report import score_file_reads
 
 NO_SANDBOX = "no sandbox given (pass --sandbox DIR): file and command checks need the sandbox after the session"
 
@@ -217,8 +216,6 @@ def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
 
 def _opaque(check: ir.Opaque, ctx: Context) -> tuple[bool | None, str]:
     if check.origin == "skillgym" and check.type in ("fileReads.includes", "fileReads.notIncludes"):
-        from .skillgym_report import score_file_reads
-
         return score_file_reads(check, ctx.session)
     if check.type == "execution-metrics":
         return graded.execution_metrics(check, ctx.session)

@@ -23,12 +23,12 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import ir
-from .. import verdict
+from .. import ir, verdict
+from ..errors import EvalfmtError
 from . import detect, shell, skillgym_report
-from .layout import CANDIDATE, DEAD_MARKER, SANDBOX, TRANSCRIPT, detect_k, session_dirs
 from .checks import CaseResult, score_case, score_suite
-from .judges import NOT_CONFIGURED, Judge, NoJudge, judge_pair
+from .judges import Judge, NOT_CONFIGURED, NoJudge, judge_pair
+from .layout import CANDIDATE, DEAD_MARKER, SANDBOX, TRANSCRIPT, detect_k, session_dirs
 from .transcripts import SessionError, read_session
 
 OPPONENT_ORDER = ("baseline", "incumbent")
@@ -300,8 +300,6 @@ def compare(evalset: ir.EvalSet, arms: dict[str, str], *, k: int | None = None,
     scores each session as it ends); any other session is read from its runs folder.
     """
     if CANDIDATE not in arms:
-        from ..errors import EvalfmtError
-
         raise EvalfmtError("compare needs a 'candidate' arm (--arm candidate=RUNS_DIR)")
     judge = judge or NoJudge()
     opponents = [a for a in OPPONENT_ORDER if a in arms]

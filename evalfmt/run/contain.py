@@ -26,6 +26,7 @@ that saved ~15 ms per command was removed: an agent session lasts minutes, bench
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import os
 import signal
@@ -34,6 +35,7 @@ import time
 from typing import Any
 
 from .. import program
+from ..errors import EvalfmtError
 
 ENV = "EVALFMT_CONTAINMENT"
 _PR_SET_CHILD_SUBREAPER = 36
@@ -67,8 +69,6 @@ def jail() -> Jail:
     """The best jail available (see the module docstring)."""
     want = os.environ.get(ENV, "auto").strip().lower() or "auto"
     if want not in ("auto", "cgroup", "reaper", "group"):
-        from ..errors import EvalfmtError
-
         raise EvalfmtError(f"{ENV} must be auto, cgroup, reaper or group, not '{want}'")
     if want in ("auto", "cgroup"):
         j = _CgroupJail.create()
@@ -253,8 +253,6 @@ def _become_subreaper() -> bool:
     if not program.own() or not os.path.isdir("/proc/self/task"):
         return False
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
             return False

@@ -27,6 +27,7 @@ plan order from per-session results, and nothing in a session depends on another
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import signal
@@ -34,16 +35,16 @@ import sys
 import tempfile
 import time
 from collections import deque
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TYPE_CHECKING, TextIO
 
 import orjson
 
 from .. import guard, ir, program
 from ..errors import EvalfmtError, one_line
-from . import agent_hints
-from . import runners as runners_mod
-from . import scores
+from . import agent_hints, runners as runners_mod, scores
 from .compare import ArmRun, run_arm
 from .layout import (ARMS, BASELINE, CANDIDATE, DEAD_MARKER, NOTHING_TOUCHED, RUN_FOLDER, RUN_JSON, SANDBOX, SETUP_LOG,
                      session_folder)
@@ -481,10 +482,6 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
     process keeps collecting results until every running session has come back. A runner whose
     sessions wait on another machine (``threads = True``, e.g. ``ray``) gets N threads instead, and
     its ``interrupt()`` is called on SIGINT."""
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
-
     threads = bool(getattr(runner, "threads", False))
     inflight: dict = {}
     pool: Any
@@ -554,8 +551,6 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
 def _signal_workers(pool) -> None:
     """Forward SIGINT to the pool's workers (a terminal's Ctrl-C reaches them already; a signal sent
     to this process alone does not)."""
-    import multiprocessing
-
     procs = getattr(pool, "_processes", None)
     try:
         found = list(procs.values()) if isinstance(procs, dict) else multiprocessing.active_children()

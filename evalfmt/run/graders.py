@@ -32,6 +32,7 @@ from typing import Any, Callable, Protocol, TypeVar
 import orjson
 
 from .. import ir
+from ..formats.agentv.reader import assertion_checks
 from ..fsview import DISK
 from ..ir.build import as_written
 from ..paths import repository
@@ -260,8 +261,6 @@ def code_grader(check: ir.CodeGrader, ctx: Context) -> Result:
 
 
 def composite(check: ir.Opaque, ctx: C, score_member: Callable[[ir.Check, C], CheckResult]) -> Result:
-    from ..formats.agentv.reader import assertion_checks
-
     raw = check.raw if isinstance(check.raw, dict) else {}
     items = raw.get("assertions")
     if not isinstance(items, list) or not items:

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 from .. import guard
@@ -65,8 +66,6 @@ def arm_dirs(out: str) -> dict[str, str]:
 def run_arms(out: str) -> tuple[dict[str, str], str | None]:
     """The arms of a run's output folder (``compare --runs``) and the eval format the run read (its
     receipt's ``provenance.eval_format``, None when it does not say)."""
-    import json
-
     if not os.path.isdir(out):
         raise EvalfmtError(f"--runs {out}: no such folder")
     arms = {a: d for a, d in arm_dirs(out).items() if os.path.isdir(d)}

@@ -28,25 +28,25 @@ sign test are terum's (:mod:`verdict`).
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import os
 import re
 import shutil
 import tempfile
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .. import guard, ir
+import orjson
+
+from .. import guard, ir, verdict
 from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
-from . import detect as detect_mod
-from . import judges
-from .. import verdict
-from . import layout
-from . import runners as runners_mod
-from . import tags as tags_mod
+from . import detect as detect_mod, execute, judges, layout, runners as runners_mod, tags as tags_mod
 from .checks import CaseResult, score_case
+from .execute import _worker
+from .receipt import run_id
 from .sandbox import copy_tree
 from .transcripts import SessionError, read_session
 from .triggers import TriggerScore
@@ -371,11 +371,6 @@ def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: 
     as its agent ends, then removes its sandbox. The sessions come back in plan order, so the receipt is the
     serial run's. On Ctrl-C no further agent starts, the running ones are killed, and the interrupt goes on
     once every worker is back."""
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-    from . import execute
-
     slim = dataclasses.replace(request, sets=[])  # what a worker needs, without the eval sets
     sessions: list[Session | None] = [None] * len(plan)
     pool = ProcessPoolExecutor(max_workers=request.jobs, mp_context=multiprocessing.get_context("fork"),
@@ -416,8 +411,6 @@ def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: 
 def _agent_job(request: LibraryRunRequest, runner: runners_mod.Runner, item: tuple[str, dict[str, str], Test, int],
                folder: str, out: str) -> tuple[Started, str] | None:
     """In a pool worker: stage the sandbox and run the agent (None when the run was interrupted first)."""
-    from .execute import _worker
-
     if _worker["interrupted"]:
         return None
     _worker["active"] = True
@@ -679,8 +672,6 @@ def text_lines(run: LibraryRun) -> list[str]:
 
 
 def receipt(run: LibraryRun, request: LibraryRunRequest) -> dict[str, Any]:
-    from .receipt import run_id
-
     data: dict[str, Any] = {
         "kind": "trigger-run",
         "run_id": request.run_id or run_id(),
@@ -704,6 +695,4 @@ def receipt(run: LibraryRun, request: LibraryRunRequest) -> dict[str, Any]:
 
 
 def _dumps(data: dict[str, Any]) -> bytes:
-    import orjson
-
     return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"

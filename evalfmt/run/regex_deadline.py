@@ -16,11 +16,14 @@ child process that is killed at the deadline.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 import threading
 from typing import Sequence
 
 from .. import ecmaregex
+from ..errors import EvalfmtError
 
 DEFAULT_SECONDS = 5.0
 ENV = "EVALFMT_REGEX_TIMEOUT"
@@ -45,8 +48,6 @@ def budget() -> float:
     except ValueError:
         value = -1.0
     if not 0 < value < 1e6:
-        from ..errors import EvalfmtError
-
         raise EvalfmtError(f"{ENV} must be a number of seconds greater than 0 (like 5 or 0.5), not '{raw}'")
     return value
 
@@ -84,16 +85,12 @@ class _Expired(Exception):
 
 
 def _can_use_timer() -> bool:
-    import signal
-
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         return False
     return signal.getitimer(signal.ITIMER_REAL)[0] == 0  # nobody else's timer runs
 
 
 def _with_timer(pattern: str, flags: str, subjects: Sequence[str], seconds: float) -> int | None:
-    import signal
-
     global _armed
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     try:
@@ -125,8 +122,6 @@ def _child(pattern: str, flags: str, subjects: Sequence[str], conn) -> None:
 
 
 def _in_child(pattern: str, flags: str, subjects: Sequence[str], seconds: float) -> int | None:
-    import multiprocessing
-
     ecmaregex.translate(pattern, flags)  # a bad pattern fails here, without a process
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)

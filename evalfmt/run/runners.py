@@ -37,13 +37,14 @@ import shlex
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import Any, Callable, Protocol, TYPE_CHECKING
 
 from ..errors import EvalfmtError
 from ..plugins import Registry
-from . import agent_hints, layout
+from . import agent_hints, layout, sandbox as sandbox_mod
 from .shell import spawn, supervise
 
 if TYPE_CHECKING:
@@ -186,8 +187,6 @@ def run_process(argv: list[str], *, cwd: str, env: dict[str, str], stdout: str, 
     """Run ``argv`` in its own process group, stdout and stderr to files, stdin from ``stdin`` (or
     nothing). Returns (exit code or None on timeout, timed out, seconds). On any exception (Ctrl-C
     included) the whole group is killed before it propagates."""
-    import tempfile
-
     start = time.monotonic()
     with open(stdout, "wb") as out, open(stderr, "wb") as err, tempfile.TemporaryFile() as feed:
         if stdin is not None:  # from a file, so a program that never reads it cannot block us
@@ -265,8 +264,6 @@ class ReplayRunner:
     name: str = "replay"
 
     def run(self, spec: SessionSpec) -> Outcome:
-        from . import sandbox as sandbox_mod
-
         start = time.monotonic()
         folder = layout.session_dirs(os.path.join(self.source, spec.arm), spec.unit, spec.k).get(spec.repetition)
         if folder is None and spec.k > 1 and spec.repetition == 1:

@@ -40,8 +40,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .. import guard
+from ..formats.terum.paths import file_path_violation as rule, fixture_outside
 from ..fsview import DISK
 from . import shell
+from .shell import spawn, supervise
 
 #: terum's cap on a case's ``setup``, in seconds
 SETUP_TIMEOUT = 60.0
@@ -95,16 +97,12 @@ class StageReport:
 
 def file_path_violation(rel: str) -> str | None:
     """Why terum refuses an inline ``files`` path (the reader's rule), or None."""
-    from ..formats.terum.paths import file_path_violation as rule
-
     if "\x00" in rel:  # no file can have that name (the engine's write throws)
         return "holds a NUL character"
     return rule(rel)
 
 
 def _fixture_outside(case_dir: str, fixture: str, skill_dir: str) -> bool:
-    from ..formats.terum.paths import fixture_outside
-
     return fixture_outside(case_dir, fixture, skill_dir, fs=DISK)
 
 
@@ -318,8 +316,6 @@ def probe(requirement: str, env: dict[str, str] | None = None, timeout: float = 
                 requirement[len("python3:"):]]
     else:
         argv = ["/bin/sh", "-c", 'command -v -- "$1"', "probe", requirement]
-    from .shell import spawn, supervise
-
     try:  # contained like every command (an imported module could start processes of its own)
         proc, cell = spawn(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            env=env)

@@ -19,12 +19,14 @@ about a kilobyte each at most, not with the text.
 from __future__ import annotations
 
 import collections
+import tempfile
 from dataclasses import dataclass, field
-from typing import IO, Any, Iterator, Union, final
+from typing import Any, IO, Iterator, Union, final
 
 import orjson
 
 from .. import js
+from ..load import bytes_setting
 
 #: characters of a tool result kept for display
 PREVIEW_CHARS = 300
@@ -265,8 +267,6 @@ class TranscriptStore:
     then in an unnamed temporary file, one piece after another, separated by line breaks."""
 
     def __init__(self) -> None:
-        from ..load import bytes_setting
-
         self.budget = bytes_setting("EVALFMT_TRANSCRIPT_MEMORY", DEFAULT_MEMORY)
         self.size = 0
         self.spilled = False
@@ -279,8 +279,6 @@ class TranscriptStore:
         self.found: dict[str, bool] = {}
 
     def spill(self, blocks: list[Block]) -> None:
-        import tempfile
-
         self._file = tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass", newline="")
         self.spilled = True
         for b in blocks:

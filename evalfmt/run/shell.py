@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .contain import jail
+
 if TYPE_CHECKING:  # pragma: no cover
     from .contain import Jail
 
@@ -63,8 +65,6 @@ def run_shell(command: str, cwd: str, timeout: float = CHECK_TIMEOUT, env: dict[
 
 def spawn(argv: list[str], **popen) -> tuple[subprocess.Popen, Jail]:
     """Start ``argv`` in a new session and a jail (``popen``: the other ``Popen`` arguments)."""
-    from .contain import jail
-
     cell = jail()
     try:
         proc = cell.popen(argv, **popen)

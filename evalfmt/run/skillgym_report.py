@@ -31,9 +31,10 @@ import os
 import re
 
 from ..fsview import DISK
+from ..load import LoadError, load_file
 from .detect import Detection
-from .session import Session, TextBlock, ToolCall, ToolResult, output_strings, skill_refs
-from .session import PREVIEW_CHARS
+from .regex_deadline import first_match
+from .session import PREVIEW_CHARS, Session, TextBlock, ToolCall, ToolResult, output_strings, skill_refs
 from .sources import Probe, SessionError, SessionSource
 
 REPORT = "report.json"
@@ -58,8 +59,6 @@ REPORT_MAX_BYTES = 1 << 30
 
 
 def read(path: str) -> Session:
-    from ..load import LoadError, load_file
-
     try:
         data = load_file(path, fs=DISK, kind="json", max_bytes=REPORT_MAX_BYTES).data
     except LoadError as exc:
@@ -153,8 +152,6 @@ def file_reads(session: Session) -> list[str]:
 def score_file_reads(check, session: Session) -> tuple[bool, str]:
     """skillgym's ``assert.fileReads.includes|notIncludes`` (an opaque check of that type): some / no
     file read matches (a string: a substring; a regex: an ECMAScript search)."""
-    from .regex_deadline import first_match
-
     matcher = check.extra.get("matcher") if isinstance(check.extra.get("matcher"), dict) else {}
     reads = file_reads(session)
     if isinstance(matcher.get("text"), str):

@@ -8,8 +8,9 @@ take the option.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable, TYPE_CHECKING
 
+from .. import ir
 from ..errors import EvalfmtError, UsageError
 
 if TYPE_CHECKING:  # pragma: no cover - kept light: the commands import this module at start
@@ -38,8 +39,6 @@ def filter_set(evalset: ir.EvalSet, tags: list[str]) -> ir.EvalSet:
     if not tags:
         return evalset
     suite = evalset.suite if evalset.suite is not None and selected(evalset.suite, tags) else None
-    from .. import ir
-
     return ir.replace(evalset, cases=[c for c in evalset.cases if selected(c, tags)], suite=suite)
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from .. import frontmatter, ir
+from .. import frontmatter, ir, js
 from ..errors import EvalfmtError
-from .. import js
+from ..load import load_text
 
 
 @dataclass
@@ -153,8 +153,6 @@ def skill_meta(skill_dir: str) -> dict:
     if block is None:
         return {}
     try:
-        from ..load import load_text
-
         data = load_text(block.yaml, os.path.join(skill_dir, "SKILL.md"), "yaml").data
     except Exception:  # noqa: BLE001 - a broken frontmatter just gives no catalog line
         return {}

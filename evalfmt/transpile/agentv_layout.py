@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import js
+from ..formats.agentv.loader import AgentvYamlError, duplicate_key_error, load_file
 from ..fsview import View
 from ..js import UNDEFINED, get, nullish
 
@@ -338,8 +339,6 @@ def load_suite(path: str, *, fs: View) -> Any:
     refuses, on one line at agentv's position (agentv prints a source excerpt under it; evalfmt's
     errors are one line). Raises :class:`~evalfmt.errors.LoadError` for what evalfmt refuses before
     parsing (size, NUL bytes, invalid UTF-8)."""
-    from ..formats.agentv.loader import AgentvYamlError, duplicate_key_error, load_file
-
     try:
         loaded = load_file(path, fs=fs)
     except AgentvYamlError as exc:

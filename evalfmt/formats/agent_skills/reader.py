@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, TypeGuard
 
 from ... import ir
+from ...fsview import DISK, View
 from ...ir import build
 from ...load import type_name
-from ...fsview import DISK, View
 from .. import ReadResult, Reporter, open_document, span_at
 from . import EVAL_KEYS, NAME, SEED_KEYS, TOP_KEYS, _default_order, _is_seed_name
 
@@ -64,8 +65,6 @@ def read(path: str, *, fs: View = DISK) -> ReadResult:
 
 def _read_seed(rep: Reporter, data: dict, evalset: ir.EvalSet) -> None:
     """``{"tests": [{"id", "input", "should_trigger"}]}`` in ``<skill>/evals.json`` (transpile's seed layout)."""
-    import os
-
     path = rep.loaded.path
     skill = os.path.basename(os.path.dirname(os.path.abspath(path)))
     evalset.hints["shape"] = "seed"

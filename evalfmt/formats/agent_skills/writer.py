@@ -7,9 +7,11 @@ import json
 from typing import Any, Callable
 
 from ... import ir
+from ...ir.build import canonical_input
+from ...js import stringify
 from .. import Loss, WriteResult
 from ..losses import Rule, Table, check_feature
-from ..restore import ROOT, VALUE, Restore, reorder
+from ..restore import ROOT, Restore, VALUE, reorder
 from . import EVAL_KEYS, NAME, SEED_KEYS, TOP_KEYS, _default_order
 
 _PROSE = "written as an expectation sentence: a model grades it, nothing checks it mechanically"
@@ -146,9 +148,6 @@ def _write_evals(evalset: ir.EvalSet, skill: str, r: Restore, losses: list[Loss]
 
 def _write_seed(evalset: ir.EvalSet) -> WriteResult:
     """The seed shape back as ``evalfmt transpile`` writes it (see :mod:`evalfmt.route`)."""
-    from ...js import stringify
-    from ...ir.build import canonical_input
-
     tests: list[Any] = []
     skill = evalset.skill.name if evalset.skill else None
     for case in evalset.cases:
@@ -295,7 +294,6 @@ def _write_expectations(item: dict[str, Any], case: ir.Case, sentences: list[str
 
 
 def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict:
-
     where = _where(suite, "suite")
     _lose(losses, "suite", where, f"suite entries ({len(suite.entries)}) merged into one eval: their rows are not "
                                   f"scored apart")

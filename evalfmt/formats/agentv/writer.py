@@ -20,20 +20,12 @@ import math
 import re
 from typing import Any
 
-from ... import ir
+from ... import ir, yamlrt
 from .. import Loss, WriteResult
 from ..losses import Rule, Table, check_feature
 from ..restore import Restore, carry_all
-from .reader import (
-    KIND_FIELDS,
-    TERUM_FIELDS,
-    TERUM_META,
-    TERUM_TYPES,
-    TEST_ORDER,
-    TOP_ORDER,
-    canonical_check_order,
-    canonical_order,
-)
+from .reader import (KIND_FIELDS, TERUM_FIELDS, TERUM_META, TERUM_TYPES, TEST_ORDER, TOP_ORDER, canonical_check_order,
+                     canonical_order)
 
 FILE_NAME = "EVAL.yaml"
 COMMON = ("name", "weight", "required", "min_score", "negate")
@@ -79,8 +71,6 @@ TERUM_LOSS = {
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
-    from ... import yamlrt
-
     data, losses = to_data(evalset)
     old = None
     if existing:

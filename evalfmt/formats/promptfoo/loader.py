@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from ...errors import LoadError, Pos
 from ...fsview import DISK, View
-from ...load import Duplicate, Loaded, check_expanded_size, kind_of, max_bytes_default, read_text
-from ...load import load_text as _libyaml_load_text
+from ...load import (Duplicate, Loaded, check_expanded_size, kind_of, load_text as _libyaml_load_text,
+                     max_bytes_default, read_text)
+from ...npmyaml import YamlError, load
+from ...npmyaml.tojs import _js_key
+from ..agentv.loader import resolve_merges
 
 #: libyaml refusals the model is not asked about: evalfmt's own limits and findings, not YAML syntax
 _OWN = ("tab character", "unknown alias", "unknown tag", "is not a valid !!", "is too large", "deeper than",
@@ -31,8 +34,6 @@ def load_file(path: str, kind: str | None = None, *, fs: View = DISK) -> Loaded:
 
 
 def load_text(text: str, path: str = "<string>", kind: str = "yaml") -> Loaded:
-    from ..agentv.loader import resolve_merges
-
     try:
         loaded = _libyaml_load_text(text, path, kind)
     except LoadError as err:
@@ -47,9 +48,6 @@ def load_text(text: str, path: str = "<string>", kind: str = "yaml") -> Loaded:
 
 def _model(text: str, path: str, refusal: LoadError) -> Loaded:
     """The text as the YAML 1.2 model reads it; ``refusal`` (libyaml's) when the model refuses it too."""
-    from ...npmyaml import YamlError, load
-    from ...npmyaml.tojs import _js_key
-
     try:
         data, dups = load(text)
     except YamlError as err:

@@ -20,6 +20,7 @@ from ... import ir, yamlrt
 from ...errors import CONTROL
 from ...kinds import TERUM_ARG_FIELD as ARG_FIELD
 from .. import Loss, WriteResult, loss_at
+from ..agentv.reader import TEST_KEYS
 from ..losses import Rule, Table, check_feature
 from ..restore import Restore
 
@@ -179,8 +180,6 @@ def _set_level_losses(evalset: ir.EvalSet, losses: list[Loss]) -> None:
 
 
 def _agentv_unknown(key: str) -> bool:
-    from ..agentv.reader import TEST_KEYS
-
     return key not in TEST_KEYS
 
 

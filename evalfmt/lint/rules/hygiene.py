@@ -12,11 +12,13 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import unicodedata
 
 from ...errors import Pos
 from ...fsview import View
 from ...guard import contains
 from ...paths import repository
+from .. import _scripts
 from ..context import Context, SkillFolder, offset_to_pos
 from ..registry import Rule
 
@@ -280,10 +282,6 @@ _CHANGE = re.compile("([^ \x00])\x00*(?!\\1)[^ \x00]")
 
 
 def _code(ch: str) -> str:
-    import unicodedata
-
-    from .. import _scripts
-
     names = _scripts.SCRIPTS
     v = _scripts.VALUES[bisect.bisect_right(_scripts.STARTS, ord(ch)) - 1]
     name = names[v] if 0 <= v < len(names) else None
@@ -302,8 +300,6 @@ def _code(ch: str) -> str:
 
 
 def _script_name(code: str):
-    from .. import _scripts
-
     v = ord(code) - _SCRIPT0
     return _scripts.SCRIPTS[v] if v < len(_scripts.SCRIPTS) else None
 
