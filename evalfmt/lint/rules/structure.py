@@ -46,11 +46,13 @@ class UnknownKey(_Reader):
     """A key the format does not define: the engine ignores it silently.
 
     Why: a typo such as ``check:`` for ``checks:`` loses every check without a word from the engine.
-    The message suggests the nearest known key. In an AgentV EVAL.yaml a near miss of a known key
-    (``assertion:`` for ``assertions:``, where a did-you-mean is given) is an error like everywhere
-    else, because agentv drops every assertion of the test without failing it; a key close to no
-    known key stays a warning there, since agentv documents that it ignores extra keys. Skill-creator
-    evals.json keys are warnings (skill-creator ignores them too).
+    The message suggests the nearest known key. In an AgentV EVAL.yaml only a typo of a known key is
+    an error (``assertion:`` for ``assertions:``, where a did-you-mean is given: at most 1 edit from a
+    known key of up to 5 letters, 2 from a longer one, compared in lower case without ``_`` and ``-``;
+    docs/agentv.md), because agentv drops every assertion of the test without failing it; any other
+    key stays a warning without a hint there (``expectedKind:``, a field of the author's own
+    code-grader, which agentv passes through). Skill-creator evals.json keys are warnings
+    (skill-creator ignores them too).
 
     Fails:
 
