@@ -5,7 +5,9 @@
   each input. Inputs sharing an output folder are routed together, in the order given.
 - agentv: the files ``agentv transpile`` 4.42.4 writes (:mod:`evalfmt.transpile.agentv_layout`); each
   input on its own, out-dir defaulting to the input's folder. An agentv input is transpiled from its
-  YAML as written (as agentv does); any other format is first written as agentv data from the IR.
+  YAML as written (as agentv does), and refused only where agentv refuses it: the reader's findings
+  (a near-miss key, a test without input) are lint's and validate's, not a reason to write nothing
+  where agentv writes. Any other format is first written as agentv data from the IR.
 
 :func:`plan` computes everything and writes nothing; :func:`apply` writes a plan (atomically, never
 outside an output folder, never rewriting an unchanged file); :func:`check` compares it with the disk.
@@ -22,11 +24,6 @@ from ..fsview import DISK
 from ..paths import default_out, repository
 
 LAYOUTS = ("seed", "agentv")
-#: Reader errors that stop the agentv layout too: the file says something agentv does not read, so
-#: what it writes is not what the author meant (a near-miss key such as ``assertion:``, a near-miss
-#: assertion type such as ``skill-triger``). Other reader findings do not stop it (that layout writes
-#: what agentv writes from the YAML as it is): a test agentv skips (EV502) is still written there.
-AGENTV_GATE = ("EV101", "EV104")
 
 
 @dataclass
@@ -126,11 +123,6 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
             if unit.note is not None:
                 result.notes.append(f"note: {unit.path}: {unit.note}")
                 continue
-            if unit.format == "agentv":
-                gate = _agentv_gate(unit.path)
-                if gate:
-                    result.diagnostics.extend(gate)
-                    continue
             try:
                 produced = _agentv_unit(unit)
             except AgentvError as exc:
@@ -154,14 +146,6 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
     if result.diagnostics:  # (sorted, duplicates removed)
         result.diagnostics = _dedupe(result.diagnostics)
     return result
-
-
-def _agentv_gate(path: str) -> list[Diagnostic]:
-    """The reader's errors in an EVAL.yaml that mean a test or an assertion the author wrote is lost."""
-    from .. import formats
-
-    read = formats.get("agentv").read(path)
-    return [d for d in read.diagnostics if d.severity == "error" and d.code in AGENTV_GATE]
 
 
 def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
