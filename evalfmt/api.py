@@ -13,6 +13,7 @@ from . import formats
 from .discover import Unit, discover
 from .errors import Diagnostic, EvalfmtError, Validation, sort_diagnostics  # noqa: F401 - the commands import them from here
 from .formats import Loss, ReadResult
+from .formats.computed import leave_out
 from .fsio import atomic_write, copied_files, write_files  # noqa: F401 - the commands import them from here
 from .fsview import DISK, View
 
@@ -84,6 +85,9 @@ class Conversion:
     copies: dict[str, str] = field(default_factory=dict)
     #: files left unread for want of evidence of their format (see :mod:`evalfmt.discover`), one line each
     notes: list[str] = field(default_factory=list)
+    #: ``where: case 'name': why`` for each case left out because its prompt (or another field) is computed
+    #: when its own tool runs it (:mod:`evalfmt.formats.computed`)
+    left_out: list[str] = field(default_factory=list)
 
 
 def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -> Conversion:
@@ -110,6 +114,9 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
     from .rebase import rebase
 
     for i, evalset in enumerate(result.sets):
+        if evalset.format != to:
+            evalset, left_out = leave_out(evalset)
+            conv.left_out.extend(left_out)
         evalset, copies = rebase(evalset, to, _out_dir(out, src, target, several, evalset, i))
         if out is not None:
             conv.copies.update(copies)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from .. import guard
 from ..errors import Diagnostic, EvalfmtError, sort_diagnostics
+from ..formats.computed import leave_out
 from ..fsview import DISK
 from ..paths import default_out, repository
 
@@ -77,7 +78,7 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
             result.diagnostics.extend(read.diagnostics)
             result.notes.extend(f"note: {n}" for n in read.notes)
             root = out_dir if out_dir is not None else default_root(unit.path, "seed", unit.format)
-            groups.setdefault(root, []).extend(read.sets)
+            groups.setdefault(root, []).extend(_static(read.sets, result.notes))
     for root, sets in groups.items():
         routed = route(sets, skill)
         result.diagnostics.extend(routed.diagnostics)
@@ -89,6 +90,17 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
             result.roots[path] = root
     result.diagnostics = _dedupe(result.diagnostics)
     return result
+
+
+def _static(sets: list, notes: list[str]) -> list:
+    """The eval sets without the cases whose prompt their tool computes when it runs (a skillgym
+    ``prompt: buildPrompt(...)``: evalfmt cannot know it), each named in ``notes``."""
+    out = []
+    for es in sets:
+        es, left_out = leave_out(es)
+        notes.extend(f"not transpiled: {line}" for line in left_out)
+        out.append(es)
+    return out
 
 
 def default_root(path: str, layout: str, fmt: str | None = None) -> str:
@@ -124,7 +136,7 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
                 result.notes.append(f"note: {unit.path}: {unit.note}")
                 continue
             try:
-                produced = _agentv_unit(unit)
+                produced = _agentv_unit(unit, result.notes)
             except AgentvError as exc:
                 result.notes.extend(f"warning: {w}" for w in exc.warnings)
                 result.notes.append(exc.message)
@@ -148,8 +160,9 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
     return result
 
 
-def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
-    """The agentv layout of one unit: (file name -> text, warnings). AgentvError as agentv fails."""
+def _agentv_unit(unit, notes: list[str]) -> tuple[dict[str, str], list[str]] | None:
+    """The agentv layout of one unit: (file name -> text, warnings). AgentvError as agentv fails. Cases
+    another format computes when it runs are left out, each named in ``notes``."""
     from ..errors import LoadError
     from .agentv_layout import AgentvError, transpile, transpile_file
 
@@ -169,7 +182,7 @@ def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
         raise AgentvError(errors[0].format())
     out: dict[str, str] = {}
     warnings: list[str] = []
-    for es in read.sets:
+    for es in _static(read.sets, notes):
         data, _losses = to_data(es)
         res = transpile(data, source)
         if not res.skills:

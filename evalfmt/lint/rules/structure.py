@@ -516,3 +516,59 @@ class ControlCharacter(_Reader):
 
     code = "EV116"
     name = "control-character"
+
+
+class ComputedValue(_Reader):
+    """A skillgym case whose ``prompt`` (or ``id``, ``tags``, ``timeoutMs``, ``expectedFail``) is computed
+    when the suite runs: ``prompt: buildPrompt({...})``, a call of a helper of the suite.
+
+    Why: skillgym runs such a suite (it type-checks against skillgym's ``Case``), but evalfmt reads suites
+    statically and never runs their code, so it does not know the prompt. The suite is fine as it is
+    (a warning, never a failure of the gate); what evalfmt cannot do is carry the case to another
+    format: ``convert`` and ``transpile`` leave it out, one ``not converted:`` / ``not transpiled:`` line
+    naming each case (``convert --strict`` writes nothing then). Converting the suite to skillgym
+    keeps it as written.
+
+    Fails:
+
+        # file: suite.ts
+        import { assert, type Case } from "skillgym";
+
+        function buildPrompt(task: string): string {
+          return `In this repository, ${task}`;
+        }
+
+        export default [
+          {
+            id: "upgrade-expo",
+            prompt: buildPrompt("upgrade Expo to SDK 53"),
+            assert(report) {
+              assert.skills.has(report, "upgrading-expo");
+            },
+          },
+        ] satisfies Case[];
+
+    Passes:
+
+        # file: suite.ts
+        import { assert, type Case } from "skillgym";
+
+        const prompt = "In this repository, upgrade Expo to SDK 53";
+
+        export default [
+          {
+            id: "upgrade-expo",
+            prompt,
+            assert(report) {
+              assert.skills.has(report, "upgrading-expo");
+            },
+          },
+        ] satisfies Case[];
+
+    Fix: nothing is needed for skillgym. For evalfmt to convert or transpile the case, write the prompt as
+    a literal, a template literal of consts, or a const of those.
+    """
+
+    code = "EV117"
+    name = "computed-value"
+    severity = "warning"
