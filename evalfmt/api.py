@@ -14,6 +14,7 @@ from . import formats
 from .discover import Unit, discover
 from .errors import Diagnostic, EvalfmtError, Validation, sort_diagnostics  # noqa: F401 - the commands import them from here
 from .formats import Loss, ReadResult
+from .formats.computed import leave_out
 from .fsio import atomic_write, copied_files, write_files  # noqa: F401 - the commands import them from here
 from .fsview import DISK, View
 
@@ -87,6 +88,9 @@ class Conversion:
     notes: list[str] = field(default_factory=list)
     #: output folders of terum files that hold no SKILL.md: every command skips such files (docs/discovery.md)
     no_skill_md: list[str] = field(default_factory=list)
+    #: ``where: case 'name': why`` for each case left out because its prompt (or another field) is computed
+    #: when its own tool runs it (:mod:`evalfmt.formats.computed`)
+    left_out: list[str] = field(default_factory=list)
 
 
 def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -> Conversion:
@@ -140,6 +144,9 @@ def _convert_set(conv: Conversion, at: _Place, evalset) -> None:
     from .rebase import rebase
 
     out, target = at.out, at.target
+    if evalset.format != target.name:
+        evalset, left_out = leave_out(evalset)
+        conv.left_out.extend(left_out)
     evalset, copies = rebase(evalset, target.name, at.folder(evalset), conv.losses if out is not None else None)
     if out is not None:
         conv.copies.update(copies)

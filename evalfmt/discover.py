@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from . import formats
 from .errors import EvalfmtError
+from .formats.agentv import foreign, named_like_eval
 from .formats.agentv.refs import owner, references
 from .formats.terum import at_terum_path
 from .formats.terum.paths import has_assets, is_skill_dir, read_or_reported
@@ -124,7 +125,16 @@ def _file_unit(path: str, fs: View) -> Unit:
         else None
     if found is not None:
         return Unit("agentv", found)
+    unread = _not_agentv(path, fs)
+    if unread is not None:
+        return unread
     raise EvalfmtError(f"{path}: not an eval file evalfmt recognises (use --from FORMAT)")
+
+
+def _not_agentv(path: str, fs: View) -> Unit | None:
+    """A file named like an agentv eval file that is evidently another tool's: left unread, with a note."""
+    why = foreign(path, fs=fs) if named_like_eval(path) else None
+    return Unit("agentv", path, note=why) if why is not None else None
 
 
 def _assign_referenced(units: list[Unit], fs: View) -> list[Unit]:
@@ -172,6 +182,9 @@ def _walk(folder: str, units: list[Unit], seen_terum: set[str], exclude, fs: Vie
                 continue
             fmt = formats.detect(entry.path, fs=fs)
             if fmt is None:
+                unread = _not_agentv(entry.path, fs)
+                if unread is not None:
+                    units.append(unread)
                 continue
             if fmt.name != "terum":
                 units.append(Unit(fmt.name, entry.path))

@@ -57,6 +57,8 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbo
         return 2
     for line in conv.skipped:
         err(f"not written: {line}")
+    for line in conv.left_out:
+        err(f"not converted: {line}")
     lost = [x for x in conv.losses if x.lost]
     kept = [x for x in conv.losses if not x.lost]
     for loss in lost:
@@ -67,6 +69,10 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbo
     elif kept:
         err(f"kept {len(kept)} field{'s' if len(kept) != 1 else ''} as metadata or custom types {to} does not act "
             "on (converting back restores them): --verbose lists them")
+    if strict and conv.left_out:
+        n = len(conv.left_out)
+        err(f"--strict: {n} case{'s' if n != 1 else ''} would be left out; nothing written")
+        return 1
     if strict and lost:
         err(f"--strict: {len(lost)} field{'s' if len(lost) != 1 else ''} would be lost; nothing written")
         return 1

@@ -215,7 +215,12 @@ def peek_keys(path: str, *, fs: View = DISK) -> set[str]:
     text = head(path, fs=fs)
     if path.lower().endswith(".json"):
         return {m.group(1) for m in JSON_TOKEN.finditer(text) if m.group(2)}
-    return {m.group(1) or m.group(2) or m.group(3) for m in _KEY_LINE.finditer(text)}
+    return set(top_keys(text))
+
+
+def top_keys(text: str) -> list[str]:
+    """The unindented ``key:`` lines of a YAML text, in order, each once (what :func:`peek_keys` looks at)."""
+    return list(dict.fromkeys(m.group(1) or m.group(2) or m.group(3) for m in _KEY_LINE.finditer(text)))
 
 
 def first_char(path: str, *, fs: View = DISK) -> str:

@@ -5,7 +5,9 @@
   each input. Inputs sharing an output folder are routed together, in the order given.
 - agentv: the files ``agentv transpile`` 4.42.4 writes (:mod:`evalfmt.transpile.agentv_layout`); each
   input on its own, out-dir defaulting to the input's folder. An agentv input is transpiled from its
-  YAML as written (as agentv does); any other format is first written as agentv data from the IR.
+  YAML as written (as agentv does), and refused only where agentv refuses it: the reader's findings
+  (a near-miss key, a test without input) are lint's and validate's, not a reason to write nothing
+  where agentv writes. Any other format is first written as agentv data from the IR.
 
 :func:`plan` computes everything and writes nothing; :func:`apply` writes a plan (atomically, never
 outside an output folder, never rewriting an unchanged file); :func:`check` compares it with the disk.
@@ -18,15 +20,11 @@ from dataclasses import dataclass, field
 
 from .. import guard
 from ..errors import Diagnostic, EvalfmtError, sort_diagnostics
+from ..formats.computed import leave_out
 from ..fsview import DISK
 from ..paths import default_out, repository
 
 LAYOUTS = ("seed", "agentv")
-#: Reader errors that stop the agentv layout too: the file says something agentv does not read, so
-#: what it writes is not what the author meant (a near-miss key such as ``assertion:``, a near-miss
-#: assertion type such as ``skill-triger``). Other reader findings do not stop it (that layout writes
-#: what agentv writes from the YAML as it is): a test agentv skips (EV502) is still written there.
-AGENTV_GATE = ("EV101", "EV104")
 
 
 @dataclass
@@ -80,7 +78,7 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
             result.diagnostics.extend(read.diagnostics)
             result.notes.extend(f"note: {n}" for n in read.notes)
             root = out_dir if out_dir is not None else default_root(unit.path, "seed", unit.format)
-            groups.setdefault(root, []).extend(read.sets)
+            groups.setdefault(root, []).extend(_static(read.sets, result.notes))
     for root, sets in groups.items():
         routed = route(sets, skill)
         result.diagnostics.extend(routed.diagnostics)
@@ -92,6 +90,17 @@ def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: st
             result.roots[path] = root
     result.diagnostics = _dedupe(result.diagnostics)
     return result
+
+
+def _static(sets: list, notes: list[str]) -> list:
+    """The eval sets without the cases whose prompt their tool computes when it runs (a skillgym
+    ``prompt: buildPrompt(...)``: evalfmt cannot know it), each named in ``notes``."""
+    out = []
+    for es in sets:
+        es, left_out = leave_out(es)
+        notes.extend(f"not transpiled: {line}" for line in left_out)
+        out.append(es)
+    return out
 
 
 def default_root(path: str, layout: str, fmt: str | None = None) -> str:
@@ -126,13 +135,8 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
             if unit.note is not None:
                 result.notes.append(f"note: {unit.path}: {unit.note}")
                 continue
-            if unit.format == "agentv":
-                gate = _agentv_gate(unit.path)
-                if gate:
-                    result.diagnostics.extend(gate)
-                    continue
             try:
-                produced = _agentv_unit(unit)
+                produced = _agentv_unit(unit, result.notes)
             except AgentvError as exc:
                 result.notes.extend(f"warning: {w}" for w in exc.warnings)
                 result.notes.append(exc.message)
@@ -156,16 +160,9 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
     return result
 
 
-def _agentv_gate(path: str) -> list[Diagnostic]:
-    """The reader's errors in an EVAL.yaml that mean a test or an assertion the author wrote is lost."""
-    from .. import formats
-
-    read = formats.get("agentv").read(path)
-    return [d for d in read.diagnostics if d.severity == "error" and d.code in AGENTV_GATE]
-
-
-def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
-    """The agentv layout of one unit: (file name -> text, warnings). AgentvError as agentv fails."""
+def _agentv_unit(unit, notes: list[str]) -> tuple[dict[str, str], list[str]] | None:
+    """The agentv layout of one unit: (file name -> text, warnings). AgentvError as agentv fails. Cases
+    another format computes when it runs are left out, each named in ``notes``."""
     from ..errors import LoadError
     from .agentv_layout import AgentvError, transpile, transpile_file
 
@@ -185,7 +182,7 @@ def _agentv_unit(unit) -> tuple[dict[str, str], list[str]] | None:
         raise AgentvError(errors[0].format())
     out: dict[str, str] = {}
     warnings: list[str] = []
-    for es in read.sets:
+    for es in _static(read.sets, notes):
         data, _losses = to_data(es)
         res = transpile(data, source)
         if not res.skills:

@@ -163,8 +163,9 @@ def test_syntax_error_is_ev100_with_position():
      "export default suite;\n",
      "3:26: EV100 unexpected 'prompt': this is outside the TypeScript evalfmt reads statically (see docs/skillgym.md)"),
     ("export default [\n  { id: 'a', prompt: `x ${1 + f()}`, assert() {} },\n];\n",
-     "2:31: EV100 'prompt' is not a literal (a call or property access): evalfmt reads suites statically; "
-     "use a literal or a const of literals"),
+     # computed when the suite runs: a warning, the case is kept as code (issue 24 item 6)
+     "2:31: EV117 'prompt' is computed when the suite runs (a call of 'f'): evalfmt reads suites statically, so "
+     "convert and transpile leave this case out"),
     ("const x = 1;\n", "1:1: EV103 missing 'export default' of the suite (an array of cases or a record of cases)"),
     ("export default [\n  { id: 'a', prompt: 'p', assert() {} },\n", "3:1: EV100 unexpected end of file: a bracket or "
      "brace is not closed"),

@@ -3,7 +3,8 @@
 
 Checked: the golden suites the other tests compare against (canonical output, terum and agentv
 conversions, every agentv conformance input), the fixture suites after a round trip, and a seeded
-set of generated suites covering every check kind the writer renders."""
+set of generated suites covering every check kind the writer renders, and the fixture suites whose prompts
+are computed by the suite's own code (fixtures/skillgym/computed-prompt.ts), as written."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from evalfmt.formats.skillgym import writer as skillgym_write
 PREFIX = ROOT / ".cache" / "node" / "skillgym"
 TSC = PREFIX / "node_modules" / ".bin" / "tsc"
 GOLDEN = ROOT / "tests" / "golden" / "skillgym"
+#: fixtures whose prompts the suite computes (prompt: buildPrompt({...})): they must type-check too
+COMPUTED = ["computed-prompt.ts"]
 
 pytestmark = [pytest.mark.node, pytest.mark.slow]
 
@@ -40,10 +43,12 @@ def suites_to_check() -> dict[str, str]:
     out: dict[str, str] = {}
     for path in sorted(GOLDEN.rglob("*.ts")):
         out[path.relative_to(GOLDEN).as_posix().replace("/", "__")] = path.read_text(encoding="utf-8")
-    for name in VALID:
+    for name in VALID + COMPUTED:
         (evalset,) = skillgym_read.read(str(FIXTURES / "skillgym" / name)).sets
         ((_, text),) = skillgym_write.write(evalset).files.items()
         out["roundtrip__" + name] = text
+    for name in COMPUTED:  # suites skillgym runs that evalfmt reads only in part (EV117): as written
+        out["fixture__" + name] = (FIXTURES / "skillgym" / name).read_text(encoding="utf-8")
     for i, text in enumerate(seeded_suites()):
         out[f"generated__{i}.ts"] = text
     return out

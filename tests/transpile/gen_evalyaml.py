@@ -1,8 +1,9 @@
 """A hypothesis strategy for EVAL.yaml documents that exercise ``agentv transpile``: varied inputs and
 message forms, every assertion type (current, snake_case, legacy ``*-judge``, custom, malformed),
 several skills (with names that need sanitising), legacy keys, JavaScript-sensitive values (numbers,
-integer-like object keys, whitespace agentv trims), and, rarely, the shapes that make agentv fail
-(a null test or assertion, ``eval_cases``, ``tests`` as a path)."""
+integer-like object keys, whitespace agentv trims), keys agentv does not read (custom fields, near
+misses, a legacy ``input_messages``: agentv passes over them and writes anyway), and, rarely, the
+shapes that make agentv fail (a null test or assertion, ``eval_cases``, ``tests`` as a path)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,10 @@ TYPES = ["contains", "icontains", "contains-any", "contains_any", "contains-all"
          "execution-metrics", "execution_metrics", "inline-assert", "my-custom", "transcript-mentions",
          "skill_trigger"]
 
+
+#: keys agentv 4.42.4 does not read: custom fields of a code-grader, near misses of its own keys
+CUSTOM_TEST_KEYS = ["expectedKind", "expectedStepCount", "assertion", "criterias", "input_messages", "inputs", "owner"]
+CUSTOM_TOP_KEYS = ["owner", "notes", "schema_version", "tets", "assertion"]
 
 _rnd = random.Random(0)
 
@@ -198,6 +203,8 @@ def test_case(draw, index: int):
         case["assertions"] = draw(st.one_of(st.lists(assertion(), max_size=2), text))
     if chance(draw, 15):
         case[draw(st.sampled_from(["metadata", "conversation_id", "execution", "vars"]))] = draw(json_value)
+    if chance(draw, 12):
+        case[draw(st.sampled_from(CUSTOM_TEST_KEYS))] = draw(json_value)
     keys = list(case)
     order = draw(st.permutations(keys))
     return {k: case[k] for k in order}
@@ -228,6 +235,8 @@ def eval_document(draw):
         doc["tests"] = "./cases/"
     else:
         doc["tests"] = tests
+    if chance(draw, 10):
+        doc[draw(st.sampled_from(CUSTOM_TOP_KEYS))] = draw(text)
     keys = list(doc)
     order = draw(st.permutations(keys))
     return {k: doc[k] for k in order}

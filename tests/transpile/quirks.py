@@ -343,4 +343,62 @@ tests:
   input: go
 """,
     "empty_file_is_not_an_object": "",
+    # keys agentv does not read are passed over, near miss or not: the test with 'assertion:' has no trigger
+    # and joins the dominant skill (issue 24 item 5: evalfmt used to refuse the file)
+    "unknown_keys_are_passed_over_near_miss_or_not": """\
+name: release
+owner: platform-team
+notes: see the release wiki
+tests:
+  - id: notes
+    input: Write the release notes since v1.4.0.
+    expectedKind: changelog
+    assertion:
+      - type: skill-trigger
+        skill: release-notes
+  - id: commit
+    input: Draft a commit message.
+    expectedStepCount: 2
+    assertions:
+      - type: skill-trigger
+        skill: commit-message
+""",
+    "tests_without_input_are_written": """\
+tests:
+  - id: from-files
+    input_files: [diff.patch, notes.md]
+    criteria: Finds the off-by-one
+    assertions:
+      - type: skill-trigger
+        skill: code-review
+  - id: legacy-messages
+    input_messages:
+      - role: user
+        content: Review my diff.
+    criteria: Reviews it
+    assertions:
+      - type: skill-trigger
+        skill: code-review
+  - id: nothing
+    criteria: Says nothing
+    assertions:
+      - type: skill-trigger
+        skill: code-review
+        should_trigger: false
+""",
+    "a_near_miss_assertion_type_is_a_placeholder": """\
+tests:
+  - id: notes
+    input: Write the release notes.
+    assertions:
+      - type: skill-triger
+        skill: release-notes
+      - type: contain
+        value: v1.4.0
+  - id: commit
+    input: Draft a commit message.
+    assertions:
+      - type: skill-trigger
+        skill: commit-message
+""",
 }

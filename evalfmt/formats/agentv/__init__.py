@@ -5,15 +5,19 @@ details agentv's parser adds (merge keys, duplicate keys): :mod:`.loader`.
 The whole mapping to and from the IR is in docs/agentv.md.
 
 Detection is by structure, never by trial parsing: a YAML file named like agentv's eval files
-(``EVAL.yaml``, ``eval.yaml``, ``*.eval.yaml``, ``*.EVAL.yaml``, and their ``.yml`` forms), or any
-YAML file whose top-level keys include ``tests``, ``eval_cases`` or ``evalcases`` and none of the keys
-that mark a promptfoo config.
+(``EVAL.yaml``, ``eval.yaml``, ``*.eval.yaml``, ``*.EVAL.yaml``, and their ``.yml`` forms) unless it is
+evidently another tool's index (:func:`foreign`: no ``tests``, and it lists other files; only such a file
+is parsed), or any YAML file whose top-level keys include ``tests``, ``eval_cases`` or ``evalcases`` and
+none of the keys that mark a promptfoo config.
 """
 
 from __future__ import annotations
 
+import os
+
 from ...fsview import DISK, View
-from .. import Format, ReadResult, basename, peek_keys
+from ...suggest import typo
+from .. import Format, ReadResult, basename, head, peek_keys, top_keys
 
 YAML_EXTS = (".yaml", ".yml")
 TEST_KEYS = {"tests", "eval_cases", "evalcases"}
@@ -36,12 +40,33 @@ def detect(path: str, *, fs: View = DISK) -> bool:
     if not lower.endswith(YAML_EXTS) or not fs.isfile(path):
         return False
     if named_like_eval(path):
-        return True
+        return foreign(path, fs=fs) is None
     stem = lower.rsplit(".", 1)[0]
     if stem.startswith("promptfooconfig"):
         return False
     keys = peek_keys(path, fs=fs)
     return bool(keys & TEST_KEYS) and not keys & NOT_AGENTV
+
+
+def foreign(path: str, *, fs: View = DISK) -> str | None:
+    """Why a file named like an agentv eval file is evidently another tool's, or None when it may be agentv's:
+    its top-level keys include no ``tests`` (nor ``eval_cases``/``evalcases``, nor a typo of one) and it names
+    other files beside it (``cases: [cases/refund.yaml]``), as another tool's index does
+    (:mod:`evalfmt.formats.indexes`). Any other file named like agentv's is agentv's, so that its faults
+    (``tests`` missing) are reported."""
+    keys = top_keys(head(path, fs=fs))
+    tests = tuple(sorted(TEST_KEYS))
+    if not keys or any(k in TEST_KEYS or typo(k, tests) for k in keys):
+        return None
+    from ..indexes import named_files  # (parsing only a file named like agentv's that has no 'tests')
+
+    names = named_files(path, fs=fs)
+    if not names:
+        return None
+    base = os.path.dirname(os.path.abspath(path))
+    shown = ", ".join(os.path.relpath(p, base) for p in names[:3]) + (", ..." if len(names) > 3 else "")
+    return (f"not read as an agentv eval file: it has no 'tests' and lists other files ({shown}), as another "
+            "tool's index does; --from agentv reads it as one")
 
 
 def read(path: str, *, fs: View = DISK) -> ReadResult:

@@ -10,9 +10,10 @@ What agentv does, and so what this reader does (see docs/agentv.md for the whole
   A path that does not exist is EV103 at the ``tests`` value;
 - legacy names are read and reported (EV501, with the replacement): ``eval_cases``/``evalcases``,
   ``assert``, ``expected_outcome``, ``code-judge``/``llm-judge`` and snake_case assertion types;
-- unknown keys are ignored by agentv with a warning: EV101 with the nearest known key. A near miss of
-  a known key (``assertion:`` for ``assertions:``, a did-you-mean) is an error: agentv's shrug loses
-  what the author meant (every assertion of the test); a key close to no known key stays a warning;
+- unknown keys are ignored by agentv with a warning: EV101. A near miss of a known key (a typo by the
+  rule of :func:`evalfmt.suggest.typo`: ``assertion:`` for ``assertions:``, with a did-you-mean) is an
+  error: agentv's shrug loses what the author meant (every assertion of the test); any other key
+  (``expectedKind:``, a field the author's own code-grader reads) stays a warning, without a hint;
 - assertion types agentv does not build in are custom assertions, looked up in ``.agentv/assertions/``
   up the folder tree: only a type found in neither place is reported (EV104): an error when it is a
   near miss of a built-in type (``skill-triger``), a warning otherwise;
@@ -32,7 +33,7 @@ from typing import Any
 from ...errors import Diagnostic, LoadError, Pos, Severity
 from ...fsview import DISK, View
 from ...load import Loaded, load_text, read_text, type_name
-from ...suggest import key as suggest_key, near
+from ...suggest import near, typo
 from ... import ir
 from .. import ReadResult
 from .loader import load_file, plain
@@ -152,9 +153,6 @@ def canonical_order(fixed: tuple[str, ...], present: list[str], extras_before: s
         tail = [k for k in known if fixed.index(k) >= cut]
         return head + extras + tail
     return known + extras
-
-
-suggest = suggest_key
 
 
 # ---------------------------------------------------------------------------------- positions
@@ -392,8 +390,10 @@ class Reader:
 
     @staticmethod
     def _unknown(ctx: Ctx, key: str, where: tuple, known: tuple[str, ...]) -> None:
-        """EV101 in the document being read (an external tests file has its own ``ctx``)."""
-        hint = suggest(key, known)
+        """EV101 in the document being read (an external tests file has its own ``ctx``): an error for a
+        typo of a known key (:func:`evalfmt.suggest.typo`), a warning for any other key (agentv passes
+        it through: a code-grader of the author's may read it)."""
+        hint = typo(key, known)
         more = f" (did you mean '{hint}'?)" if hint else ""
         ctx.at_key(where, "EV101", f"unknown key '{key}'{more}; agentv ignores it", "error" if hint else "warning",
                         **({"fix": {"rename": hint}} if hint else {}))

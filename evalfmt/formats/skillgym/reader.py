@@ -334,8 +334,7 @@ def _read_value_prop(ctx: Ctx, case: ir.Case, prop: Tree, key: str, key_node: An
         value = ctx.module.value(value_node) if prop.data == "keyed" else ctx.module.const(key, prop)
     except NotStatic as exc:
         if key in _VALUE_KEYS:
-            ctx.add("EV100", f"'{key}' is not a literal ({exc.why}): evalfmt reads suites statically; "
-                             "use a literal or a const of literals", exc.node)
+            _computed(ctx, case, key, exc)
         else:
             _unknown_prop(ctx, key, key_node)
         _keep_code(case, key, entry)
@@ -350,6 +349,25 @@ def _read_value_prop(ctx: Ctx, case: ir.Case, prop: Tree, key: str, key_node: An
         case.extra[key] = value
     elif not setter(ctx, case, value, value_node):
         case.extra[key] = value
+
+
+def _computed(ctx: Ctx, case: ir.Case, key: str, exc: NotStatic) -> None:
+    """EV117: a case property skillgym computes when the suite runs (``prompt: buildPrompt({...})``). The
+    suite is fine (skillgym runs it), so this is a warning; the case keeps the code as written, and
+    ``hints["computed"]`` says where and why convert and transpile cannot carry it to another format."""
+    node = exc.node
+    what = exc.why
+    if isinstance(node, Tree) and node.data == "call" and isinstance(node.children[0], Tree) \
+            and node.children[0].data == "ident":
+        what = f"a call of '{node.children[0].children[0]}'"
+    elif isinstance(node, Tree) and node.data == "member" and len(ctx.module.src(node)) <= 60 \
+            and "\n" not in ctx.module.src(node):
+        what = f"the property '{ctx.module.src(node)}'"
+    ctx.add("EV117", f"'{key}' is computed when the suite runs ({what}): evalfmt reads suites statically, so "
+                     "convert and transpile leave this case out", node, severity="warning")
+    line, column = pos_of(node)
+    case.hints.setdefault("computed", {"why": f"its '{key}' is computed when the suite runs ({what})",
+                                       "line": line, "column": column})
 
 
 def _set_id(ctx: Ctx, case: ir.Case, value: Any, where: Any) -> bool:

@@ -28,8 +28,9 @@ from ...js import is_integer as is_js_integer, is_number as is_js_number, string
 from ...frontmatter import find as find_frontmatter
 from ...fsview import DISK, View
 from ...load import Loaded, load_file, load_text, plain, read_text, type_name
-from ...suggest import key as suggest_key, near
+from ...suggest import key as suggest_key, near, typo
 from .. import ReadResult, parts
+from .listed import listed
 from .paths import (  # noqa: F401 - re-exported for the terum format's users
     ASSET_NAMES, CASE_DIR_VARIANTS, CASE_DIRS, EVAL_EXTS, GENERATED_MARK, MISPLACED_TOP, case_files, escapes_sandbox,
     file_path_violation, fixture_outside, has_assets, is_skill_dir, misplaced_files, read_or_reported, skill_root,
@@ -41,6 +42,9 @@ SUITE_KEYS = CASE_KEYS + ("cases",)
 SUITE_ENTRY_KEYS = ("name", "checks")
 SUITE_ENTRY_REFUSED = ("judge", "task", "files", "fixture", "setup", "bucket")
 TRIGGER_KEYS = ("should_trigger", "should_not_trigger")
+#: Fields other tools' eval files have too (a ``judge:`` rubric, ``files``, a ``setup`` command, ``requires``,
+#: a list of ``cases``): terum reads them, but alone they are no evidence that a file is terum's.
+GENERIC_KEYS = ("judge", "files", "setup", "requires", "cases")
 
 
 #: Likely intended keys for words people write by habit from other formats.
@@ -504,11 +508,12 @@ def _load(path: str, result: ReadResult, fs: View, known: tuple[str, ...] | None
 
 def not_terum(data: Any, known: tuple[str, ...]) -> str | None:
     """Why a loaded document is not evidently a terum file with the fields ``known``, or None when it
-    is: a mapping naming one of them or a near misspelling of one, a list of such mappings (a terum
-    file written as a list: the reader refuses it), or an empty document (which the engine reads, and
-    refuses)."""
+    is: a mapping naming one of them that is terum's own (not one of :data:`GENERIC_KEYS`) or a typo of
+    one (:func:`evalfmt.suggest.typo`), a list of such mappings (a terum file written as a list: the
+    reader refuses it), or an empty document (which the engine reads, and refuses)."""
     if data is None or data == {}:
         return None
+    known = tuple(k for k in known if k not in GENERIC_KEYS)
     if isinstance(data, dict):
         keys = [k for k in data if isinstance(k, str)]
     elif isinstance(data, list):  # a case written as a list item; a list of trigger items is another tool's
@@ -517,11 +522,20 @@ def not_terum(data: Any, known: tuple[str, ...]) -> str | None:
     else:
         return f"it holds a {type_name(data)}, not a mapping of terum's fields"
     for key in keys:
-        if key in known or key.lower().replace("-", "_") in known or near(key, known, 0.8):
+        if key in known or typo(key, known):
             return None
     if isinstance(data, list):
         return "it holds a list, and none of its items has one of terum's fields"
+    return _no_terum_key(keys)
+
+
+def _no_terum_key(keys: list[str]) -> str:
+    """The note's reason for a mapping none of whose keys is terum's own."""
     shown = ", ".join(repr(k) for k in keys[:4]) + (", ..." if len(keys) > 4 else "")
+    generic = [k for k in keys if k in GENERIC_KEYS]
+    if generic:
+        return (f"none of its keys ({shown}) is one of terum's own fields ({', '.join(repr(k) for k in generic)} "
+                f"{'is one' if len(generic) == 1 else 'are ones'} other tools use as well)")
     return f"none of its keys ({shown}) is one of terum's"
 
 
@@ -630,6 +644,10 @@ def read_unit(path: str, *, fs: View = DISK, forced: bool = False, exclude: froz
         os.path.dirname(os.path.dirname(path))
     info = _skill(root, fs)
     evalset = _evalset(path, info)
+    index = None if forced else listed(evals, fs=fs).get(os.path.abspath(path))
+    if index is not None:
+        result.notes.append(_listed_note(path, index))
+        return result
     segs = parts(path)
     name = segs[-1]
     if len(segs) >= 2 and segs[-2] == "evals" and name == "suite.yaml":
@@ -651,6 +669,11 @@ def read_unit(path: str, *, fs: View = DISK, forced: bool = False, exclude: froz
         return result  # the file was left unread (not terum's): no eval set
     result.sets.append(evalset)
     return result
+
+
+def _listed_note(path: str, index: str) -> str:
+    """The note for a file another tool's index (:mod:`.listed`) names."""
+    return f"{path}: not read: {index} lists it, so it is that tool's file, not terum's; --from terum reads it as one"
 
 
 def _skill(root: str | None, fs: View) -> ir.SkillInfo | None:
@@ -676,7 +699,12 @@ def _read_folder(root: str, result: ReadResult, forced: bool, exclude: frozenset
     info = _skill(root, fs)
     evalset = _evalset(root, info)
 
+    others = {} if forced else listed(evals, fs=fs)
+
     def mine(p: str) -> bool:
+        if os.path.abspath(p) in others:
+            result.notes.append(_listed_note(p, others[os.path.abspath(p)]))
+            return False
         return not exclude or os.path.abspath(p) not in exclude
 
     files = [p for p in case_files(evals, fs=fs) if mine(p)]

@@ -46,11 +46,13 @@ class UnknownKey(_Reader):
     """A key the format does not define: the engine ignores it silently.
 
     Why: a typo such as ``check:`` for ``checks:`` loses every check without a word from the engine.
-    The message suggests the nearest known key. In an AgentV EVAL.yaml a near miss of a known key
-    (``assertion:`` for ``assertions:``, where a did-you-mean is given) is an error like everywhere
-    else, because agentv drops every assertion of the test without failing it; a key close to no
-    known key stays a warning there, since agentv documents that it ignores extra keys. Skill-creator
-    evals.json keys are warnings (skill-creator ignores them too).
+    The message suggests the nearest known key. In an AgentV EVAL.yaml only a typo of a known key is
+    an error (``assertion:`` for ``assertions:``, where a did-you-mean is given: at most 1 edit from a
+    known key of up to 5 letters, 2 from a longer one, compared in lower case without ``_`` and ``-``;
+    docs/agentv.md), because agentv drops every assertion of the test without failing it; any other
+    key stays a warning without a hint there (``expectedKind:``, a field of the author's own
+    code-grader, which agentv passes through). Skill-creator evals.json keys are warnings
+    (skill-creator ignores them too).
 
     Fails:
 
@@ -514,3 +516,59 @@ class ControlCharacter(_Reader):
 
     code = "EV116"
     name = "control-character"
+
+
+class ComputedValue(_Reader):
+    """A skillgym case whose ``prompt`` (or ``id``, ``tags``, ``timeoutMs``, ``expectedFail``) is computed
+    when the suite runs: ``prompt: buildPrompt({...})``, a call of a helper of the suite.
+
+    Why: skillgym runs such a suite (it type-checks against skillgym's ``Case``), but evalfmt reads suites
+    statically and never runs their code, so it does not know the prompt. The suite is fine as it is
+    (a warning, never a failure of the gate); what evalfmt cannot do is carry the case to another
+    format: ``convert`` and ``transpile`` leave it out, one ``not converted:`` / ``not transpiled:`` line
+    naming each case (``convert --strict`` writes nothing then). Converting the suite to skillgym
+    keeps it as written.
+
+    Fails:
+
+        # file: suite.ts
+        import { assert, type Case } from "skillgym";
+
+        function buildPrompt(task: string): string {
+          return `In this repository, ${task}`;
+        }
+
+        export default [
+          {
+            id: "upgrade-expo",
+            prompt: buildPrompt("upgrade Expo to SDK 53"),
+            assert(report) {
+              assert.skills.has(report, "upgrading-expo");
+            },
+          },
+        ] satisfies Case[];
+
+    Passes:
+
+        # file: suite.ts
+        import { assert, type Case } from "skillgym";
+
+        const prompt = "In this repository, upgrade Expo to SDK 53";
+
+        export default [
+          {
+            id: "upgrade-expo",
+            prompt,
+            assert(report) {
+              assert.skills.has(report, "upgrading-expo");
+            },
+          },
+        ] satisfies Case[];
+
+    Fix: nothing is needed for skillgym. For evalfmt to convert or transpile the case, write the prompt as
+    a literal, a template literal of consts, or a const of those.
+    """
+
+    code = "EV117"
+    name = "computed-value"
+    severity = "warning"
