@@ -22,7 +22,6 @@ REMAINING: dict[tuple[str, str, str], str] = {
     # not IR: the format discovery detected for a file; transpile hands an EVAL.yaml to its model of
     # `agentv transpile`, which reads the file itself (its output is byte-identical to agentv's)
     ("transpile/__init__.py", "_plan_seed", "unit.format"): "discover.Unit, not IR: the seed layout's default folder",
-    ("transpile/__init__.py", "_plan_agentv", "unit.format"): "discover.Unit, not IR: agentv's own transpile model",
     ("transpile/__init__.py", "_agentv_unit", "unit.format"): "discover.Unit, not IR: agentv's own transpile model",
     # provenance, no behaviour: plan.json records the format of the run's eval set
     ("run/skillrun.py", "_plan", "request.sets[0].format"): "provenance in plan.json (eval_format)",

@@ -1,6 +1,6 @@
 """A skillgym case whose prompt the suite computes when it runs (``prompt: buildPrompt({...})``, a property of a
 const object) is a suite skillgym runs and tsc type-checks against skillgym 0.8.1 (test_skillgym_tsc.py checks
-fixtures/skillgym/computed-prompt.ts): it must not fail the gate (issue 24 item 6). validate and lint give
+tests/formats/computed/computed-prompt.ts): it must not fail the gate (issue 24 item 6). validate and lint give
 EV117, a warning; convert and transpile leave such cases out, one line naming each case and why (convert
 --strict writes nothing); converting to skillgym keeps the suite byte for byte. Before, both prompts were
 EV100 errors: validate and lint exited 1, convert and transpile refused the whole suite."""
@@ -12,9 +12,9 @@ import shutil
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import ROOT
 
-FIXTURE = FIXTURES / "skillgym" / "computed-prompt.ts"
+FIXTURE = ROOT / "tests" / "formats" / "computed" / "computed-prompt.ts"
 EV117 = [
     "suite.ts:22:13: EV117 'prompt' is computed when the suite runs (a call of 'buildPrompt'): evalfmt reads suites "
     "statically, so convert and transpile leave this case out",

@@ -4,7 +4,7 @@
 Checked: the golden suites the other tests compare against (canonical output, terum and agentv
 conversions, every agentv conformance input), the fixture suites after a round trip, and a seeded
 set of generated suites covering every check kind the writer renders, and the fixture suites whose prompts
-are computed by the suite's own code (fixtures/skillgym/computed-prompt.ts), as written."""
+are computed by the suite's own code (tests/formats/computed/computed-prompt.ts), as written."""
 
 from __future__ import annotations
 
@@ -37,6 +37,12 @@ def _ensure_packages() -> None:
     assert TSC.exists(), "scripts/node-deps.sh did not install typescript into .cache/node/skillgym"
 
 
+def _fixture(name: str):
+    """A fixture suite: the bundled ones, or a computed-prompt one kept with the tests (its warnings are
+    not part of the README tour's `validate fixtures`)."""
+    return ROOT / "tests" / "formats" / "computed" / name if name in COMPUTED else FIXTURES / "skillgym" / name
+
+
 def suites_to_check() -> dict[str, str]:
     from test_skillgym import VALID, seeded_suites
 
@@ -44,11 +50,11 @@ def suites_to_check() -> dict[str, str]:
     for path in sorted(GOLDEN.rglob("*.ts")):
         out[path.relative_to(GOLDEN).as_posix().replace("/", "__")] = path.read_text(encoding="utf-8")
     for name in VALID + COMPUTED:
-        (evalset,) = skillgym_read.read(str(FIXTURES / "skillgym" / name)).sets
+        (evalset,) = skillgym_read.read(str(_fixture(name))).sets
         ((_, text),) = skillgym_write.write(evalset).files.items()
         out["roundtrip__" + name] = text
     for name in COMPUTED:  # suites skillgym runs that evalfmt reads only in part (EV117): as written
-        out["fixture__" + name] = (FIXTURES / "skillgym" / name).read_text(encoding="utf-8")
+        out["fixture__" + name] = _fixture(name).read_text(encoding="utf-8")
     for i, text in enumerate(seeded_suites()):
         out[f"generated__{i}.ts"] = text
     return out
