@@ -120,6 +120,17 @@ def _quote(new: str, quote: str) -> str:
     return new
 
 
+def _plan_rename(p: FixPlan, d: Diagnostic, target: str) -> None:
+    """Add the move of ``d``'s file to ``target`` unless it would leave the skill's evals/ folder the
+    file is in (or there is none), or ``target`` exists or is already another move's target."""
+    evals = skill_evals(d.path)
+    if evals is None or not guard.inside(evals, target) or os.path.exists(target) \
+            or any(t == target for _s, t in p.renames):
+        return
+    p.renames.append((d.path, target))
+    p.fixed.append(d)
+
+
 def plan(diagnostics: list[Diagnostic], texts: dict[str, str]) -> FixPlan:
     """The fixes for the fixable diagnostics (reading files not in ``texts``)."""
     p = FixPlan()
@@ -128,14 +139,8 @@ def plan(diagnostics: list[Diagnostic], texts: dict[str, str]) -> FixPlan:
     for d in diagnostics:
         if not d.fixable:
             continue
-        target = d.data.get("rename_to")
-        if isinstance(target, str):
-            evals = skill_evals(d.path)
-            if evals is None or not guard.inside(evals, target) or os.path.exists(target) \
-                    or any(t == target for _s, t in p.renames):
-                continue
-            p.renames.append((d.path, target))
-            p.fixed.append(d)
+        if isinstance(d.data.get("rename_to"), str):
+            _plan_rename(p, d, d.data["rename_to"])
             continue
         rep = _replacement(d)
         if rep is None:

@@ -664,9 +664,7 @@ def read_unit(path: str, *, fs: View = DISK, forced: bool = False, exclude: froz
             evalset.cases.append(case)
     else:
         target = dict((p, t) for p, t in misplaced_files(evals, fs=fs)).get(path) or _guess_target(path, evals)
-        in_evals = info is not None and os.path.basename(evals) == "evals" and \
-            os.path.normpath(os.path.dirname(evals)) == os.path.normpath(root or "")
-        report_misplaced(path, target, result, forced=forced, in_evals=in_evals, fs=fs)
+        report_misplaced(path, target, result, forced=forced, in_evals=_is_skill_evals(evals, root, info), fs=fs)
     if result.notes:
         return result  # the file was left unread (not terum's): no eval set
     result.sets.append(evalset)
@@ -681,6 +679,12 @@ def _skill(root: str | None, fs: View) -> ir.SkillInfo | None:
 
 def _evalset(source: str, info: ir.SkillInfo | None) -> ir.EvalSet:
     return ir.EvalSet(format="terum", source=source, skill=info, span=ir.Span(source, 1, 1))
+
+
+def _is_skill_evals(evals: str, root: str | None, info: ir.SkillInfo | None) -> bool:
+    """True when the folder ``evals`` is the ``evals/`` of the skill ``root`` (``info``: it has SKILL.md)."""
+    return info is not None and os.path.basename(evals) == "evals" and \
+        os.path.normpath(os.path.dirname(evals)) == os.path.normpath(root or "")
 
 
 def _guess_target(path: str, evals: str) -> str | None:
