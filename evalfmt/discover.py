@@ -8,6 +8,7 @@ one file of another format. CLI.md: a PATH may be a file, a skill folder (holdin
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from . import formats
@@ -17,7 +18,7 @@ from .formats.agentv.refs import owner, references
 from .formats.terum import at_terum_path
 from .formats.terum.paths import has_assets, is_skill_dir, read_or_reported
 from .fsview import DISK, View
-from .paths import SKIP_DIRS, skill_root  # skill_root: also used from here
+from .paths import SKIP_DIRS, default_out, skill_root  # skill_root: also used from here
 
 #: The hidden folders agents keep project skills in (``<folder>/skills/<skill>/SKILL.md``): searched,
 #: but only their ``skills/`` folder (docs/discovery.md lists which agent reads which).
@@ -208,3 +209,72 @@ def _covered_by_terum(path: str, seen_terum: set[str], fs: View) -> bool:
     if root is None or os.path.normpath(root) not in seen_terum:
         return False
     return read_or_reported(os.path.relpath(path, root))
+
+
+# ------------------------------------------------------------------ what writes into a seed folder
+
+
+def folder_sources(folder: str, *, fs: View = DISK) -> list[Unit]:
+    """The units a search of ``folder`` finds in it and not deeper: its eval files, and the terum
+    skills in its sub-folders (files read through another eval file are left out), sorted by path
+    (normalised)."""
+    parent = os.path.basename(os.path.abspath(folder))
+    units: list[Unit] = []
+    try:
+        entries = fs.scandir(folder)
+    except OSError:
+        return []
+    for entry in entries:
+        path = os.path.normpath(entry.path)
+        if entry.is_dir(follow_symlinks=False):
+            terum = _terum_unit(path, fs) if searched(parent, entry.name) else None
+            units.extend([terum] if terum is not None else [])
+        elif entry.is_file(follow_symlinks=False) and parent not in AGENT_DIRS and not _terum_file(path, fs):
+            fmt = formats.detect(path, fs=fs)
+            units.extend([Unit(fmt.name, path)] if fmt is not None and fmt.name != "terum" else [])
+    return sorted(_assign_referenced(units, fs), key=lambda u: u.path)
+
+
+def seed_sources(root: str, *, fs: View = DISK) -> list[Unit]:
+    """Every unit ``transpile`` writes into the seed output folder ``root`` (``<folder>/.agentv/skills``)
+    when no output folder is given, whatever the command names: those of :func:`folder_sources` of
+    ``<folder>`` whose default output folder it is, sorted by path. Nothing deeper is looked at: an
+    eval file in a sub-folder writes into that folder's own ``.agentv/skills``."""
+    root = os.path.normpath(root)
+    folder = os.path.dirname(os.path.dirname(root)) or "."
+    return [u for u in folder_sources(folder, fs=fs)
+            if default_out(u.path, "seed", u.format, fs=fs) == root and not agentv_output(u.path, fs=fs)]
+
+
+#: an agentv eval file's name (what the agentv layout of ``transpile`` is run on)
+_AGENTV_NAME = re.compile(r"(.*\.)?(eval|EVAL)\.ya?ml")
+
+
+def agentv_output(path: str, *, fs: View = DISK) -> bool:
+    """True for a file named as ``agentv transpile`` names what it writes (``evals.json``,
+    ``<skill>.evals.json``) in a folder holding an EVAL.yaml or ``*.eval.yaml``: the agentv layout's
+    output, which is never a source of the seed layout (transpile output does not feed transpile)."""
+    name = os.path.basename(path)
+    if name != "evals.json" and not name.endswith(".evals.json"):
+        return False
+    try:
+        names = fs.listdir(os.path.dirname(path) or ".")
+    except OSError:
+        return False
+    return any(_AGENTV_NAME.fullmatch(n) for n in names)
+
+
+def _terum_file(path: str, fs: View) -> bool:
+    """True for a file the terum reader of its skill folder reads or reports."""
+    root = skill_root(path, fs=fs)
+    return root is not None and is_skill_dir(root, fs=fs) and read_or_reported(os.path.relpath(path, root))
+
+
+def source_of(path: str, sources: list[Unit]) -> Unit | None:
+    """The unit of ``sources`` that reads ``path`` (an eval file or a skill folder): the one with that
+    path, or the terum skill folder holding it; None when none does."""
+    p = os.path.normpath(path)
+    for unit in sources:
+        if unit.path == p or (unit.format == "terum" and p.startswith(unit.path.rstrip(os.sep) + os.sep)):
+            return unit
+    return None

@@ -80,3 +80,20 @@ def default_out(path: str, layout: str, fmt: str | None = None, *, fs: View) -> 
         if root is not None:
             folder = os.path.dirname(os.path.normpath(root)) or "."
     return os.path.normpath(os.path.join(folder, SEED_DIR))
+
+
+#: The file the seed layout writes per skill: ``<out>/<skill>/evals.json``.
+SEED_FILE = "evals.json"
+
+
+def seed_output(path: str) -> tuple[str, str] | None:
+    """(output folder, skill) when ``path`` is a file the seed layout of ``transpile`` writes by default,
+    ``<folder>/.agentv/skills/<skill>/evals.json``; None for any other path. The output folder is spelled
+    as :func:`default_out` spells it (normalised)."""
+    p = os.path.normpath(path)
+    skill_dir, name = os.path.split(p)
+    root, skill = os.path.split(skill_dir)
+    if name != SEED_FILE or not plain_name(skill) or os.path.basename(root) != "skills" \
+            or os.path.basename(os.path.dirname(root)) != ".agentv":
+        return None
+    return root, skill

@@ -29,9 +29,8 @@ from . import ir
 from .ir.build import canonical_input
 from .errors import CONTROL, Diagnostic
 from .formats.names import message as control_message
+from .paths import SEED_FILE  # noqa: F401 - the seed layout's file name, read from here too
 from .skill_triggers import conflict_message, missing_skill_message, skill_name_problem
-
-SEED_FILE = "evals.json"
 
 
 @dataclass

@@ -125,10 +125,11 @@ class HookRepo:
         path.write_text(text, encoding="utf-8")
         return path
 
-    def commit(self, message: str) -> Commit:
-        """Stage everything and commit; the hooks run on the staged files."""
-        git(self.path, "add", "-A")
-        proc = subprocess.run(["git", "commit", "-qm", message], cwd=self.path, capture_output=True, text=True,
-                              env=self.env)
+    def commit(self, message: str, paths: list[str] | None = None, verify: bool = True) -> Commit:
+        """Stage everything (or only ``paths``) and commit; the hooks run on the staged files (pre-commit
+        sets the changes that are not staged aside while they run). ``verify=False``: without the hooks."""
+        git(self.path, "add", "-A", *(["--", *paths] if paths is not None else []))
+        proc = subprocess.run(["git", "commit", "-qm", message, *([] if verify else ["--no-verify"])],
+                              cwd=self.path, capture_output=True, text=True, env=self.env)
         log = git(self.path, "log", "--format=%s", check=False).stdout.split("\n")[0]
         return Commit(proc.returncode, proc.stdout + proc.stderr, log == message)

@@ -291,6 +291,9 @@ class Context:
         self._starts: dict[str, list[int]] = {}
         #: per-rule scratch space (code -> anything) for rules with a ``finish`` step
         self.state: dict[str, Any] = {}
+        #: the files named on the command line (as pre-commit passes them), normalised, whether or not
+        #: a reader read them (EV505 finds the sources of a generated file given by its path)
+        self.given: list[str] = []
 
     # ------------------------------------------------------------------------------ reporting
 

@@ -17,6 +17,7 @@ from ..errors import Diagnostic, EvalfmtError, one_line, sort_diagnostics
 from ..formats import ReadResult, read_unit
 from ..fsview import View
 from ..globs import Exclude
+from ..paths import seed_output
 from . import config as config_mod
 from . import suppress
 from .context import Context, SkillFolder, scan_skill, single_file, skill_name
@@ -64,12 +65,9 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exc
     if fs.isfile(norm):
         if os.path.basename(norm) == SKILL_FILE:
             return [Work(skill=os.path.dirname(norm) or ".", whole=True)]
-        try:
-            units = discover(norm, force=fmt, fs=fs)
-        except EvalfmtError:
-            if skip_unrecognized:
-                return []
-            raise
+        units = _file_units(norm, fmt, skip_unrecognized, fs)
+        if units is None:
+            return []
         root = skill_root(norm, fs=fs)
         skill = root if root is not None and fs.isfile(os.path.join(root, SKILL_FILE)) else None
         return [Work(units=units, skill=skill, whole=False, files=[norm])]
@@ -110,6 +108,19 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exc
     return order
 
 
+def _file_units(path: str, fmt: str | None, skip_unrecognized: bool, fs: View) -> list | None:
+    """The units of one file; None for a file skipped as unrecognised. A file ``transpile`` writes
+    (``.agentv/skills/<skill>/evals.json``) is linted whatever it holds now: EV505 compares it."""
+    try:
+        return discover(path, force=fmt, fs=fs)
+    except EvalfmtError:
+        if seed_output(path) is not None:
+            return []
+        if skip_unrecognized:
+            return None
+        raise
+
+
 # ---------------------------------------------------------------------------------------- running
 
 
@@ -121,6 +132,7 @@ def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry, fs: View)
             read.extend(read_unit(unit, fs=fs))
     enabled = [r for r in reg if r.scope in ("set", "skill") and cfg.enabled(r.code)]
     ctx = Context(read.documents, cfg.rule_options, fs=fs)
+    ctx.given = [f for w in works if not w.whole for f in w.files]
     set_rules = [r() for r in enabled if r.scope == "set"]
     for es in read.sets:
         for rule in set_rules:

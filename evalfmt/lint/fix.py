@@ -7,8 +7,10 @@
   (in YAML, a lone CR, NEL, U+2028 and U+2029 end a line too), and the token found there must be the
   very key or value the loader read at that position: anything else is refused, never guessed. The
   edited text is loaded again before it is written; an edit that would not load is dropped;
-- a file rename (EV111 ``{"rename_to": path}``) moves the file, content byte for byte, and never
-  over an existing file.
+- a file rename (EV111 ``{"rename_to": path}``) moves the file, content byte for byte, never over an
+  existing file and only within the skill's ``evals/`` folder the file is in (a folder named ``evals``
+  with SKILL.md in the folder above it): a rename that would leave it, or a file outside one, is not
+  done, and no folder is ever made outside it (the one path guard checks the move and its folders).
 
 Why splices rather than re-emitting the document from ruamel's round-trip tree: a round-trip dump
 re-indents sequences, re-spaces flow mappings and re-wraps long lines it did not need to touch, so a
@@ -22,6 +24,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from .. import guard
 from ..errors import Diagnostic, EvalfmtError, LoadError
 from ..load import Loaded, YMap, YSeq
 from .context import line_starts
@@ -117,6 +120,17 @@ def _quote(new: str, quote: str) -> str:
     return new
 
 
+def _plan_rename(p: FixPlan, d: Diagnostic, target: str) -> None:
+    """Add the move of ``d``'s file to ``target`` unless it would leave the skill's evals/ folder the
+    file is in (or there is none), or ``target`` exists or is already another move's target."""
+    evals = skill_evals(d.path)
+    if evals is None or not guard.inside(evals, target) or os.path.exists(target) \
+            or any(t == target for _s, t in p.renames):
+        return
+    p.renames.append((d.path, target))
+    p.fixed.append(d)
+
+
 def plan(diagnostics: list[Diagnostic], texts: dict[str, str]) -> FixPlan:
     """The fixes for the fixable diagnostics (reading files not in ``texts``)."""
     p = FixPlan()
@@ -125,12 +139,8 @@ def plan(diagnostics: list[Diagnostic], texts: dict[str, str]) -> FixPlan:
     for d in diagnostics:
         if not d.fixable:
             continue
-        target = d.data.get("rename_to")
-        if isinstance(target, str):
-            if os.path.exists(target) or any(t == target for _s, t in p.renames):
-                continue
-            p.renames.append((d.path, target))
-            p.fixed.append(d)
+        if isinstance(d.data.get("rename_to"), str):
+            _plan_rename(p, d, d.data["rename_to"])
             continue
         rep = _replacement(d)
         if rep is None:
@@ -268,6 +278,23 @@ def _has_bom(path: str) -> bool:
         return False
 
 
+EVALS = "the skill's evals/ folder"
+NOT_MOVED = "nothing moved"
+
+
+def skill_evals(path: str) -> str | None:
+    """The skill's ``evals/`` folder ``path`` lies in: the nearest folder above it named ``evals`` with
+    SKILL.md in the folder above that; None when there is none (on disk, where the fix is applied)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.path.basename(folder) == "evals" and os.path.isfile(os.path.join(os.path.dirname(folder), "SKILL.md")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
 def apply(p: FixPlan) -> list[str]:
     """Write the edits (atomically, keeping a BOM the file had) and do the renames. Returns the
     paths changed."""
@@ -281,10 +308,12 @@ def apply(p: FixPlan) -> list[str]:
         atomic_write(path, data)
         changed.append(path)
     for src, dst in p.renames:
-        if os.path.exists(dst):
+        evals = skill_evals(src)
+        if evals is None or os.path.exists(dst):
             continue
         try:
-            os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
+            guard.makedirs(evals, os.path.dirname(dst) or ".", what=EVALS, tail=NOT_MOVED)
+            guard.check(evals, dst, "move a file to", what=EVALS, tail=NOT_MOVED)
             os.rename(src, dst)
         except OSError as exc:
             raise EvalfmtError(f"cannot move {src} to {dst}: {exc.strerror or exc}; move it by hand") from None

@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .. import guard
 from ..errors import Diagnostic, EvalfmtError, sort_diagnostics
 from ..formats.computed import leave_out
 from ..fsview import DISK
 from ..paths import default_out, repository
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..discover import Unit
 
 LAYOUTS = ("seed", "agentv")
 
@@ -66,28 +70,19 @@ def plan(paths: list[str], layout: str = "seed", out_dir: str | None = None, fmt
 
 
 def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: str | None) -> Plan:
-    from .. import formats
-    from ..discover import discover
-    from ..route import route
+    from ..discover import agentv_output, discover
 
     result = Plan()
-    groups: dict[str, list] = {}
+    groups: dict[str, list[Unit]] = {}
     for path in paths:
         for unit in discover(path, force=fmt, fs=DISK):
-            read = formats.read_unit(unit, fs=DISK)
-            result.diagnostics.extend(read.diagnostics)
-            result.notes.extend(f"note: {n}" for n in read.notes)
+            if unit.path != path and agentv_output(unit.path, fs=DISK):
+                continue  # found in a folder: the agentv layout's output beside its EVAL.yaml is no input
             root = out_dir if out_dir is not None else default_root(unit.path, "seed", unit.format)
-            groups.setdefault(root, []).extend(_static(read.sets, result.notes))
-    for root, sets in groups.items():
-        routed = route(sets, skill)
-        result.diagnostics.extend(routed.diagnostics)
-        for where, test in routed.unrouted:
-            result.notes.append(f"not routed: {where}: test '{test}' has no skill-trigger")
-        for rel, text in routed.files().items():
-            path = os.path.join(root, rel)
-            result.files[path] = text
-            result.roots[path] = root
+            groups.setdefault(root, []).append(unit)
+    for root, units in groups.items():
+        inputs = _with_sources(root, units) if out_dir is None else [(u, True) for u in units]
+        _route_into(root, inputs, skill, result)
     result.diagnostics = _dedupe(result.diagnostics)
     return result
 
@@ -101,6 +96,61 @@ def _static(sets: list, notes: list[str]) -> list:
         notes.extend(f"not transpiled: {line}" for line in left_out)
         out.append(es)
     return out
+
+def _with_sources(root: str, given: list[Unit]) -> list[tuple[Unit, bool]]:
+    """The inputs of the default output folder ``root``: the units given and every other source of
+    it (:func:`evalfmt.discover.seed_sources`; lint's EV505 compares with the same), in path order (a
+    unit given inside a terum skill at its skill's place), each with whether it was given."""
+    from ..discover import seed_sources, source_of
+
+    sources = seed_sources(root, fs=DISK)
+    covered = {s.path for s in (source_of(u.path, sources) for u in given) if s is not None}
+
+    def place(unit: Unit) -> str:
+        found = source_of(unit.path, sources)
+        return found.path if found is not None else os.path.normpath(unit.path)
+
+    inputs = [(u, True) for u in given] + [(s, False) for s in sources if s.path not in covered]
+    return sorted(inputs, key=lambda pair: place(pair[0]))
+
+
+def _route_into(root: str, inputs: list[tuple[Unit, bool]], skill: str | None, result: Plan) -> None:
+    """Read ``inputs`` (unit, given) and route them into ``root``: the files of the skills the given
+    units route to. A source that was not given and routes to one of them is named in a note and its
+    errors stop the transpile; its other notes are not printed, and it is left out when it routes to
+    none of them."""
+    from .. import formats
+    from ..route import route
+
+    reads = [(unit, given, formats.read_unit(unit, fs=DISK)) for unit, given in inputs]
+    wanted = {name for _u, given, read in reads if given for name in route(read.sets, skill).skills}
+    sets = []
+    quiet: set[str] = set()
+    for unit, given, read in reads:
+        if not given and not wanted & set(route(read.sets, skill).skills):
+            continue
+        sets.extend(_static(read.sets, result.notes))
+        result.diagnostics.extend(read.diagnostics)
+        if given:
+            result.notes.extend(f"note: {n}" for n in read.notes)
+        else:
+            result.notes.append(f"note: also read {unit.path}: it transpiles into {root} too")
+            quiet.add(os.path.abspath(unit.path))
+    routed = route(sets, skill)
+    result.diagnostics.extend(routed.diagnostics)
+    for where, test in routed.unrouted:
+        if not _within(where.rsplit(":", 1)[0], quiet):
+            result.notes.append(f"not routed: {where}: test '{test}' has no skill-trigger")
+    for rel, text in routed.files().items():
+        if rel.split("/")[0] in wanted:
+            result.files[os.path.join(root, rel)] = text
+            result.roots[os.path.join(root, rel)] = root
+
+
+def _within(path: str, folders: set[str]) -> bool:
+    """True when ``path`` is one of ``folders`` (files or folders, absolute) or lies in one of them."""
+    full = os.path.abspath(path)
+    return any(full == f or full.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
 
 
 def default_root(path: str, layout: str, fmt: str | None = None) -> str:

@@ -175,3 +175,72 @@ def test_fix_refuses_a_token_that_is_not_the_one_the_finding_is_about(tmp_path):
     right = Diagnostic(path, 3, 1, "EV101", "unknown key 'chekcs'", "warning", fixable=True,
                        data={"suggestion": "checks", "old": "chekcs"})
     assert fix.plan([right], {path: text}).edits == {path: text.replace("chekcs", "checks")}
+
+
+NEVER_LOADED = ("EV111 never loaded: the engine reads exactly evals/suite.yaml, evals/triggers.yaml and "
+                "evals/cases/*.yaml|*.yml; ")
+
+
+@pytest.mark.parametrize("fix", [[], ["--fix"], ["--diff"]])
+def test_a_file_outside_a_skill_evals_folder_is_never_moved(run_cli, tmp_path, fix):
+    """Issue 24 item 3: `--from terum a/b/wrong.json --fix` moved a JSON file that is not an eval file to
+    a/cases/wrong.yaml, making the folder; without --fix it proposed that path, two folders up (and
+    --diff showed that move)."""
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "wrong.json").write_text('{"not": "an eval"}\n')
+    code, out, err = run_cli("lint", "--isolated", "--from", "terum", "a/b/wrong.json", *fix, cwd=str(tmp_path))
+    if fix == ["--diff"]:
+        assert (code, out, err) == (0, "", "")  # nothing to move
+    else:
+        assert (code, err) == (1, "")
+        assert out == ("a/b/wrong.json:1:1: " + NEVER_LOADED + "no name to give it: it is not in a skill's evals/ "
+                       "folder or a folder directly in it (a skill's evals/ has SKILL.md in the folder above it)\n"
+                       "1 error, 0 warnings in 1 file\n")
+    assert tree(tmp_path) == {"a/b/wrong.json": b'{"not": "an eval"}\n'}
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == ["a", "a/b", "a/b/wrong.json"]
+
+
+def test_a_file_in_a_skill_evals_that_is_not_an_eval_file_is_never_moved(run_cli, tmp_path):
+    """Read as terum on purpose (--from terum), a file with none of terum's fields is reported, not moved."""
+    repo = materialize(tmp_path, {"files": {"evals/test/wrong.json": '{"not": "an eval"}\n'}})
+    before = tree(repo)
+    code, out, err = run_cli("lint", "--isolated", "--from", "terum", "--fix", "sample/evals/test/wrong.json",
+                             cwd=str(repo))
+    assert (code, err) == (1, "")
+    assert out == ("sample/evals/test/wrong.json:1:1: " + NEVER_LOADED + "not renamed: none of its keys ('not') is "
+                   "one of terum's, so it is not an eval file\n1 error, 0 warnings in 1 file\n")
+    assert tree(repo) == before and not (repo / "sample" / "evals" / "cases").exists()
+
+
+def test_a_file_deeper_in_evals_gets_no_name(run_cli, tmp_path):
+    """evals/a/b/x.yaml: the engine reads no name two folders down either; nothing is made in evals/a/."""
+    repo = materialize(tmp_path, {"files": {"evals/a/b/x.yaml": "task: Write the notes.\nchecks: [{file_absent: X}]\n"}})
+    code, out, err = run_cli("lint", "--isolated", "--select", "EV111", "--from", "terum", "--fix",
+                             "sample/evals/a/b/x.yaml", cwd=str(repo))
+    assert (code, err) == (1, "")
+    assert out.startswith("sample/evals/a/b/x.yaml:1:1: " + NEVER_LOADED + "no name to give it")
+    assert sorted(p.name for p in (repo / "sample" / "evals").rglob("*")) == ["a", "b", "x.yaml"]
+
+
+def test_a_rename_out_of_the_skill_evals_folder_is_not_planned(tmp_path):
+    """The fix itself keeps to the skill's evals/ (a rename_to a rule plugin gives, say): a move that
+    would leave it, or a file in no skill's evals/, is not planned, so nothing is moved or made."""
+    from evalfmt.errors import Diagnostic
+    from evalfmt.lint import fix
+
+    (tmp_path / "s" / "evals").mkdir(parents=True)
+    (tmp_path / "s" / "SKILL.md").write_text("---\nname: s\ndescription: d\n---\n")
+    src = tmp_path / "s" / "evals" / "suite.yml"
+    src.write_text("task: x\n")
+    loose = tmp_path / "loose" / "suite.yml"
+    loose.parent.mkdir()
+    loose.write_text("task: x\n")
+
+    def planned(path, target):
+        d = Diagnostic(str(path), 1, 1, "EV111", "never loaded", fixable=True, data={"rename_to": str(target)})
+        return fix.plan([d], {}).renames
+
+    assert planned(src, tmp_path / "s" / "cases" / "suite.yaml") == []
+    assert planned(src, tmp_path / "s" / "evals" / ".." / ".." / "x" / "suite.yaml") == []
+    assert planned(loose, tmp_path / "loose" / "evals" / "suite.yaml") == []
+    assert planned(src, tmp_path / "s" / "evals" / "suite.yaml") == [(str(src), str(tmp_path / "s" / "evals" / "suite.yaml"))]

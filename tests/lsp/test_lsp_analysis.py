@@ -43,6 +43,10 @@ def test_markdown_noqa_html_in_the_body_hash_in_the_frontmatter():
 def test_file_move_fix_and_titles(tmp_path):
     d = Diagnostic(str(tmp_path / "evals" / "suite.yml"), 1, 1, "EV111", "never loaded", fixable=True,
                    data={"rename_to": str(tmp_path / "evals" / "suite.yaml")})
+    assert analysis.fix_edit(d, "task: x\n") is None  # no SKILL.md above evals/: not a skill's, never moved
+    (tmp_path / "SKILL.md").write_text("---\nname: x\ndescription: y\n---\n")
+    d = Diagnostic(str(tmp_path / "evals" / "suite.yml"), 1, 1, "EV111", "never loaded", fixable=True,
+                   data={"rename_to": str(tmp_path / "evals" / "suite.yaml")})
     fix = analysis.fix_edit(d, "task: x\n")
     assert fix == (d.path, str(tmp_path / "evals" / "suite.yaml"))
     assert analysis.fix_title(d, fix) == f"Fix EV111: move the file to {tmp_path / 'evals' / 'suite.yaml'}"

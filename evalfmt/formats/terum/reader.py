@@ -571,31 +571,52 @@ def read_triggers_file(path: str, result: ReadResult, skill: str | None, fs: Vie
     return read_triggers_data(_Ctx(loaded, result.diagnostics, fs), loaded.data, skill)
 
 
-def misplaced_is_terum(path: str, result: ReadResult, fs: View) -> bool:
-    """Whether a file the engine never loads (EV111) is a terum file under a wrong name: it shows one
-    of terum's fields; otherwise it is left unread with a note."""
+def _not_terum_file(path: str, fs: View) -> str | None:
+    """Why a file the engine never loads (EV111) is not a terum file under a wrong name (it shows none
+    of terum's fields), or None when it is one (or does not load: its name is what it is judged by)."""
     try:
         data = load_file(path, fs=fs).data
     except LoadError:
-        return True  # it is reported by its name; the content does not matter
-    why = not_terum(data, SUITE_KEYS + TRIGGER_KEYS)  # any of terum's fields: the name is what is wrong
-    if why is not None:
+        return None
+    return not_terum(data, SUITE_KEYS + TRIGGER_KEYS)  # any of terum's fields: the name is what is wrong
+
+
+NEVER_LOADED = ("never loaded: the engine reads exactly evals/suite.yaml, evals/triggers.yaml and "
+                "evals/cases/*.yaml|*.yml")
+#: why EV111 proposes no name for a file outside a skill's evals/
+OUTSIDE_EVALS = ("no name to give it: it is not in a skill's evals/ folder or a folder directly in it "
+                 "(a skill's evals/ has SKILL.md in the folder above it)")
+
+
+def report_misplaced(path: str, target: str | None, result: ReadResult, *, forced: bool, in_evals: bool,
+                     fs: View) -> None:
+    """EV111 for a file the engine never loads. Its rename (``target``) is proposed only for a file in a
+    skill's ``evals/`` (``in_evals``) that shows terum's fields: a file outside one has no name the engine
+    would read, and a file that is not an eval file is never moved. Unless ``forced`` (``--from terum``),
+    such a file is left unread with a note instead."""
+    why = _not_terum_file(path, fs)
+    if why is not None and not forced:
         result.notes.append(f"{path}: not read as a terum file: {why}; --from terum reads it as one")
-    return why is None
-
-
-def misplaced_diagnostic(path: str, target: str | None, fs: View) -> Diagnostic:
-    rel_target = target and _from_evals(target)
-    exists = target is not None and fs.exists(target)
-    if target is None:
-        msg = f"{os.path.basename(path)} is never loaded by the engine"
+        return
+    if not in_evals:
+        result.diagnostics.append(misplaced_diagnostic(path, None, fs, OUTSIDE_EVALS))
+    elif why is not None:
+        result.diagnostics.append(misplaced_diagnostic(path, None, fs, f"not renamed: {why}, so it is not "
+                                                                       "an eval file"))
     else:
-        msg = (f"never loaded: the engine reads exactly evals/suite.yaml, evals/triggers.yaml and "
-               f"evals/cases/*.yaml|*.yml; rename it to {rel_target}")
-        if exists:
-            msg += " (that file already exists: merge them by hand)"
-    return Diagnostic(path, 1, 1, "EV111", msg, "error", fixable=target is not None and not exists,
-                      data={"rename_to": target} if target and not exists else {})
+        result.diagnostics.append(misplaced_diagnostic(path, target, fs))
+
+
+def misplaced_diagnostic(path: str, target: str | None, fs: View, why_not: str = "") -> Diagnostic:
+    """EV111 with the rename to ``target``, or (``target`` None) ``why_not`` it has none."""
+    if target is None:
+        return Diagnostic(path, 1, 1, "EV111", f"{NEVER_LOADED}; {why_not}", "error")
+    exists = fs.exists(target)
+    msg = f"{NEVER_LOADED}; rename it to {_from_evals(target)}"
+    if exists:
+        msg += " (that file already exists: merge them by hand)"
+    return Diagnostic(path, 1, 1, "EV111", msg, "error", fixable=not exists,
+                      data={} if exists else {"rename_to": target})
 
 
 def _from_evals(path: str) -> str:
@@ -660,11 +681,8 @@ def read_unit(path: str, *, fs: View = DISK, forced: bool = False, exclude: froz
         if case is not None:
             evalset.cases.append(case)
     else:
-        target = dict((p, t) for p, t in misplaced_files(evals, fs=fs)).get(path)
-        if target is None:
-            target = _guess_target(path, evals)
-        if forced or misplaced_is_terum(path, result, fs):
-            result.diagnostics.append(misplaced_diagnostic(path, target, fs))
+        target = dict((p, t) for p, t in misplaced_files(evals, fs=fs)).get(path) or _guess_target(path, evals)
+        report_misplaced(path, target, result, forced=forced, in_evals=_is_skill_evals(evals, root, info), fs=fs)
     if result.notes:
         return result  # the file was left unread (not terum's): no eval set
     result.sets.append(evalset)
@@ -684,6 +702,12 @@ def _skill(root: str | None, fs: View) -> ir.SkillInfo | None:
 
 def _evalset(source: str, info: ir.SkillInfo | None) -> ir.EvalSet:
     return ir.EvalSet(format="terum", source=source, skill=info, span=ir.Span(source, 1, 1))
+
+
+def _is_skill_evals(evals: str, root: str | None, info: ir.SkillInfo | None) -> bool:
+    """True when the folder ``evals`` is the ``evals/`` of the skill ``root`` (``info``: it has SKILL.md)."""
+    return info is not None and os.path.basename(evals) == "evals" and \
+        os.path.normpath(os.path.dirname(evals)) == os.path.normpath(root or "")
 
 
 def _guess_target(path: str, evals: str) -> str | None:
@@ -728,6 +752,6 @@ def _read_folder(root: str, result: ReadResult, forced: bool, exclude: frozenset
     if fs.isfile(trig_path) and mine(trig_path):
         evalset.triggers = read_triggers_file(trig_path, result, info.name if info else None, fs, forced)
     for path, target in misplaced_files(evals, fs=fs):
-        if mine(path) and (forced or misplaced_is_terum(path, result, fs)):
-            result.diagnostics.append(misplaced_diagnostic(path, target, fs))
+        if mine(path):
+            report_misplaced(path, target, result, forced=forced, in_evals=info is not None, fs=fs)
     result.sets.append(evalset)

@@ -147,16 +147,21 @@ class LossyTranspile(_Reader):
 
 
 class StaleTranspile(Rule):
-    """A committed evals.json that differs from what the EVAL.yaml beside it transpiles to now.
+    """A committed evals.json that differs from what ``evalfmt transpile`` writes there now.
 
-    Why: the per-skill files are what the trigger runner reads; after an edit of EVAL.yaml they
-    silently test the old prompts.
+    Why: the per-skill files are what the trigger runner reads; after an edit of EVAL.yaml (or of a
+    terum skill's triggers) they silently test the old prompts.
 
-    Checked: the seed layout ``.agentv/skills/<skill>/evals.json`` beside the EVAL.yaml (what
-    ``evalfmt transpile`` writes by default). A missing file is reported only when that folder exists.
-    With the option ``layouts = ["seed", "agentv"]`` also the files ``agentv transpile`` writes into
-    the EVAL.yaml's folder (off by default: an ``evals.json`` there is often a hand-written Agent
-    Skills file, not transpile output).
+    Checked: the seed layout ``.agentv/skills/<skill>/evals.json`` that ``evalfmt transpile`` writes by
+    default. Its sources are every eval file that writes into that ``.agentv/skills/``: the eval files
+    in the folder holding it (EVAL.yaml, ``*.eval.yaml``, any other format with skill-trigger tests) and
+    the terum skills in its sub-folders, routed together in path order. The finding does not depend on
+    which files are linted: linting one source, all of them, or the generated file alone (as pre-commit
+    passes it) compares the same file with the same text, and the advice names every source. A
+    missing file is reported only when that ``.agentv/skills/`` exists. With the option
+    ``layouts = ["seed", "agentv"]`` also the files ``agentv transpile`` writes into the EVAL.yaml's
+    folder (off by default: an ``evals.json`` there is often a hand-written Agent Skills file, not
+    transpile output).
 
     Options: ``layouts`` (default ``["seed"]``).
 
@@ -180,46 +185,58 @@ class StaleTranspile(Rule):
             assertions:
               - {type: skill-trigger, skill: release-notes}
 
-    Fix: run ``evalfmt transpile EVAL.yaml`` (``--layout agentv`` for the agentv files) and commit
-    the result.
+    Fix: run the ``evalfmt transpile`` command the message gives (``--layout agentv`` for the agentv
+    files) and commit the result.
     """
 
     code = "EV505"
     name = "stale-transpile"
     severity = "error"
-    formats = ("agentv",)
     options = {"layouts": ["seed"]}
 
     def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
+        from ...discover import agentv_output
+
         source = evalset.source
-        if not source or not ctx.fs.isfile(source):
+        if not source or not ctx.fs.exists(source):
             return
         layouts = ctx.options(self)["layouts"]
-        if "seed" in layouts:
+        if "seed" in layouts and not agentv_output(source, fs=ctx.fs):  # (transpile output is no source)
             from ...paths import default_out
+            from ..stale import Folder
 
-            # EVAL.yaml files sharing an output folder are routed together (as 'transpile' does).
-            groups = ctx.state.setdefault(self.code, {})
-            groups.setdefault(default_out(source, "seed", "agentv", fs=ctx.fs), []).append((source, evalset))
-        if "agentv" in layouts:
+            # the eval sets of one output folder are compared together (with its other sources)
+            root = default_out(source, "seed", evalset.format, fs=ctx.fs)
+            ctx.state.setdefault(self.code, {}).setdefault(root, Folder()).members.append(evalset)
+        if "agentv" in layouts and evalset.format == "agentv" and ctx.fs.isfile(source):
             self._agentv(source, ctx)
 
     def finish(self, ctx: Context) -> None:
-        for root, members in sorted(ctx.state.get(self.code, {}).items()):
-            from ...route import SEED_FILE, route
+        layouts = ctx.options(self)["layouts"]
+        if "agentv" in layouts:
+            self._agentv_given(ctx)
+        if "seed" not in layouts:
+            return
+        from ..stale import check, folders
 
-            members.sort(key=lambda m: m[0])
-            routed = route([es for _src, es in members])
-            if routed.errors:
+        for root, folder in sorted(folders(ctx.state.get(self.code, {}), ctx.given).items()):
+            for finding in check(root, folder, ctx.fs):
+                ctx.report(self, finding.path, Pos(1, 1), finding.message)
+
+    def _agentv_given(self, ctx: Context) -> None:
+        """A file ``agentv transpile`` writes (``evals.json``, ``<skill>.evals.json``) given by its path:
+        compared with what each EVAL.yaml in its folder writes under that name."""
+        from ...discover import folder_sources
+
+        for path in ctx.given:
+            name = os.path.basename(path)
+            if name != "evals.json" and not name.endswith(".evals.json"):
                 continue
-            sources = " ".join(src for src, _es in members)
-            root_exists = ctx.fs.isdir(root)
-            for skill in routed.skills:
-                # the text is written out only when there is a committed file to compare it with
-                self._compare(ctx, sources, os.path.join(root, f"{skill}/{SEED_FILE}"),
-                              partial(routed.text, skill), report_missing=root_exists)
+            for unit in folder_sources(os.path.dirname(path) or ".", fs=ctx.fs):
+                if unit.format == "agentv":
+                    self._agentv(unit.path, ctx, only=name)
 
-    def _agentv(self, source, ctx):
+    def _agentv(self, source: str, ctx: Context, only: str | None = None) -> None:
         from ...errors import LoadError
         from ...transpile.agentv_layout import AgentvError, transpile_file
 
@@ -229,19 +246,17 @@ class StaleTranspile(Rule):
             return
         folder = os.path.dirname(source) or "."
         for name in files:
-            self._compare(ctx, source, os.path.join(folder, name), partial(files.__getitem__, name),
-                          report_missing=False)
+            if only is None or name == only:
+                self._compare(ctx, os.path.normpath(source), os.path.normpath(os.path.join(folder, name)),
+                              partial(files.__getitem__, name))
 
-    def _compare(self, ctx: Context, source: str, path: str, text: Callable[[], str], report_missing: bool) -> None:
+    def _compare(self, ctx: Context, source: str, path: str, text: Callable[[], str]) -> None:
         """Compare the committed file ``path`` with ``text()`` (called only when the file exists)."""
         try:
             current = ctx.fs.read_bytes(path, 1 << 62)
         except OSError:
-            if report_missing:
-                ctx.report(self, source.split(" ")[0], Pos(1, 1),
-                           f"{path} is missing: run 'evalfmt transpile {source}' and commit the result")
             return
         if current != text().encode("utf-8"):
             ctx.report(self, path, Pos(1, 1),
-                       f"stale: differs from what {source} transpiles to; run 'evalfmt transpile {source}' "
-                       "and commit the result")
+                       f"stale: differs from what {source} transpiles to; run 'evalfmt transpile --layout agentv "
+                       f"{source}' and commit the result")

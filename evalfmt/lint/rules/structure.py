@@ -356,7 +356,11 @@ class UndiscoveredFile(_Reader):
           - name: finds-leak
             checks: [{transcript_mentions: POOL_LEAK}]
 
-    Fix: rename the file. ``--fix`` renames it (content byte for byte) unless the target exists.
+    Fix: rename the file. ``--fix`` renames it (content byte for byte) unless the target exists. A
+    name is proposed, and the file moved, only inside a skill's ``evals/`` (SKILL.md in the folder
+    above it) and only for a file that shows terum's fields: a file that is not an eval file (read with
+    ``--from terum``) or one outside a skill's ``evals/`` is reported, never moved, and no folder is
+    made for it.
     """
 
     code = "EV111"
