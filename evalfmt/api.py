@@ -18,6 +18,8 @@ from .formats.computed import leave_out
 from .fsio import atomic_write, copied_files, write_files  # noqa: F401 - the commands import them from here
 from .fsview import DISK, View
 
+from .formats.terum.paths import skill_root
+
 
 def read_units(units: list[Unit], *, fs: View) -> ReadResult:
     result = ReadResult()
@@ -196,8 +198,6 @@ def _out_dir(out: str | None, src: str, target, several: bool, evalset, index: i
     output is taken to live where the source does."""
     if out is None:
         if evalset.format == "terum":
-            from .formats.terum.paths import skill_root
-
             return skill_root(evalset.source or src, fs=DISK) or src
         if evalset.source:
             return evalset.source if os.path.isdir(evalset.source) else os.path.dirname(evalset.source) or "."

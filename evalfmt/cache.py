@@ -35,6 +35,7 @@ whose name and first bytes are an entry's.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import re
 import stat as statmod
@@ -140,8 +141,6 @@ def _plugin_modules(text: str) -> set[str]:
 def _module_files(top: str) -> list[object]:
     """A top-level module's files with their states, found as an import would find it (an editable
     install's finder included), without importing it."""
-    import importlib.util  # (only when a plugin distribution is installed)
-
     try:
         spec = importlib.util.find_spec(top)
     except (ImportError, ValueError):

@@ -14,6 +14,7 @@ import sys
 import click
 
 from . import __version__, program
+from .errors import EvalfmtError, UsageError, one_line
 
 #: subcommand -> (module under evalfmt.commands, one-line help shown by ``evalfmt --help``)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -54,8 +55,6 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context):
-        from .errors import UsageError
-
         try:
             return super().invoke(ctx)
         except UsageError as exc:  # from below the CLI: shown as click's own, with the command's --help hint
@@ -94,8 +93,6 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI, turning every failure into one line and an exit code."""
-    from .errors import EvalfmtError, one_line
-
     def say(message: str) -> None:  # one line, whatever the user strings in it hold
         click.echo(f"evalfmt: {one_line(message)}", err=True)
 

@@ -26,12 +26,15 @@ Every failure raises :class:`~evalfmt.errors.LoadError` with path, line and colu
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
-from .errors import LoadError, Pos
+import orjson
+
+from .errors import EvalfmtError, LoadError, Pos
 from .fsview import DISK, TooLarge, View
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -160,8 +163,6 @@ def bytes_setting(name: str, default: int) -> int:
     if not raw:
         return default
     if not raw.isdigit():
-        from .errors import EvalfmtError
-
         raise EvalfmtError(f"{name} must be a number of bytes (like 20000000), not '{raw}'")
     return int(raw)
 
@@ -246,8 +247,6 @@ def load_bytes(raw: bytes, path: str = "<bytes>", kind: str = "yaml", max_bytes:
 
 
 def _load_json(text: str, path: str) -> Any:
-    import orjson
-
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
@@ -308,8 +307,6 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 
 def _index_json(text: str) -> tuple[Any, list[Duplicate]]:
     """Re-read valid JSON into YMap/YSeq with positions (iterative; only called when positions are needed)."""
-    import json
-
     dups: list[Duplicate] = []
     # Precompute line starts for offset -> (line, col).
     starts = [0]

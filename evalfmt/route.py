@@ -32,6 +32,8 @@ from .formats.names import message as control_message
 from .paths import SEED_FILE  # noqa: F401 - the seed layout's file name, read from here too
 from .skill_triggers import conflict_message, missing_skill_message, skill_name_problem
 
+from .js import stringify
+
 
 @dataclass
 class Entry:
@@ -63,8 +65,6 @@ class Routed:
 
     def text(self, skill: str) -> str:
         """The text of one skill's ``evals.json`` (see :meth:`files`)."""
-        from .js import stringify
-
         return stringify({"tests": [e.to_json() for e in self.skills[skill]]}, 2) + "\n"
 
 

@@ -28,12 +28,14 @@ root; a process that is not evalfmt is not held off by the lock.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import time
 from typing import Callable, Mapping
 
 from . import guard
 from .errors import EvalfmtError
+from .paths import plain_relpath
 
 JOURNAL = ".evalfmt-journal"
 LOCK_FILE = ".evalfmt.lock"
@@ -119,8 +121,6 @@ def _commit_set(root: str, paths: list[str], files: Mapping[str, bytes]) -> None
 
 
 def _write_journal(root: str, data: dict) -> None:
-    import json
-
     path = os.path.join(root, JOURNAL)
     tmp = path + TMP_SUFFIX
     try:
@@ -223,8 +223,6 @@ def repair(root: str, notify: Notify) -> None:
 def _parse_journal(root: str, text: str, path: str) -> tuple[list[tuple[str, str]], str]:
     """The (target, temporary file) pairs of a journal and its state; EvalfmtError when it is not a
     journal evalfmt wrote (every name must be a temporary file beside its target, inside ``root``)."""
-    import json
-
     def bad(why: str) -> EvalfmtError:
         return EvalfmtError(f"{path}: not a journal evalfmt can finish ({why}); if no evalfmt is writing to "
                             f"{root}, delete it")
@@ -241,8 +239,6 @@ def _parse_journal(root: str, text: str, path: str) -> tuple[list[tuple[str, str
         if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
             raise bad("unknown shape")
         target_rel, tmp_rel = item
-        from .paths import plain_relpath
-
         t_dir, t_name = os.path.split(tmp_rel)
         if not (plain_relpath(target_rel) and plain_relpath(tmp_rel) and t_dir == os.path.dirname(target_rel)
                 and t_name.startswith(TMP_PREFIX) and t_name.endswith(TMP_SUFFIX)):

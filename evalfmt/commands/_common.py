@@ -6,8 +6,9 @@ import sys
 from typing import Any, Iterable
 
 import click
+import orjson
 
-from ..errors import counts_line, one_line
+from ..errors import EvalfmtError, UsageError, counts_line, one_line
 from ..formats import FORMAT_MODULES
 
 FORMAT_NAMES = list(FORMAT_MODULES)
@@ -59,8 +60,6 @@ def read_sets(path: str, from_: str | None, one: bool = False) -> list:
     """The eval sets under ``path``; EvalfmtError when nothing usable was read. ``one``: the command acts
     on one eval set, so sets of several formats need ``--from`` (:func:`one_format`)."""
     from ..api import read, sort_diagnostics
-    from ..errors import EvalfmtError
-
     result = read(path, from_)
     if not result.sets:
         errors = [d for d in sort_diagnostics(result.diagnostics) if d.severity == "error"]
@@ -77,8 +76,6 @@ def read_sets(path: str, from_: str | None, one: bool = False) -> list:
 def one_format(path: str, sets: list, from_: str | None) -> None:
     """Refuse eval sets of several formats (a skill folder holding terum evals and an EVAL.yaml) for a
     command that acts on one of them (score, compare, run, triggers): ``--from`` picks it."""
-    from ..errors import UsageError
-
     formats = list(dict.fromkeys(s.format for s in sets))
     if from_ is None and len(formats) > 1:
         raise UsageError(f"{path} holds {len(sets)} eval sets ({', '.join(formats)}): pass "
@@ -86,8 +83,6 @@ def one_format(path: str, sets: list, from_: str | None) -> None:
 
 
 def echo_json(data: Any) -> None:
-    import orjson
-
     try:
         text = orjson.dumps(data, option=orjson.OPT_INDENT_2)
     except TypeError:  # an integer beyond 64 bits that no reader caught: written as JavaScript would

@@ -14,6 +14,7 @@ import orjson
 from .. import cache as cache_mod
 from ..errors import EvalfmtError, Validation
 from ..fsview import View
+from ..load import max_bytes_default
 from ._common import err
 
 
@@ -91,8 +92,6 @@ def stdin_paths(paths: tuple[str, ...], stdin_filename: str | None, from_: str |
     name = stdin_filename or "-"
     if os.path.isdir(name):
         raise click.UsageError(f"--stdin-filename {name}: is a folder; name the file the text stands for")
-    from ..load import max_bytes_default  # the loader: 12 ms to import (python -X importtime), for stdin only
-
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise EvalfmtError("cannot read stdin")

@@ -6,6 +6,8 @@ import os
 
 import click
 
+from ..api import convert, copied_files, write_files
+from ..errors import EvalfmtError
 from ._common import FORMAT_NAMES, err, from_option
 
 
@@ -32,9 +34,6 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbo
     stops the conversion (exit 1) unless --force. Files are written atomically, unchanged files are
     not rewritten, and YAML written over an existing file keeps its comments and key order.
     """
-    from ..api import convert, copied_files, write_files
-    from ..errors import EvalfmtError
-
     conv = convert(src, to, out, from_)
     for note in conv.notes:
         err(f"note: {note}")

@@ -30,6 +30,8 @@ from ..paths import plain_name, plain_relpath  # noqa: F401 - writers import the
 from ..fsview import DISK, View
 from ..load import JSON_TOKEN, Loaded, load_file, type_name
 
+from ..suggest import near
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir import EvalSet, Span
 
@@ -274,8 +276,6 @@ class Reporter:
 
     def unknown_key(self, key: str, known: tuple[str, ...], *path: Any, severity: Severity = "warning",
                     otherwise: str = " (it is kept, but skill-creator ignores it)") -> None:
-        from ..suggest import near
-
         close = near(key, known)
         hint = f" (did you mean '{close}'?)" if close else otherwise
         self.add("EV101", f"unknown key '{key}'{hint}", *path, key=True, severity=severity,

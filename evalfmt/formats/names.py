@@ -11,9 +11,10 @@ or hide where it is, so it is refused as a structural error, whatever the format
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TYPE_CHECKING
 
 from ..errors import CONTROL, Diagnostic, control_char
+from ..ir import Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir import Check, EvalSet, Span
@@ -101,8 +102,6 @@ def message(noun: str, value: str) -> str:
 
 def _name_key(documents: dict[str, Loaded] | None, span: Span | None, name: str | None) -> Span | None:
     """The span of a top-level ``name:`` key holding ``name`` in the document ``span`` points into."""
-    from ..ir import Span
-
     loaded = (documents or {}).get(span.file) if span else None
     if loaded is None or not isinstance(loaded.data, dict) or loaded.data.get("name") != name:
         return None

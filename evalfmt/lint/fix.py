@@ -20,13 +20,16 @@ Fixes are idempotent: a fixed finding is gone on the next run, so a second ``--f
 
 from __future__ import annotations
 
+import difflib
+import json
 import os
 import re
 from dataclasses import dataclass, field
 
 from .. import guard
 from ..errors import Diagnostic, EvalfmtError, LoadError
-from ..load import Loaded, YMap, YSeq
+from ..fsio import atomic_write
+from ..load import Loaded, YMap, YSeq, kind_of, load_text
 from .context import line_starts
 
 _PLAIN_SAFE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
@@ -114,8 +117,6 @@ def _quote(new: str, quote: str) -> str:
     if quote == "'":
         return "'" + new.replace("'", "''") + "'"
     if quote == '"' or not _PLAIN_SAFE.match(new):
-        import json
-
         return json.dumps(new, ensure_ascii=False)
     return new
 
@@ -196,8 +197,6 @@ _NOTHING = object()
 def _documents(path: str, text: str) -> list[tuple[Loaded, int]] | None:
     """The documents of a file and the line each starts on less one (a JSONL file holds one per
     line); None when it does not load."""
-    from ..load import kind_of, load_text
-
     try:
         if not path.lower().endswith(".jsonl"):
             return [(load_text(text, path, kind_of(path)), 0)]
@@ -252,8 +251,6 @@ def _is_token_of(token: str, quote: str, expected: object) -> bool:
         return token == expected
     if quote == "'":
         return token[1:-1].replace("''", "'") == expected
-    from ..load import load_text
-
     try:
         return load_text(token, "<token>", "yaml").data == expected
     except LoadError:
@@ -298,8 +295,6 @@ def skill_evals(path: str) -> str | None:
 def apply(p: FixPlan) -> list[str]:
     """Write the edits (atomically, keeping a BOM the file had) and do the renames. Returns the
     paths changed."""
-    from ..fsio import atomic_write
-
     changed = []
     for path, text in p.edits.items():
         data = text.encode("utf-8")
@@ -323,8 +318,6 @@ def apply(p: FixPlan) -> list[str]:
 
 def diff(p: FixPlan) -> str:
     """The plan as a unified diff (renames in git's style)."""
-    import difflib
-
     out: list[str] = []
     for path in sorted(p.edits):
         a = p.originals[path].splitlines(keepends=True)

@@ -7,6 +7,9 @@ import os
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+import orjson
+
+from .. import __version__
 from ..errors import counts_line
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -43,8 +46,6 @@ def text(result: "LintResult", fixed: int = 0, quiet: bool = False) -> str:
 
 
 def json(result: "LintResult", fixed: int = 0) -> str:
-    import orjson
-
     data = {
         "diagnostics": [d.to_json() for d in result.diagnostics],
         "summary": {"errors": result.errors, "warnings": result.warnings, "infos": result.infos,
@@ -104,10 +105,6 @@ def rule_metadata(rule) -> dict:
 
 
 def sarif(result: "LintResult", reg: "Registry", fixed: int = 0) -> str:
-    import orjson
-
-    from .. import __version__
-
     codes = list(reg.codes())
     extra = sorted({d.code for d in result.diagnostics} - set(codes))
     rules = [rule_metadata(r) for r in reg]

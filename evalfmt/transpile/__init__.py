@@ -19,11 +19,15 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .. import guard
-from ..errors import Diagnostic, EvalfmtError, sort_diagnostics
+from .. import formats, guard
+from ..discover import agentv_output, discover, seed_sources, source_of
+from ..errors import Diagnostic, EvalfmtError, LoadError, sort_diagnostics
 from ..formats.computed import leave_out
+from ..fsio import write_files
 from ..fsview import DISK
 from ..paths import default_out, repository
+from ..route import route
+from .agentv_layout import AgentvError, transpile, transpile_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..discover import Unit
@@ -70,8 +74,6 @@ def plan(paths: list[str], layout: str = "seed", out_dir: str | None = None, fmt
 
 
 def _plan_seed(paths: list[str], out_dir: str | None, fmt: str | None, skill: str | None) -> Plan:
-    from ..discover import agentv_output, discover
-
     result = Plan()
     groups: dict[str, list[Unit]] = {}
     for path in paths:
@@ -101,8 +103,6 @@ def _with_sources(root: str, given: list[Unit]) -> list[tuple[Unit, bool]]:
     """The inputs of the default output folder ``root``: the units given and every other source of
     it (:func:`evalfmt.discover.seed_sources`; lint's EV505 compares with the same), in path order (a
     unit given inside a terum skill at its skill's place), each with whether it was given."""
-    from ..discover import seed_sources, source_of
-
     sources = seed_sources(root, fs=DISK)
     covered = {s.path for s in (source_of(u.path, sources) for u in given) if s is not None}
 
@@ -119,9 +119,6 @@ def _route_into(root: str, inputs: list[tuple[Unit, bool]], skill: str | None, r
     units route to. A source that was not given and routes to one of them is named in a note and its
     errors stop the transpile; its other notes are not printed, and it is left out when it routes to
     none of them."""
-    from .. import formats
-    from ..route import route
-
     reads = [(unit, given, formats.read_unit(unit, fs=DISK)) for unit, given in inputs]
     wanted = {name for _u, given, read in reads if given for name in route(read.sets, skill).skills}
     sets = []
@@ -175,9 +172,6 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan:
-    from ..discover import discover
-    from .agentv_layout import AgentvError
-
     result = Plan()
     owner: dict[str, str] = {}
     for path in paths:
@@ -213,9 +207,6 @@ def _plan_agentv(paths: list[str], out_dir: str | None, fmt: str | None) -> Plan
 def _agentv_unit(unit, notes: list[str]) -> tuple[dict[str, str], list[str]] | None:
     """The agentv layout of one unit: (file name -> text, warnings). AgentvError as agentv fails. Cases
     another format computes when it runs are left out, each named in ``notes``."""
-    from ..errors import LoadError
-    from .agentv_layout import AgentvError, transpile, transpile_file
-
     source = os.path.basename(unit.path.rstrip("/\\")) or unit.path
     if unit.format == "agentv":
         try:
@@ -223,13 +214,14 @@ def _agentv_unit(unit, notes: list[str]) -> tuple[dict[str, str], list[str]] | N
         except LoadError as exc:
             raise AgentvError(str(exc)) from None
         return res.files(), res.warnings
-    from .. import formats
-    from ..formats.agentv.writer import to_data
-
     read = formats.read_unit(unit, fs=DISK)
     errors = [d for d in read.diagnostics if d.severity == "error"]
     if errors:
         raise AgentvError(errors[0].format())
+    # lint's EV505 imports this package (for agentv_layout): the agentv writer, 29 ms to import
+    # (python -X importtime, load 2.5), is loaded only for another format's file in the agentv layout
+    from ..formats.agentv.writer import to_data
+
     out: dict[str, str] = {}
     warnings: list[str] = []
     for es in _static(read.sets, notes):
@@ -249,8 +241,6 @@ def apply(p: Plan, notify=None) -> list[str]:
     """Write the plan's files (:func:`evalfmt.api.write_files`: every path checked inside its folder
     before the first write, the folders locked, the set atomic, unchanged files left alone).
     Returns the paths written."""
-    from ..fsio import write_files
-
     if not p.ok:
         raise EvalfmtError("refusing to write: the transpile has errors")
     return write_files(p.files, p.roots, notify)

@@ -24,12 +24,15 @@ Kept free of pydantic: the agentv transpile layout imports it on its fast path.
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from ...errors import LoadError, Pos
 from ...fsview import DISK, View
-from ...load import Duplicate, Loaded, YMap, YSeq, check_expanded_size, max_bytes_default, plain, read_text
-from ...load import load_text as _libyaml_load_text
+from ...load import (Duplicate, Loaded, YMap, YSeq, check_expanded_size, load_text as _libyaml_load_text,
+                     max_bytes_default, plain, read_text)
+from ...npmyaml import YamlError, load
+from ...npmyaml.simple import is_simple
 
 MERGE_KEY = "<<"
 
@@ -99,8 +102,6 @@ def load_file(path: str, *, fs: View = DISK) -> Loaded:
 
 
 def load_text(text: str, path: str = "<string>") -> Loaded:
-    from ...npmyaml.simple import is_simple
-
     if is_simple(text):
         try:
             loaded = _libyaml_load_text(text, path, "yaml")
@@ -115,8 +116,6 @@ def load_text(text: str, path: str = "<string>") -> Loaded:
 
 
 def _load_npm(text: str, path: str) -> Loaded:
-    from ...npmyaml import YamlError, load
-
     try:
         data, dups = load(text)
     except YamlError as err:
@@ -216,8 +215,6 @@ def _units(text: str) -> str:
 
 def js_column(text: str, starts: list[int], offset: int) -> int:
     """The column of ``offset`` as agentv reports it (UTF-16 units from the start of its line)."""
-    import bisect
-
     line = bisect.bisect_right(starts, offset)
     return len(_units(text[starts[line - 1]:offset])) + 1
 
@@ -226,8 +223,6 @@ def _prettify(src: str, message: str, offset: int, end: int | None, starts: list
     """The ``yaml`` package's error text: message, line and column (lines as ``starts`` count them,
     columns in UTF-16 units), the source line (cut to 80 units around the column; the line before it
     too when the error is at the start of its line) and a caret under each unit of the error."""
-    import bisect
-
     line = bisect.bisect_right(starts, offset)
     col = js_column(src, starts, offset)
     message += f" at line {line}, column {col}"

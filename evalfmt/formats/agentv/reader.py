@@ -30,11 +30,15 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import orjson
+
+from ... import ir
+from ...ecmaregex import problems
 from ...errors import Diagnostic, LoadError, Pos, Severity
 from ...fsview import DISK, View
 from ...load import Loaded, load_text, read_text, type_name
+from ...skill_triggers import conflict_message, missing_skill_message
 from ...suggest import near, typo
-from ... import ir
 from .. import ReadResult
 from .loader import load_file, plain
 
@@ -762,8 +766,6 @@ class Reader:
     def _trigger_conflicts(self, ctx: Ctx, checks: list, test: str | None) -> None:
         """EV103 for a skill-trigger without a skill (the router's line too), EV503 for a test that asks
         one skill both to trigger and not to."""
-        from ...skill_triggers import conflict_message, missing_skill_message
-
         seen: dict[str, bool] = {}
         for check in checks:
             if not isinstance(check, ir.SkillTrigger):
@@ -1163,8 +1165,6 @@ def regex_problem(pattern: str, flags: str | None) -> tuple[str, Severity, str] 
         bad = [ch for ch in flags if ch not in JS_REGEX_FLAGS]
         if bad or len(set(flags)) != len(flags):
             return "flags", "error", f"invalid regex flags '{flags}': use a subset of d, g, i, m, s, u, v, y, each once"
-    from ...ecmaregex import problems
-
     for p in problems(pattern, flags or ""):
         if p.kind == "invalid":
             return "value", "error", f"regex {_q(pattern)} is not a valid ECMAScript regex: {p.message} " \
@@ -1178,8 +1178,6 @@ def assertion_checks(items: list, source: str, span: ir.Span | None = None) -> l
     """IR checks for raw agentv assertion mappings held as data (a ``composite``'s ``assertions``, kept
     as written in its :class:`~evalfmt.ir.Opaque`), read as the reader reads a test's (``source``: the
     eval file, for custom assertion types); every check gets ``span`` (the composite's place)."""
-    import orjson
-
     loaded = load_text(orjson.dumps({"assertions": items}).decode(), source, kind="json")
     data = loaded.data.get("assertions") if isinstance(loaded.data, dict) else None
     if not isinstance(data, list):

@@ -36,6 +36,8 @@ from .paths import (  # noqa: F401 - re-exported for the terum format's users
     file_path_violation, fixture_outside, has_assets, is_skill_dir, misplaced_files, read_or_reported, skill_root,
 )
 
+from ...ecmaregex import problems
+
 CASE_KEYS = ("task", "checks", "judge", "files", "fixture", "setup", "bucket", "requires",
              "timeout_minutes", "max_turns")
 SUITE_KEYS = CASE_KEYS + ("cases",)
@@ -151,8 +153,6 @@ def regex_problem(pattern: str, flags: str = "") -> str | None:
     Only ``invalid`` (not ECMAScript), ``unsupported`` (evalfmt cannot run it) and ``differs`` (Python
     reads it otherwise, likely a mistake) are findings; the subtler differences the translator
     handles are not."""
-    from ...ecmaregex import problems
-
     found = [p for p in problems(pattern, flags) if p.kind in ("invalid", "unsupported", "differs")]
     return "; ".join(p.message for p in found) if found else None
 
