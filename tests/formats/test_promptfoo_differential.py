@@ -23,6 +23,7 @@ from conftest import ROOT
 from evalfmt import api
 from evalfmt.formats.promptfoo import reader, writer
 from promptfoo_corpus import CORPUS
+import promptfoo_real
 from promptfoo_real import node_version, run_many, unavailable, version
 
 pytestmark = [pytest.mark.node, pytest.mark.slow]
@@ -91,6 +92,50 @@ REFUSED = {
 def test_the_real_tools_are_the_pinned_ones():
     assert version() == "0.123.1"
     assert node_version().startswith("v22.")
+
+
+def test_the_outcome_cache_key_covers_every_input(tmp_path, monkeypatch):
+    """An outcome is read from the cache only for the same config, the same files it names, the same
+    promptfoo and Node, and the same extraction and comparison code: a change to any runs promptfoo again."""
+    _write(tmp_path, {"promptfooconfig.yaml": "prompts: [file://p.txt]\n", "p.txt": "A {{x}}\n"})
+    identity = promptfoo_real.tool_identity()
+    first = promptfoo_real.key(tmp_path, identity)
+    (tmp_path / "p.txt").write_text("B {{x}}\n", encoding="utf-8")  # a file the config names
+    second = promptfoo_real.key(tmp_path, identity)
+    (tmp_path / "data.csv").write_text("x\n1\n", encoding="utf-8")  # a file it may name
+    third = promptfoo_real.key(tmp_path, identity)
+    assert len({first, second, third}) == 3
+    monkeypatch.setattr(promptfoo_real, "node_version", lambda: "v22.0.0")
+    assert promptfoo_real.key(tmp_path, promptfoo_real.tool_identity()) != third
+    monkeypatch.undo()
+    changed = tmp_path / "compare.py"
+    changed.write_text("# another comparison\n", encoding="utf-8")
+    monkeypatch.setattr(promptfoo_real, "SOURCES", (*promptfoo_real.SOURCES[:-1], changed))
+    assert promptfoo_real.tool_identity() != identity
+
+
+def test_a_cache_entry_is_used_only_under_its_own_key(tmp_path, monkeypatch):
+    monkeypatch.setattr(promptfoo_real, "CACHE", tmp_path)
+    entry = {"rc": 0, "rows": [], "stderr": "", "ran": False, "key": "a" * 64, "format": promptfoo_real.ENTRY_FORMAT,
+             "promptfoo": version(), "node": node_version()}
+    (tmp_path / f"{'a' * 64}.json").write_text(json.dumps(entry), encoding="utf-8")
+    (tmp_path / f"{'b' * 64}.json").write_text(json.dumps(entry), encoding="utf-8")  # (copied to another key)
+    assert promptfoo_real.cached("a" * 64) == entry
+    assert promptfoo_real.cached("b" * 64) is None
+    (tmp_path / f"{'a' * 64}.json").write_text(json.dumps({**entry, "node": "v22.0.0"}), encoding="utf-8")
+    assert promptfoo_real.cached("a" * 64) is None
+    monkeypatch.setenv("EVALFMT_PROMPTFOO_FRESH", "1")
+    (tmp_path / f"{'a' * 64}.json").write_text(json.dumps(entry), encoding="utf-8")
+    assert promptfoo_real.cached("a" * 64) is None
+
+
+def test_a_cached_outcome_is_what_promptfoo_gives_now(real, monkeypatch):
+    """One config of the corpus run again, past the cache: the stored outcome is promptfoo's own."""
+    root, outcomes = real
+    monkeypatch.setenv("EVALFMT_PROMPTFOO_FRESH", "1")
+    (now,) = run_many([root / "nunjucks"])
+    assert now["ran"] is True
+    assert now["rows"] == outcomes["nunjucks"]["rows"]
 
 
 @pytest.mark.parametrize("name", list(CORPUS))
