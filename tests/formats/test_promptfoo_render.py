@@ -48,6 +48,20 @@ def _read(tmp_path, files):
     ("{{ xs | join(', ') }}|{{ xs[0] }}|{{ xs | length }}", {"xs": ["a", "b"]}, "a, b|a|2"),
     ("{# hidden #}{% raw %}{{ kept }}{% endraw %}", {}, "{{ kept }}"),
     ("text\n", {}, "text\n"),  # (a template keeps its trailing line break)
+    # JavaScript's values and operators, as nunjucks compiles each expression to JavaScript
+    ("{{ xs.length }}|{{ s.length }}|{{ xs[-1] }}|{{ o.length }}", {"xs": [1, 2, 3], "s": "héllo", "o": {}}, "3|5||"),
+    ("{% if n == 1 %}eq{% endif %}|{{ not n == 1 }}|{{ not (n == 1) }}", {"n": "1"}, "eq|false|false"),
+    ("{{ 'a' ~ missing }}|{{ 'a' + 1 }}|{{ s + 1 }}|{{ -7 % 3 }}|{{ 'ab' * 2 }}|{{ 1 / 0 }}|{{ 1 < 2 < 3 }}",
+     {"s": "2"}, "aundefined|a1|21|-1|NaN|Infinity|true"),
+    ("{{ a + b }}|{{ range(3) }}|{{ o | dump }}|{{ {'b': 1, '1': 2} | dump }}",
+     {"a": [1, 2], "b": [3], "o": {"f": 1.0}}, '1,23|0,1,2|{"f":1}|{"1":2,"b":1}'),
+    ("{% for k, v in o %}{{ k }}={{ v }};{% endfor %}|{% for c in 'ab' %}[{{ c }}]{% endfor %}|"
+     "{% for x in 5 %}x{% else %}none{% endfor %}", {"o": {"b": 1, "a": 2}}, "b=1;a=2;|[a][b]|none"),
+    ("{{ t | indent(2) }}|{{ u | truncate(5) }}|{{ '12abc' | int }}|{{ 'abc' | int }}|{{ n | default('d') }}",
+     {"t": "a\n\nb", "u": "ab cd ef", "n": None}, "a\n  \n  b|ab cd...|12||"),
+    ("{{ true }} {{ none }}|{{ null }}|{{ x | escape }}|{% if '' | safe %}safe is an object{% endif %}",
+     {"x": "<a href='x'>\\</a>"}, "true ||&lt;a href=&#39;x&#39;&gt;&#92;&lt;/a&gt;|safe is an object"),
+    ("{% macro m(a, b=missing) %}{{ a }}/{{ b }}{% endmacro %}{{ m(1) }}", {"b": "var b"}, "1/var b"),
 ])
 def test_rendered_as_nunjucks_renders(template, vars_, expected):
     assert render(template, vars_) == expected
@@ -56,9 +70,20 @@ def test_rendered_as_nunjucks_renders(template, vars_, expected):
 @pytest.mark.parametrize("template, vars_, why", [
     ("{{ x | tojson }}", {"x": 1}, "the filter 'tojson' (not one of nunjucks' built-in filters)"),
     ("{{ env.HOME }}", {}, "the environment variable 'env.HOME' (promptfoo reads the process environment)"),
-    ("{{ xs | join(',') }}", {"xs": "abc"},
-     "the filter 'join' on a value that is not a list (nunjucks stops with an error)"),
-    ("{% for k, v in o %}{{ k }}{% endfor %}", {"o": {"a": 1}}, "a '{% for %}' over a mapping"),
+    ("{{ xs | join(',') }}", {"xs": "abc"}, "the filter 'join' on text (nunjucks stops with an error)"),
+    ("{{ n | upper }}", {"n": 7}, "the filter 'upper' on a number (nunjucks stops with an error)"),
+    ("{{ s[1:3] }}", {"s": "hello"}, "a slice such as s[1:3] (nunjucks does not parse it)"),
+    ("{% with y = 1 %}{{ y }}{% endwith %}", {}, "the tag 'with' (not a nunjucks tag)"),
+    ("{{ lipsum(1) }}", {}, "calling a value that is not a function (nunjucks stops with an error)"),
+    ("{{ s.toUpperCase() }}", {"s": "a"}, "a JavaScript method ('.toUpperCase()')"),
+    ("{% if x == None %}{% endif %}", {}, "'None' (nunjucks reads it as an undefined variable; its literals are "
+                                          "true, false, none)"),
+    ("{{ 'caf\\u00e9' }}", {}, "the string 'caf\\u00e9' (nunjucks reads a backslash other than \\n, \\t, \\r as "
+                                "the character after it)"),
+    ("{{ 1_000 }}", {}, "the number '1_000' (nunjucks reads numbers written as 12 or 1.5 only)"),
+    ("{{ 1 + 2 ~ 'x' }}", {}, "an expression whose operators nunjucks' JavaScript groups otherwise (add parentheses)"),
+    ("{% set c = 0 %}{% for x in xs %}{% set c = c + 1 %}{% endfor %}", {"xs": [1]},
+     "setting 'c' inside a loop when it is also set outside it (nunjucks changes the outer one)"),
     ("{{ x | random }}", {"x": [1, 2]}, "the filter 'random' (its result is not the same on each run)"),
     ("{% if %}", {}, "a template evalfmt cannot parse (Expected an expression, got 'end of statement block')"),
 ])
@@ -264,3 +289,4 @@ def test_prompt_globs_from_a_relative_config_path(tmp_path, monkeypatch):
     assert result.diagnostics == []
     assert [(c.name, c.input) for c in result.sets[0].cases] == [
         ("test-1 @ prompt-1", "A 1"), ("test-1 @ prompt-2", "B 1"), ("test-1 @ prompt-3", "C 1")]
+
