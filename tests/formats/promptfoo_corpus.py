@@ -569,4 +569,16 @@ tests:
 """,
         "p/a.txt": "A {{q}}\n", "p/b.txt": "B {{q}}\n",
     },
+    "yaml-dates": {
+        "promptfooconfig.yaml": """\
+prompts: ['<{{ q }}> {{ q | dump }} {{ f }}']
+providers: [echo]
+tests:
+  - vars: {q: '2001-12-14', f: none}
+  - vars: {q: 2024-05-01 10:00:00, f: none}
+  - vars: {q: [2024-05-01, x], f: none}
+  - vars: {q: quoted, f: file://d.yaml}
+""",
+        "d.yaml": "a: 2001-12-14\nb: 2001-12-14t21:59:43.10-05:00\nc: 2002-12-14 1:2:3\nd: '2001-12-14'\n",
+    },
 }

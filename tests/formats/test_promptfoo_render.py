@@ -385,3 +385,16 @@ def test_a_skill_used_list_is_one_assertion_weight(tmp_path, run_cli):
     code, out, err = run_cli("convert", str(tmp_path / "promptfooconfig.yaml"), "--to", "promptfoo")
     assert (code, err) == (0, "")
     assert yaml.safe_load(out) == yaml.safe_load(config)
+
+
+def test_an_unquoted_yaml_date_is_what_promptfoo_makes_of_it(tmp_path):
+    """(js-yaml reads it as a Date; promptfoo's merging of the vars copies it as an empty object)"""
+    es, diags = _read(tmp_path, {
+        "promptfooconfig.yaml": ("prompts: ['<{{ q }}> {{ q | dump }} {{ f }}']\ntests:\n"
+                                 "  - vars: {q: '2001-12-14', f: none}\n  - vars: {q: 2024-05-01 10:00:00, f: none}\n"
+                                 "  - vars: {q: [2024-05-01, x], f: none}\n  - vars: {q: quoted, f: file://d.yaml}\n"),
+        "d.yaml": "a: 2001-12-14\nb: 2001-12-14t21:59:43.10-05:00\nd: '2001-12-14'\n"})
+    assert diags == []
+    assert [c.input for c in es.cases] == [
+        '<2001-12-14> "2001-12-14" none', "<[object Object]> {} none", '<[object Object],x> [{},"x"] none',
+        '<quoted> "quoted" {"a":"2001-12-14T00:00:00.000Z","b":"2001-12-15T02:59:43.100Z","d":"2001-12-14"}']

@@ -38,6 +38,7 @@ from typing import Any, Iterator
 
 from ... import js
 from .files import Files, FilesError, Outside
+from .loader import YamlDate
 from .template import LIMIT, Budget, Unrenderable, js_string, render
 
 _JS_EXT = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx")
@@ -303,10 +304,22 @@ def _txt_prompts(text: str) -> list[str]:
 
 
 def _js_json(value: Any, indent: int | None = None) -> str:
-    """``JSON.stringify(value)`` (with ``indent``: ``JSON.stringify(value, null, indent)``)."""
+    """``JSON.stringify(value)`` (with ``indent``: ``JSON.stringify(value, null, indent)``; a YAML date as the
+    Date's ``toJSON()``)."""
+    value = _dates_as_json(value)
     if indent:
         return js.stringify(value, indent)
     return js.stringify(value)
+
+
+def _dates_as_json(value: Any) -> Any:
+    if isinstance(value, YamlDate):
+        return value.iso()
+    if isinstance(value, list):
+        return [_dates_as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _dates_as_json(v) for k, v in value.items()}
+    return value
 
 
 def _js(value: Any) -> str:
@@ -529,7 +542,7 @@ def combinations(vars_: dict, base: str, files: Files, limit: int = MAX_RUNS) ->
             if not found:
                 raise ConfigError(f"no file found for var '{key}' at '{pattern}' (promptfoo stops here)")
             values: list = [f"file://{p}" for p in found]
-        elif isinstance(value, list) and value and isinstance(value[0], str):
+        elif isinstance(value, list) and value and isinstance(value[0], str) and not isinstance(value[0], YamlDate):
             values = value
         else:
             values = [value]
@@ -601,7 +614,7 @@ def render_prompt(prompt: Prompt, vars_: dict, base: str, files: Files, env: dic
     """The text promptfoo sends for ``prompt`` with ``vars_`` (``renderPrompt``); :class:`Unrenderable`."""
     if prompt.why:
         raise Unrenderable(prompt.why)
-    vars_ = dict(vars_)
+    vars_ = {k: _without_dates(v) for k, v in vars_.items()}
     load_var_files(vars_, base, files)
     for key, value in vars_.items():
         if isinstance(value, str) and value.endswith("\n"):
@@ -624,6 +637,20 @@ def render_prompt(prompt: Prompt, vars_: dict, base: str, files: Files, env: dic
 
 
 _NOT_JSON = object()
+
+
+def _without_dates(value: Any) -> Any:
+    """``value`` with each unquoted YAML date as promptfoo has it when it renders: an empty object (promptfoo's
+    parser makes it a JavaScript Date, which its merging of the vars copies as an object with no keys:
+    ``{{ day }}`` sends ``[object Object]``, ``{{ day | dump }}`` ``{}``)."""
+    if isinstance(value, YamlDate):
+        return {}
+    if isinstance(value, list) and any(not isinstance(v, (str, int, float, bool)) or isinstance(v, YamlDate)
+                                       for v in value):
+        return [_without_dates(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _without_dates(v) for k, v in value.items()}
+    return value
 
 
 def _render_object(obj: Any, vars_: dict, env: dict, budget: Budget | None) -> Any:
