@@ -581,4 +581,10 @@ tests:
 """,
         "d.yaml": "a: 2001-12-14\nb: 2001-12-14t21:59:43.10-05:00\nc: 2002-12-14 1:2:3\nd: '2001-12-14'\n",
     },
+    "prompt-glob-none": {"promptfooconfig.yaml": """\
+prompts: ['file://nothing/*.txt', 'Real {{ q }}']
+providers: [echo]
+tests:
+  - vars: {q: 1}
+"""},
 }
