@@ -141,6 +141,7 @@ def test_the_outcome_cache_key_covers_every_input(tmp_path, monkeypatch):
 
 def test_a_cache_entry_is_used_only_under_its_own_key(tmp_path, monkeypatch):
     monkeypatch.setattr(promptfoo_real, "CACHE", tmp_path)
+    monkeypatch.delenv("EVALFMT_PROMPTFOO_FRESH", raising=False)  # (the suite may run with it set)
     entry = {"rc": 0, "rows": [], "stderr": "", "ran": False, "key": "a" * 64, "format": promptfoo_real.ENTRY_FORMAT,
              "promptfoo": version(), "node": node_version()}
     (tmp_path / f"{'a' * 64}.json").write_text(json.dumps(entry), encoding="utf-8")
