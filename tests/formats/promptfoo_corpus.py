@@ -1,6 +1,8 @@
 """A corpus of promptfoo configs of our own, written to cover promptfoo's documented config features (vars,
 defaultTest inline and file://, scenarios, prompts x tests, prompt objects, prompt files and globs, chat
-prompts, nunjucks, CSV/JSON/JSONL/YAML tests files, array vars, transforms, thresholds, metrics, weights).
+prompts, nunjucks, CSV/JSON/JSONL/YAML tests files, array vars, transforms, thresholds, metrics, weights), and
+nunjucks' JavaScript meanings (lengths, loose equality, `not a == b`, `~` with undefined), brace and `**`
+globs, scenario files, the prompt filters of tests and providers, `evaluateOptions.repeat`.
 Each entry is one folder: {relative path: text}; ``promptfooconfig.yaml`` is the config.
 
 ``tests/formats/test_promptfoo_differential.py`` runs the real promptfoo on each and compares its
@@ -423,5 +425,166 @@ prompts:
 providers: [echo]
 tests:
   - vars: {q: what}
+"""},
+
+    "js-semantics": {"promptfooconfig.yaml": """\
+prompts:
+  - |
+    {{ items.length }}/{{ name.length }}/{{ items[-1] }}/{{ 'a' ~ missing }}/{{ n + 1 }}/{{ count + 1 }}
+    {% if count == 3 %}loose{% endif %} {{ not count == 3 }} {{ not (count == 3) }} {{ 'b' in items }}
+    {% for k, v in meta %}{{ k }}={{ v }};{% endfor %} {% for c in 'ab' %}[{{ c }}]{% endfor %}
+    {{ range(3) }} {{ meta | dump }} {{ '12abc' | int }}|{{ 'abc' | int }}|{{ nothing | default('d') }}
+    {% macro tag(x, style=missing) %}<{{ x }}|{{ style }}>{% endmacro %}{{ tag('t') }} {{ 7 // 2 }} {{ -7 % 3 }}
+providers: [echo]
+tests:
+  - options: {disableVarExpansion: true}
+    vars:
+      items: [a, b, c]
+      name: promptfoo
+      n: '2'
+      count: '3'
+      meta: {b: 1.0, '1': two, a: [x, y]}
+      nothing: null
+      style: from the vars
+"""},
+    "nunjucks-filters": {"promptfooconfig.yaml": """\
+prompts:
+  - |
+    [{{ text | indent(2) }}] [{{ words | truncate(5) }}] [{{ 'abc' | center(8) }}] [{{ words | replace(' ', '_', 2) }}]
+    [{{ html | escape }}] [{{ html | striptags }}] [{{ words | wordcount }}] [{{ nums | batch(2) | dump }}]
+    [{{ names | sort | join(',') }}] [{{ people | groupby('team') | dump }}] [{{ words | title }}]
+    [{{ people | selectattr('lead') | join(',', 'name') }}] [{{ nums | sum }}] [{{ 3.14159 | round(2) }}]
+    [{% if html | safe %}safe{% endif %}] [{{ people | length }}]
+providers: [echo]
+tests:
+  - options: {disableVarExpansion: true}
+    vars:
+      text: "one\\n\\ntwo"
+      words: ab cd ef gh
+      html: <b>x</b> & 'y'
+      nums: [3, 1, 2]
+      names: [bo, Al, cy]
+      people:
+        - {name: ann, team: red, lead: true}
+        - {name: bob, team: blue}
+        - {name: cy, team: red}
+"""},
+    "empty-list-var": {"promptfooconfig.yaml": """\
+prompts: ['[{{ xs }}]{{ y }}']
+providers: [echo]
+tests:
+  - vars: {xs: [], y: a}
+  - vars: {xs: [1, 2], y: b}
+"""},
+    "scenario-files": {
+        "promptfooconfig.yaml": """\
+prompts: ['{{q}} in {{l}}']
+providers: [echo]
+scenarios:
+  - file://scen/*.yaml
+  - config: [{vars: {l: de}}]
+    tests: file://t.yaml
+""",
+        "scen/a.yaml": "config: [{vars: {l: fr}}]\ntests: [{vars: {q: hi}}]\n",
+        "scen/b.yaml": "- config: [{vars: {l: es}}, {vars: {l: it}}]\n  tests: [{vars: {q: ola}}]\n",
+        "t.yaml": "- vars: {q: a}\n- description: bee\n  vars: {q: b}\n",
+    },
+    "globs": {
+        "promptfooconfig.yaml": """\
+prompts: ['{{ q }}: {{ d }}']
+providers: [echo]
+tests:
+  - file://t/{a,b}.yaml
+  - file://t/**/*.yaml
+  - vars: {q: braces, d: 'file://d/{x,y}.txt'}
+""",
+        "t/a.yaml": "- vars: {q: a, d: '-'}\n", "t/b.yaml": "- vars: {q: b, d: '-'}\n",
+        "t/c/d.yaml": "- vars: {q: d, d: '-'}\n", "t/.hidden.yaml": "- vars: {q: hidden, d: '-'}\n",
+        "t/.h/e.yaml": "- vars: {q: e, d: '-'}\n", "d/x.txt": "X\n", "d/y.txt": "Y\n", "d/z.txt": "Z\n",
+    },
+    "prompt-filters": {"promptfooconfig.yaml": """\
+prompts:
+  - {raw: 'A {{q}}', label: 'grp:a'}
+  - {raw: 'B {{q}}', label: 'grp:b'}
+  - {raw: 'C {{q}}', label: other}
+  - {raw: 'D {{q}}', label: never}
+providers:
+  - id: echo
+    prompts: ['grp:*', other]
+tests:
+  - vars: {q: 1}
+    prompts: ['grp:*']
+  - vars: {q: 2}
+    prompts: [grp]
+  - vars: {q: 3}
+    prompts: [other, never]
+  - vars: {q: 4}
+"""},
+    "all-missing-tests": {"promptfooconfig.yaml": """\
+prompts: ['[{{ prompt }}]']
+providers: [echo]
+tests:
+  - file://tests/a.yaml
+  - file://tests/b.yaml
+"""},
+    "repeat": {"promptfooconfig.yaml": """\
+prompts: ['Say {{ word }}']
+providers: [echo]
+evaluateOptions: {repeat: 2}
+tests:
+  - vars: {word: [hi, yo]}
+"""},
+    "package-var": {"promptfooconfig.yaml": """\
+prompts: ['{{ q }} and {{ r }}']
+providers: [echo]
+tests:
+  - vars: {q: 'package:no-such-package:fn', r: fine}
+"""},
+    "skill-used-weights": {"promptfooconfig.yaml": """\
+prompts: ['{{ task }}']
+providers: [echo]
+defaultTest:
+  assert:
+    - {type: skill-used, value: [review, lint], weight: 2}
+tests:
+  - vars: {task: review the diff}
+    assert:
+      - {type: not-skill-used, value: [deploy, release]}
+      - {type: skill-used, value: review, weight: 3}
+"""},
+    "csv-long-field": {
+        "promptfooconfig.yaml": """\
+prompts: ['{{ doc | length }} {{ doc | truncate(12) }}']
+providers: [echo]
+tests: file://rows.csv
+""",
+        "rows.csv": 'doc,__expected\n"' + "lorem ipsum " * 12000 + '",contains: lorem\n',
+    },
+    "refused-prompt-braces": {
+        "promptfooconfig.yaml": """\
+prompts: ['file://p/{a,b}.txt']
+providers: [echo]
+tests:
+  - vars: {q: 1}
+""",
+        "p/a.txt": "A {{q}}\n", "p/b.txt": "B {{q}}\n",
+    },
+    "yaml-dates": {
+        "promptfooconfig.yaml": """\
+prompts: ['<{{ q }}> {{ q | dump }} {{ f }}']
+providers: [echo]
+tests:
+  - vars: {q: '2001-12-14', f: none}
+  - vars: {q: 2024-05-01 10:00:00, f: none}
+  - vars: {q: [2024-05-01, x], f: none}
+  - vars: {q: quoted, f: file://d.yaml}
+""",
+        "d.yaml": "a: 2001-12-14\nb: 2001-12-14t21:59:43.10-05:00\nc: 2002-12-14 1:2:3\nd: '2001-12-14'\n",
+    },
+    "prompt-glob-none": {"promptfooconfig.yaml": """\
+prompts: ['file://nothing/*.txt', 'Real {{ q }}']
+providers: [echo]
+tests:
+  - vars: {q: 1}
 """},
 }

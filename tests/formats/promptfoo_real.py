@@ -105,6 +105,23 @@ def _extract(out: pathlib.Path) -> list[dict]:
     return rows
 
 
+#: where the folder promptfoo ran in was, in a stored outcome (a prompt promptfoo makes an absolute path of)
+FOLDER = "$FOLDER"
+
+
+def _placed(value, folder: pathlib.Path, stored: bool = False):
+    """An outcome (or its rows) with the folder's absolute path written as :data:`FOLDER` (``stored``) or put
+    back in place of it: the outcome of a folder's files does not depend on where the folder is."""
+    old, new = (str(folder), FOLDER) if stored else (FOLDER, str(folder))
+    if isinstance(value, str):
+        return value.replace(old, new)
+    if isinstance(value, list):
+        return [_placed(v, folder, stored) for v in value]
+    if isinstance(value, dict):
+        return {k: _placed(v, folder, stored) for k, v in value.items()}
+    return value
+
+
 def run_many(folders: list[pathlib.Path], parallel: int = 2) -> list[dict]:
     """{"rc", "rows" (None when promptfoo wrote no output), "stderr", "ran" (promptfoo ran now, not read from
     the cache)} for each folder's ``promptfooconfig.yaml``, from the cache where it holds them."""
@@ -112,7 +129,7 @@ def run_many(folders: list[pathlib.Path], parallel: int = 2) -> list[dict]:
     CACHE.mkdir(parents=True, exist_ok=True)
     identity = tool_identity()
     keys = [key(f, identity) for f in folders]
-    found = {k: e for k in keys if (e := cached(k)) is not None}
+    found = {k: _placed(e, f) for f, k in zip(folders, keys) if (e := cached(k)) is not None}
     todo = [(f, k) for f, k in zip(folders, keys) if k not in found]
     if todo:
         with tempfile.TemporaryDirectory() as home:
@@ -134,8 +151,8 @@ def run_many(folders: list[pathlib.Path], parallel: int = 2) -> list[dict]:
                 (f / name).unlink(missing_ok=True)
             found[k] = entry
             if entry["rows"] is not None:  # (a refusal is run again: it may be the machine's, not the config's)
-                stored = {**entry, "ran": False, "key": k, "format": ENTRY_FORMAT, "promptfoo": version(),
-                          "node": node_version()}
+                stored = {**entry, "rows": _placed(entry["rows"], f, stored=True), "ran": False, "key": k,
+                          "format": ENTRY_FORMAT, "promptfoo": version(), "node": node_version()}
                 (CACHE / f"{k}.json").write_text(json.dumps(stored), encoding="utf-8")
     return [found[k] for k in keys]
 

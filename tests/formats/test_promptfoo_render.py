@@ -48,6 +48,20 @@ def _read(tmp_path, files):
     ("{{ xs | join(', ') }}|{{ xs[0] }}|{{ xs | length }}", {"xs": ["a", "b"]}, "a, b|a|2"),
     ("{# hidden #}{% raw %}{{ kept }}{% endraw %}", {}, "{{ kept }}"),
     ("text\n", {}, "text\n"),  # (a template keeps its trailing line break)
+    # JavaScript's values and operators, as nunjucks compiles each expression to JavaScript
+    ("{{ xs.length }}|{{ s.length }}|{{ xs[-1] }}|{{ o.length }}", {"xs": [1, 2, 3], "s": "héllo", "o": {}}, "3|5||"),
+    ("{% if n == 1 %}eq{% endif %}|{{ not n == 1 }}|{{ not (n == 1) }}", {"n": "1"}, "eq|false|false"),
+    ("{{ 'a' ~ missing }}|{{ 'a' + 1 }}|{{ s + 1 }}|{{ -7 % 3 }}|{{ 'ab' * 2 }}|{{ 1 / 0 }}|{{ 1 < 2 < 3 }}",
+     {"s": "2"}, "aundefined|a1|21|-1|NaN|Infinity|true"),
+    ("{{ a + b }}|{{ range(3) }}|{{ o | dump }}|{{ {'b': 1, '1': 2} | dump }}",
+     {"a": [1, 2], "b": [3], "o": {"f": 1.0}}, '1,23|0,1,2|{"f":1}|{"1":2,"b":1}'),
+    ("{% for k, v in o %}{{ k }}={{ v }};{% endfor %}|{% for c in 'ab' %}[{{ c }}]{% endfor %}|"
+     "{% for x in 5 %}x{% else %}none{% endfor %}", {"o": {"b": 1, "a": 2}}, "b=1;a=2;|[a][b]|none"),
+    ("{{ t | indent(2) }}|{{ u | truncate(5) }}|{{ '12abc' | int }}|{{ 'abc' | int }}|{{ n | default('d') }}",
+     {"t": "a\n\nb", "u": "ab cd ef", "n": None}, "a\n  \n  b|ab cd...|12||"),
+    ("{{ true }} {{ none }}|{{ null }}|{{ x | escape }}|{% if '' | safe %}safe is an object{% endif %}",
+     {"x": "<a href='x'>\\</a>"}, "true ||&lt;a href=&#39;x&#39;&gt;&#92;&lt;/a&gt;|safe is an object"),
+    ("{% macro m(a, b=missing) %}{{ a }}/{{ b }}{% endmacro %}{{ m(1) }}", {"b": "var b"}, "1/var b"),
 ])
 def test_rendered_as_nunjucks_renders(template, vars_, expected):
     assert render(template, vars_) == expected
@@ -56,9 +70,20 @@ def test_rendered_as_nunjucks_renders(template, vars_, expected):
 @pytest.mark.parametrize("template, vars_, why", [
     ("{{ x | tojson }}", {"x": 1}, "the filter 'tojson' (not one of nunjucks' built-in filters)"),
     ("{{ env.HOME }}", {}, "the environment variable 'env.HOME' (promptfoo reads the process environment)"),
-    ("{{ xs | join(',') }}", {"xs": "abc"},
-     "the filter 'join' on a value that is not a list (nunjucks stops with an error)"),
-    ("{% for k, v in o %}{{ k }}{% endfor %}", {"o": {"a": 1}}, "a '{% for %}' over a mapping"),
+    ("{{ xs | join(',') }}", {"xs": "abc"}, "the filter 'join' on text (nunjucks stops with an error)"),
+    ("{{ n | upper }}", {"n": 7}, "the filter 'upper' on a number (nunjucks stops with an error)"),
+    ("{{ s[1:3] }}", {"s": "hello"}, "a slice such as s[1:3] (nunjucks does not parse it)"),
+    ("{% with y = 1 %}{{ y }}{% endwith %}", {}, "the tag 'with' (not a nunjucks tag)"),
+    ("{{ lipsum(1) }}", {}, "calling a value that is not a function (nunjucks stops with an error)"),
+    ("{{ s.toUpperCase() }}", {"s": "a"}, "a JavaScript method ('.toUpperCase()')"),
+    ("{% if x == None %}{% endif %}", {}, "'None' (nunjucks reads it as an undefined variable; its literals are "
+                                          "true, false, none)"),
+    ("{{ 'caf\\u00e9' }}", {}, "the string 'caf\\u00e9' (nunjucks reads a backslash other than \\n, \\t, \\r as "
+                                "the character after it)"),
+    ("{{ 1_000 }}", {}, "the number '1_000' (nunjucks reads numbers written as 12 or 1.5 only)"),
+    ("{{ 1 + 2 ~ 'x' }}", {}, "an expression whose operators nunjucks' JavaScript groups otherwise (add parentheses)"),
+    ("{% set c = 0 %}{% for x in xs %}{% set c = c + 1 %}{% endfor %}", {"xs": [1]},
+     "setting 'c' inside a loop when it is also set outside it (nunjucks changes the outer one)"),
     ("{{ x | random }}", {"x": [1, 2]}, "the filter 'random' (its result is not the same on each run)"),
     ("{% if %}", {}, "a template evalfmt cannot parse (Expected an expression, got 'end of statement block')"),
 ])
@@ -264,3 +289,112 @@ def test_prompt_globs_from_a_relative_config_path(tmp_path, monkeypatch):
     assert result.diagnostics == []
     assert [(c.name, c.input) for c in result.sets[0].cases] == [
         ("test-1 @ prompt-1", "A 1"), ("test-1 @ prompt-2", "B 1"), ("test-1 @ prompt-3", "C 1")]
+
+
+# --------------------------------------------------------------------------- every way a config names tests
+
+
+def test_an_empty_list_var_is_one_value(tmp_path):
+    """promptfoo's generateVarCombinations expands a list only when its first item is a string: [] is one value."""
+    es, diags = _read(tmp_path, {"promptfooconfig.yaml": "prompts: ['[{{ xs }}]{{ y }}']\ntests:\n"
+                                                         "  - vars: {xs: [], y: a}\n"})
+    assert (diags, [c.input for c in es.cases]) == ([], ["[]a"])
+
+
+def test_scenarios_from_files_and_scenario_tests_from_a_file(tmp_path):
+    es, diags = _read(tmp_path, {
+        "promptfooconfig.yaml": ("prompts: ['{{q}} in {{l}}']\nscenarios:\n  - file://scen/*.yaml\n"
+                                 "  - config: [{vars: {l: de}}]\n    tests: file://t.yaml\n"),
+        "scen/a.yaml": "config: [{vars: {l: fr}}]\ntests: [{vars: {q: hi}}]\n",
+        "scen/b.yaml": "- config: [{vars: {l: es}}, {vars: {l: it}}]\n",
+        "t.yaml": "- vars: {q: a}\n- description: bee\n  vars: {q: b}\n"})
+    assert diags == []
+    assert [(c.name, c.input) for c in es.cases] == [
+        ("scenario-1-1", "hi in fr"), ("scenario-2-2", " in es"), ("scenario-2-3", " in it"),
+        ("scenario-3-4", "a in de"), ("bee", "b in de")]
+
+
+def test_tests_globs_expand_braces_and_skip_dot_files(tmp_path):
+    es, diags = _read(tmp_path, {
+        "promptfooconfig.yaml": "prompts: ['{{q}}']\ntests:\n  - file://t/{a,b}.yaml\n  - file://t/**/*.yaml\n",
+        "t/a.yaml": "- vars: {q: a}\n", "t/b.yaml": "- vars: {q: b}\n", "t/c/d.yaml": "- vars: {q: d}\n",
+        "t/.hidden.yaml": "- vars: {q: hidden}\n", "t/.h/e.yaml": "- vars: {q: e}\n"})
+    assert (diags, [c.input for c in es.cases]) == ([], ["a", "b", "a", "b", "d"])
+
+
+def test_a_prompt_named_with_braces_is_one_file_as_promptfoo_reads_it(tmp_path):
+    """(glob's hasMagic leaves braces alone: promptfoo looks for the file 'p/{a,b}.txt' and stops)"""
+    es, diags = _read(tmp_path, {"promptfooconfig.yaml": "prompts: ['file://p/{a,b}.txt']\ntests: [{vars: {q: 1}}]\n",
+                                 "p/a.txt": "A\n", "p/b.txt": "B\n"})
+    assert diags == ["promptfooconfig.yaml:1:10: EV107 prompt file 'p/{a,b}.txt' does not exist (promptfoo stops "
+                     "here)"]
+
+
+def test_a_tests_prompt_filter_and_the_providers_prompts(tmp_path):
+    es, diags = _read(tmp_path, {"promptfooconfig.yaml": (
+        "prompts:\n  - {raw: 'A {{q}}', label: 'grp:a'}\n  - {raw: 'B {{q}}', label: 'grp:b'}\n"
+        "  - {raw: 'C {{q}}', label: other}\n"
+        "providers: [{id: echo, prompts: ['grp:*', other]}, {id: x, prompts: [other]}]\n"
+        "tests:\n  - vars: {q: 1}\n    prompts: ['grp:*']\n  - vars: {q: 2}\n    prompts: [grp]\n"
+        "  - vars: {q: 3}\n    prompts: [other]\n  - vars: {q: 4}\n    prompts: []\n")})
+    assert diags == []
+    assert [c.input for c in es.cases] == ["A 1", "B 1", "A 2", "B 2", "C 3"]
+
+
+def test_repeat_and_package_vars_are_named(tmp_path):
+    es, diags = _read(tmp_path, {"promptfooconfig.yaml": (
+        "prompts: ['{{q}}']\nevaluateOptions: {repeat: 3}\ntests:\n  - vars: {q: 'package:lib:fn'}\n")})
+    assert [c.input for c in es.cases] == [None]
+    assert diags == [
+        "promptfooconfig.yaml:2:27: EV103 evaluateOptions.repeat: promptfoo runs each test 3 times; evalfmt reads "
+        "each once",
+        "promptfooconfig.yaml:4:5: EV103 not rendered: the var 'q', which a package's function computes "
+        "('package:lib:fn'): the task of a test using it is not known here (see docs/promptfoo.md)"]
+
+
+@pytest.mark.parametrize("tests", ["tests: []", "tests: [file://missing/a.yaml, file://missing/b.yaml]", ""])
+def test_no_test_read_is_one_run_with_no_vars(tmp_path, tests):
+    """(promptfoo's getInitialTests: no tests at all, or none it could read, is one test with no vars)"""
+    es, _ = _read(tmp_path, {"promptfooconfig.yaml": f"prompts: ['[{{{{ q }}}}]']\n{tests}\n"})
+    assert [(c.name, c.input) for c in es.cases] == [("test-1", "[]")]
+
+
+def test_a_prompt_naming_a_folder_is_not_rendered(tmp_path):
+    es, diags = _read(tmp_path, {"promptfooconfig.yaml": "prompts: [file://p]\ntests: [{vars: {q: 1}}]\n",
+                                 "p/a.txt": "A\n"})
+    assert [c.input for c in es.cases] == [None]
+    assert diags == ["promptfooconfig.yaml:1:11: EV103 not rendered: a prompt that names a folder ('p': promptfoo "
+                     "sends its name or path as the prompt): the task of a test using it is not known here (see "
+                     "docs/promptfoo.md)"]
+
+
+def test_a_skill_used_list_is_one_assertion_weight(tmp_path, run_cli):
+    """promptfoo checks ``skill-used: [a, b]`` as one assertion: its two checks share its weight (each half),
+    and it is written back as the one assertion it was."""
+    import yaml
+
+    config = ("prompts: ['{{q}}']\ntests:\n  - vars: {q: go}\n    assert:\n"
+              "      - {type: skill-used, value: [alpha, beta]}\n"
+              "      - {type: not-skill-used, value: [x, y, z], weight: 3}\n      - {type: contains, value: go}\n")
+    es, diags = _read(tmp_path, {"promptfooconfig.yaml": config})
+    (case,) = es.cases
+    assert [(c.kind, c.skill if c.kind == "skill-trigger" else c.value, c.weight) for c in case.checks] == [
+        ("skill-trigger", "alpha", 0.5), ("skill-trigger", "beta", 0.5),
+        ("skill-trigger", "x", 1.0), ("skill-trigger", "y", 1.0), ("skill-trigger", "z", 1.0),
+        ("contains", "go", None)]
+    code, out, err = run_cli("convert", str(tmp_path / "promptfooconfig.yaml"), "--to", "promptfoo")
+    assert (code, err) == (0, "")
+    assert yaml.safe_load(out) == yaml.safe_load(config)
+
+
+def test_an_unquoted_yaml_date_is_what_promptfoo_makes_of_it(tmp_path):
+    """(js-yaml reads it as a Date; promptfoo's merging of the vars copies it as an empty object)"""
+    es, diags = _read(tmp_path, {
+        "promptfooconfig.yaml": ("prompts: ['<{{ q }}> {{ q | dump }} {{ f }}']\ntests:\n"
+                                 "  - vars: {q: '2001-12-14', f: none}\n  - vars: {q: 2024-05-01 10:00:00, f: none}\n"
+                                 "  - vars: {q: [2024-05-01, x], f: none}\n  - vars: {q: quoted, f: file://d.yaml}\n"),
+        "d.yaml": "a: 2001-12-14\nb: 2001-12-14t21:59:43.10-05:00\nd: '2001-12-14'\n"})
+    assert diags == []
+    assert [c.input for c in es.cases] == [
+        '<2001-12-14> "2001-12-14" none', "<[object Object]> {} none", '<[object Object],x> [{},"x"] none',
+        '<quoted> "quoted" {"a":"2001-12-14T00:00:00.000Z","b":"2001-12-15T02:59:43.100Z","d":"2001-12-14"}']

@@ -28,8 +28,10 @@ def files_under(folder: pathlib.Path) -> list[str]:
 
 @pytest.fixture
 def outside_ref(tmp_path):
-    """tmp/proj/src/promptfooconfig.yaml whose tests are in tmp/x/tests.yaml (file://../../x/tests.yaml)."""
+    """tmp/proj/src/promptfooconfig.yaml whose tests are in tmp/x/tests.yaml (file://../../x/tests.yaml), all in
+    one repository (tmp/.git: a reference outside it is not read at all)."""
     shutil.copytree(HOSTILE / "promptfoo-outside-ref", tmp_path, dirs_exist_ok=True)
+    (tmp_path / ".git").mkdir()
     return tmp_path
 
 
@@ -55,6 +57,7 @@ def test_promptfoo_relative_reference_outside_is_written_beside_the_config(run_c
 
 
 def test_promptfoo_absolute_reference_is_not_written_where_it_points(run_cli, tmp_path):
+    (tmp_path / ".git").mkdir()  # (one repository: a reference outside it is not read at all)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     src = tmp_path / "src"
@@ -71,6 +74,7 @@ def test_promptfoo_absolute_reference_is_not_written_where_it_points(run_cli, tm
 
 
 def test_two_outside_references_with_one_file_name_get_two_files(run_cli, tmp_path):
+    (tmp_path / ".git").mkdir()
     for d in ("a", "b"):
         (tmp_path / d).mkdir()
         (tmp_path / d / "tests.yaml").write_text(f"- vars: {{prompt: from {d}}}\n")
@@ -189,6 +193,7 @@ def test_transpile_and_convert_share_the_root_rule(run_cli, tmp_path):
 
 
 def test_promptfoo_glob_reference_outside_is_expanded_beside_the_config(run_cli, tmp_path):
+    (tmp_path / ".git").mkdir()
     (tmp_path / "shared").mkdir()
     for name, prompt in (("a.yaml", "first"), ("b.yaml", "second")):
         (tmp_path / "shared" / name).write_text(f"- vars: {{prompt: {prompt}}}\n")

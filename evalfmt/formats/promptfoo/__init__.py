@@ -11,7 +11,7 @@ tests come inline, from ``file://`` YAML/JSON/JSONL files and globs, CSV/JSON ta
 | promptfoo | IR |
 |---|---|
 | ``contains`` / ``icontains`` / ``regex`` / ``starts-with`` / ``equals`` / ``is-json`` / ``contains-any|all`` / ``icontains-any|all`` (and ``not-`` forms) | the same agentv kinds (``negate`` for ``not-``) |
-| ``skill-used`` / ``not-skill-used`` with a name or a list of names | one ``skill-trigger`` per name |
+| ``skill-used`` / ``not-skill-used`` with a name or a list of names | one ``skill-trigger`` per name (a list's share its weight) |
 | ``trajectory:step-count`` ``{type: command, pattern: "*text*", min: 1}`` / ``max: 0`` | ``command_matching`` / ``no_command_matching`` on the escaped text |
 | ``llm-rubric`` | ``rubrics`` with one criterion |
 | ``latency`` / ``cost`` with a threshold | ``latency`` / ``cost`` |
@@ -24,7 +24,10 @@ field promptfoo cannot hold is a loss (see ``docs/promptfoo.md``). A config read
 written back over its existing text with comments and key order kept (ruamel round trip).
 
 The package: :mod:`.kinds` (names both directions share), :mod:`.loader` (YAML as promptfoo reads it),
-:mod:`.template` (nunjucks on Jinja2), :mod:`.expand` (promptfoo's expansion of a config: prompts, tests,
+:mod:`.files` (the files a config names: inside its repository, globs as promptfoo's glob finds them,
+bounded), :mod:`.template` (nunjucks on Jinja2, bounded), with :mod:`.template_ast` (a template's tree checked
+and rewritten for nunjucks' meanings), :mod:`.nunjucks` (nunjucks' look-ups, filters, tests and globals) and
+:mod:`.jsops` (JavaScript's operators), :mod:`.expand` (promptfoo's expansion of a config: prompts, tests,
 rendering), :mod:`.reader` (config and tests files -> IR, one function per assertion type) and
 :mod:`.writer` (IR -> config, one function per IR check kind).
 """

@@ -36,10 +36,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from ...fsview import View
-from ...load import read_text
-from .loader import load_file
-from .template import Unrenderable, js_string, render
+from ... import js
+from .files import Files, FilesError, Outside
+from .loader import YamlDate
+from .template import LIMIT, Budget, Unrenderable, js_string, render
 
 _JS_EXT = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx")
 _PROMPT_EXT = (".cjs", ".cts", ".j2", ".js", ".json", ".jsonl", ".md", ".mjs", ".mts", ".py", ".ts", ".txt",
@@ -48,29 +48,12 @@ _EXEC_EXT = (".sh", ".bash", ".exe", ".bat", ".cmd", ".ps1", ".rb", ".pl")
 _RESOLVE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 
 
-@dataclass
-class Files:
-    """How the expansion looks at the disk: only through the reader's view (:mod:`evalfmt.fsview`), so that
-    every prompt file, tests file and var file it reads is an input of the result cache."""
-
-    fs: View
-
-    def load(self, path: str) -> Any:
-        """A YAML or JSON file's data, read as promptfoo's parser reads it."""
-        return load_file(path, fs=self.fs).data
-
-    def text(self, path: str) -> str:
-        return read_text(path, fs=self.fs)
-
-    def isdir(self, path: str) -> bool:
-        return self.fs.isdir(path)
-
-    def glob(self, pattern: str) -> list[str]:
-        return self.fs.glob(pattern)
-
-
 class TestUnrenderable(Unrenderable):
     """What the test (its options, a var's file) keeps from being rendered, not the prompt."""
+
+
+#: the most runs (tests x var combinations x prompts) a config is read into
+MAX_RUNS = 100_000
 
 
 class ConfigError(Exception):
@@ -143,17 +126,22 @@ class Config:
     tests: list[Test] = field(default_factory=list)
     default: dict = field(default_factory=dict)
     env: dict = field(default_factory=dict)
+    #: what every rendering of the config draws from (a hostile config's templates stop, not the reader)
+    budget: Budget = field(default_factory=lambda: Budget(20_000_000, 20 * LIMIT))
+    #: the prompts some provider runs, by the providers' own ``prompts`` (None: every prompt)
+    provider_prompts: list | None = None
 
 
 # ------------------------------------------------------------------------------------------ prompts
 
 
 def has_magic(path: str) -> bool:
-    """Whether promptfoo's ``hasMagic`` (glob 13) takes ``path`` for a pattern: a ``*`` or ``?``, a ``[...]``
-    class, an extglob ``@(...)``/``!(...)``/``+(...)``, braces that expand (``{a,b}``, ``{1..3}``)."""
+    """Whether promptfoo's ``hasMagic`` (glob 13, ``magicalBraces`` off) takes ``path`` for a pattern: a ``*`` or
+    ``?``, a ``[...]`` class, an extglob ``@(...)``/``!(...)``/``+(...)``. Braces alone are not magic there: a
+    prompt ``file://p/{a,b}.txt`` is read as that one file (promptfoo stops: no such file)."""
     if any(x in path for x in ("*", "?", "@(", "!(", "+(")):
         return True
-    start = opened = -1
+    opened = -1
     for k, ch in enumerate(path):
         if ch == "[" and opened < 0:
             opened = k  # (the first '[' since the last ']')
@@ -161,12 +149,6 @@ def has_magic(path: str) -> bool:
             if 0 <= opened < k - 1:
                 return True
             opened = -1
-        if ch == "{":
-            start = k
-        elif ch == "}" and start >= 0:
-            if "," in path[start + 1:k] or ".." in path[start + 1:k]:
-                return True
-            start = -1
     return False
 
 
@@ -255,12 +237,17 @@ def _process(entry: dict, base: str, files: Files, depth: int) -> list[Prompt]:
         if at > 1 and (head.endswith(_JS_EXT) or head.endswith((".py", ".go", ".rb"))):
             rel, func = head, rel[at + 1:]
     path = os.path.normpath(os.path.join(base, rel))
-    if (files.isdir(path) or has_magic(rel)) and depth > 0:
+    if files.isdir(path):
+        return [Prompt(raw, label if label is not None else raw, pid,
+                       why=f"a prompt that names a folder ('{rel}': promptfoo sends its name or path as the prompt)")]
+    if has_magic(rel) and depth > 0:
         out: list[Prompt] = []
-        for match in files.glob(path if not files.isdir(path) else os.path.join(path, "*")):
+        for match in files.glob(path):
             found = os.path.relpath(match, base or ".")
             out.extend(_process({"raw": found + (f":{func}" if func else "")}, base, files, 0))
-        return out or [Prompt(raw, label if label is not None else raw, pid)]
+        # (none found: promptfoo sends the text, a file:// path made absolute as its config loader makes it)
+        text = "file://" + os.path.abspath(path) if raw.startswith("file://") else raw
+        return out or [Prompt(text, label if label is not None else text, pid)]
     return _from_file(raw, rel, path, label, pid, files)
 
 
@@ -280,6 +267,8 @@ def _from_file(raw: str, rel: str, path: str, label: str | None, pid: str | None
         return []
     try:
         text = files.text(path)
+    except Outside as exc:
+        return [Prompt(raw, shown, pid, why=str(exc))]
     except Exception:
         raise ConfigError(f"prompt file '{rel}' does not exist (promptfoo stops here)", ("prompts",)) from None
     if ext == ".txt":
@@ -315,10 +304,22 @@ def _txt_prompts(text: str) -> list[str]:
 
 
 def _js_json(value: Any, indent: int | None = None) -> str:
-    """``JSON.stringify(value)`` (with ``indent``: ``JSON.stringify(value, null, indent)``)."""
+    """``JSON.stringify(value)`` (with ``indent``: ``JSON.stringify(value, null, indent)``; a YAML date as the
+    Date's ``toJSON()``)."""
+    value = _dates_as_json(value)
     if indent:
-        return json.dumps(value, ensure_ascii=False, indent=indent)
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return js.stringify(value, indent)
+    return js.stringify(value)
+
+
+def _dates_as_json(value: Any) -> Any:
+    if isinstance(value, YamlDate):
+        return value.iso()
+    if isinstance(value, list):
+        return [_dates_as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _dates_as_json(v) for k, v in value.items()}
+    return value
 
 
 def _js(value: Any) -> str:
@@ -355,10 +356,18 @@ def runtime_source(entry: str) -> str | None:
 
 
 def csv_rows(text: str) -> list[dict]:
-    """A CSV file's rows as promptfoo's csv-parse gives them (the first line names the columns)."""
+    """A CSV file's rows as promptfoo's csv-parse gives them (the first line names the columns). A field may
+    be as long as the file (which the size limit bounds): csv-parse has no limit of its own."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    rows = list(csv.reader(io.StringIO(text)))
+    before = csv.field_size_limit()
+    csv.field_size_limit(max(before, len(text) + 1))
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as exc:
+        raise ConfigError(f"not CSV promptfoo reads: {exc}") from None
+    finally:
+        csv.field_size_limit(before)
     if not rows:
         return []
     head = rows[0]
@@ -518,23 +527,28 @@ def _comma_values(value: str) -> list[str]:
 # ---------------------------------------------------------------------------------------- expansion
 
 
-def combinations(vars_: dict, base: str, files: Files) -> list[dict]:
+def combinations(vars_: dict, base: str, files: Files, limit: int = MAX_RUNS) -> list[dict]:
     """promptfoo's ``generateVarCombinations``: one mapping per choice of a value of each list var (a list
-    whose first item is not a string is one value) and of each file a ``file://`` var's glob names."""
+    whose first item is not a string, an empty one too, is one value) and of each file a ``file://`` var's
+    glob names; :class:`ConfigError` past ``limit`` combinations."""
     combos: list[dict] = [{}]
     for key, value in vars_.items():
         if isinstance(value, str) and value.startswith("file://"):
             pattern = value[len("file://"):]
-            found = sorted(os.path.relpath(p, base) for p in files.glob(os.path.join(base, pattern)))
+            try:
+                found = sorted(os.path.relpath(p, base or ".") for p in files.glob(os.path.join(base, pattern)))
+            except FilesError as exc:
+                raise ConfigError(f"the var '{key}': {exc}") from None
             if not found:
                 raise ConfigError(f"no file found for var '{key}' at '{pattern}' (promptfoo stops here)")
             values: list = [f"file://{p}" for p in found]
-        elif isinstance(value, list) and value and isinstance(value[0], str):
+        elif isinstance(value, list) and value and isinstance(value[0], str) and not isinstance(value[0], YamlDate):
             values = value
-        elif isinstance(value, list) and not value:
-            values = []
         else:
             values = [value]
+        if len(combos) * len(values) > limit:
+            raise ConfigError(f"more than {limit} combinations of the vars' values (tests x values x prompts "
+                              "past evalfmt's bound)")
         combos = [{**c, key: v} for c in combos for v in values]
     return combos
 
@@ -552,6 +566,9 @@ def resolve_between(vars_: dict) -> None:
             if m and m.group(1) in vars_:
                 vars_[key] = value[:m.start()] + _js_replacement(js_string(vars_[m.group(1)]), value, m) + \
                     value[m.end():]
+                if len(vars_[key]) > LIMIT:
+                    raise Unrenderable(f"the var '{key}', which grows past {LIMIT} characters as the vars it names "
+                                       "are put in")
                 done = False
         if done:
             return
@@ -569,6 +586,8 @@ def load_var_files(vars_: dict, base: str, files: Files) -> None:
     """``file://`` vars as ``renderPrompt`` loads them: text trimmed, YAML as its JSON; :class:`Unrenderable`
     for what promptfoo computes (scripts) or encodes (images, PDFs)."""
     for key, value in list(vars_.items()):
+        if isinstance(value, str) and value.startswith("package:"):
+            raise TestUnrenderable(f"the var '{key}', which a package's function computes ('{value}')")
         if not (isinstance(value, str) and value.startswith("file://")):
             continue
         rel = value[len("file://"):]
@@ -584,16 +603,18 @@ def load_var_files(vars_: dict, base: str, files: Files) -> None:
                 vars_[key] = _js_json(files.load(path))
             else:
                 vars_[key] = files.text(path).strip()
+        except Outside as exc:
+            raise TestUnrenderable(f"the var '{key}': {exc}") from None
         except Exception:
             raise TestUnrenderable(f"the var '{key}': its file '{rel}' cannot be read") from None
 
 
 def render_prompt(prompt: Prompt, vars_: dict, base: str, files: Files, env: dict,
-                  prefix: str = "", suffix: str = "") -> str:
+                  prefix: str = "", suffix: str = "", budget: Budget | None = None) -> str:
     """The text promptfoo sends for ``prompt`` with ``vars_`` (``renderPrompt``); :class:`Unrenderable`."""
     if prompt.why:
         raise Unrenderable(prompt.why)
-    vars_ = dict(vars_)
+    vars_ = {k: _without_dates(v) for k, v in vars_.items()}
     load_var_files(vars_, base, files)
     for key, value in vars_.items():
         if isinstance(value, str) and value.endswith("\n"):
@@ -601,30 +622,44 @@ def render_prompt(prompt: Prompt, vars_: dict, base: str, files: Files, env: dic
     resolve_between(vars_)
     raw = prefix + prompt.raw + suffix
     try:
-        parsed = json.loads(raw)
+        parsed = js.loads(raw)
     except ValueError:
         parsed = _NOT_JSON
     if parsed is not _NOT_JSON:
-        return _js_json(_render_object(parsed, vars_, env), indent=2)
+        return _js_json(_render_object(parsed, vars_, env, budget), indent=2)
     rendered = {}
     for key, value in vars_.items():
         if isinstance(value, str) and not _refers_undefined(value, vars_):
-            rendered[key] = render(_wrap_partial(value), vars_, env)
+            rendered[key] = render(_wrap_partial(value), vars_, env, budget)
         else:
             rendered[key] = value
-    return render(_wrap_partial(raw), rendered, env)
+    return render(_wrap_partial(raw), rendered, env, budget)
 
 
 _NOT_JSON = object()
 
 
-def _render_object(obj: Any, vars_: dict, env: dict) -> Any:
+def _without_dates(value: Any) -> Any:
+    """``value`` with each unquoted YAML date as promptfoo has it when it renders: an empty object (promptfoo's
+    parser makes it a JavaScript Date, which its merging of the vars copies as an object with no keys:
+    ``{{ day }}`` sends ``[object Object]``, ``{{ day | dump }}`` ``{}``)."""
+    if isinstance(value, YamlDate):
+        return {}
+    if isinstance(value, list) and any(not isinstance(v, (str, int, float, bool)) or isinstance(v, YamlDate)
+                                       for v in value):
+        return [_without_dates(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _without_dates(v) for k, v in value.items()}
+    return value
+
+
+def _render_object(obj: Any, vars_: dict, env: dict, budget: Budget | None) -> Any:
     if isinstance(obj, str):
-        return render(obj, vars_, env)
+        return render(obj, vars_, env, budget)
     if isinstance(obj, list):
-        return [_render_object(v, vars_, env) for v in obj]
+        return [_render_object(v, vars_, env, budget) for v in obj]
     if isinstance(obj, dict):
-        return {k: _render_object(v, vars_, env) for k, v in obj.items()}
+        return {k: _render_object(v, vars_, env, budget) for k, v in obj.items()}
     return obj
 
 
@@ -720,12 +755,12 @@ def _tag_name(text: str, i: int) -> tuple[str, int] | None:
         return None
     name, k = _name_at(text, _skip_blanks(text, j + len(word)), "{}")
     end = text.find("%}", k)
-    if not name or end < 0:
-        return None
-    last_break = text.rfind("\n", k, end)
-    if last_break >= 0 and text[k:last_break].strip():
-        return None
-    return name, end + 2
+    last_break = text.rfind("\n", k, end) if end >= 0 else -1
+    if name and end >= 0 and not (last_break >= 0 and text[k:last_break].strip()):
+        return name, end + 2
+    if len(name) > 1 and name.endswith("%") and text.startswith("}", k):  # (the regex gives the '%' back)
+        return name[:-1], k + 1
+    return None
 
 
 def _outputs_and_tags(text: str) -> list[str]:
@@ -760,42 +795,88 @@ def _refers_undefined(template: str, vars_: dict) -> bool:
     return False
 
 
+def prompt_ref_matches(ref: Any, prompt: Prompt) -> bool:
+    """promptfoo's ``doesPromptRefMatch``: a label or id, a ``Group:*`` wildcard, or ``Group`` for ``Group:x``."""
+    if not isinstance(ref, str):
+        return False
+    names = [n for n in (prompt.label, prompt.id) if isinstance(n, str)]
+    if ref in names:
+        return True
+    if ref.endswith("*") and any(n.startswith(ref[:-1]) for n in names):
+        return True
+    return any(n.startswith(f"{ref}:") for n in names)
+
+
+def _allowed(prompt: Prompt, refs: Any) -> bool:
+    """promptfoo's ``isPromptAllowed``: no list allows every prompt, an empty one none."""
+    return not isinstance(refs, list) or any(prompt_ref_matches(r, prompt) for r in refs)
+
+
+def provider_prompts(providers: Any) -> list | None:
+    """The prompts some provider runs (``prompts`` of each provider; None when one runs every prompt)."""
+    if not isinstance(providers, list) or not providers:
+        return None
+    refs: list = []
+    for p in providers:
+        if not (isinstance(p, dict) and isinstance(p.get("prompts"), list)):
+            return None
+        refs.extend(p["prompts"])
+    return refs
+
+
+class TooManyRuns(ConfigError):
+    """A config that expands past :data:`MAX_RUNS` runs."""
+
+
 def runs(config: Config, base: str, files: Files) -> Iterator[Run]:
-    """Every (test, var combination, prompt) pair in promptfoo's order, rendered where evalfmt can."""
-    default = config.default
-    dopts, dvars, dasserts = _dict(default.get("options")), _dict(default.get("vars")), _list(default.get("assert"))
+    """Every (test, var combination, prompt) pair in promptfoo's order, rendered where evalfmt can;
+    :class:`TooManyRuns` after :data:`MAX_RUNS` of them."""
+    prompts = [(j, p) for j, p in enumerate(config.prompts) if _allowed(p, config.provider_prompts)]
+    count = 0
     for test in config.tests:
         if test.invalid:
             yield Run(test, Prompt("", ""), 0, {}, 0, 1, [], True, why="")
             continue
-        data = test.data
-        vars_ = {**dvars, **_dict(data.get("vars"))}
-        options = {**dopts, **_dict(data.get("options"))}
-        own = _list(data.get("assert"))
-        defaults = options.get("disableDefaultAsserts") is not True
-        asserts = [*(dasserts if defaults else []), *own]
-        why = None
-        if options.get("transformVars") is not None:
-            why = "options.transformVars (a transform promptfoo runs on the vars)"
-        try:
-            combos = [vars_] if options.get("disableVarExpansion") else combinations(vars_, base, files)
-        except ConfigError as exc:
-            combos, why = [vars_], str(exc)
-        allowed = data.get("prompts") if isinstance(data.get("prompts"), list) else None
-        prefix, suffix = _str(options.get("prefix")), _str(options.get("suffix"))
-        for k, combo in enumerate(combos):
-            for j, prompt in enumerate(config.prompts):
-                if allowed is not None and not any(a in (prompt.label, prompt.id) for a in allowed):
-                    continue
-                run = Run(test, prompt, j, combo, k, len(combos), asserts, defaults)
-                if why is not None:
-                    run.why, run.at_test = why, True
-                else:
-                    try:
-                        run.rendered = render_prompt(prompt, combo, base, files, config.env, prefix, suffix)
-                    except Unrenderable as exc:
-                        run.why, run.at_test = str(exc), isinstance(exc, TestUnrenderable)
-                yield run
+        for run in _test_runs(config, test, prompts, base, files, MAX_RUNS - count):
+            count += 1
+            if count > MAX_RUNS:
+                raise TooManyRuns(f"the config expands into more than {MAX_RUNS} runs (tests x var combinations x "
+                                  "prompts): the rest are not read")
+            yield run
+
+
+def _test_runs(config: Config, test: Test, prompts: list, base: str, files: Files, room: int) -> Iterator[Run]:
+    """The runs of one test: each var combination times each prompt it allows."""
+    default = config.default
+    data = test.data
+    vars_ = {**_dict(default.get("vars")), **_dict(data.get("vars"))}
+    options = {**_dict(default.get("options")), **_dict(data.get("options"))}
+    defaults = options.get("disableDefaultAsserts") is not True
+    asserts = [*(_list(default.get("assert")) if defaults else []), *_list(data.get("assert"))]
+    why = None
+    if options.get("transformVars") is not None:
+        why = "options.transformVars (a transform promptfoo runs on the vars)"
+    try:
+        combos = [vars_] if options.get("disableVarExpansion") else \
+            combinations(vars_, base, files, max(1, room // max(1, len(prompts))))
+    except (ConfigError, FilesError) as exc:
+        combos, why = [vars_], str(exc)
+    allowed = data.get("prompts") if isinstance(data.get("prompts"), list) else None
+    prefix, suffix = _str(options.get("prefix")), _str(options.get("suffix"))
+    for k, combo in enumerate(combos):
+        for j, prompt in prompts:
+            if not _allowed(prompt, allowed):
+                continue
+            run = Run(test, prompt, j, combo, k, len(combos), asserts, defaults)
+            if why is not None:
+                run.why, run.at_test = why, True
+            else:
+                try:
+                    run.rendered = render_prompt(prompt, combo, base, files, config.env, prefix, suffix,
+                                                 config.budget)
+                except Unrenderable as exc:
+                    run.why, run.at_test = str(exc), isinstance(exc, TestUnrenderable)
+            yield run
 
 
 def _dict(v: Any) -> dict:

@@ -10,14 +10,20 @@ position, says what a YAML 1.2 parser finds wrong). ``tests/formats/test_promptf
 loader with the real js-yaml on a corpus of such texts.
 
 JSON files are read as JSON (promptfoo's YAML parser reads them the same way: JSON is YAML 1.2).
+
+A plain (unquoted) scalar js-yaml's timestamp tag resolves (``2024-05-01``, ``2024-05-01 10:00:00``) is a
+JavaScript ``Date`` in promptfoo, where evalfmt's loaders keep the text: such a value is a :class:`YamlDate`,
+the text marked, so that the expansion can say it does not render it as promptfoo would.
 """
 
 from __future__ import annotations
 
+import re
+
 from ...errors import LoadError, Pos
 from ...fsview import DISK, View
-from ...load import (Duplicate, Loaded, check_expanded_size, kind_of, load_text as _libyaml_load_text,
-                     max_bytes_default, read_text)
+from ...load import Duplicate, Loaded, YMap, YSeq, check_expanded_size, kind_of, max_bytes_default, read_text
+from ...load import load_text as _libyaml_load_text
 from ...npmyaml import YamlError, load
 from ...npmyaml.tojs import _js_key
 from ..agentv.loader import resolve_merges
@@ -43,7 +49,67 @@ def load_text(text: str, path: str = "<string>", kind: str = "yaml") -> Loaded:
         loaded = _model(text, path, err)
     if kind == "yaml" and "<<" in text:
         resolve_merges(loaded.data)
+    if kind == "yaml" and _DATE_HINT.search(text):
+        _mark_dates(loaded)
     return loaded
+
+
+class YamlDate(str):
+    """A plain YAML scalar js-yaml reads as a ``Date`` (its text, as evalfmt reads it)."""
+
+    def iso(self) -> str:
+        """``date.toJSON()`` of the Date js-yaml makes (UTC unless the text gives an offset)."""
+        from datetime import datetime, timedelta, timezone
+
+        m = _TIMESTAMP_PARTS.fullmatch(self)
+        if m is None:
+            return f"{self}T00:00:00.000Z"
+        year, month, day, hour, minute, second, fraction, sign, tzh, tzm = m.groups()
+        ms = int((fraction or "0")[:3].ljust(3, "0"))
+        when = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second), ms * 1000,
+                        tzinfo=timezone.utc)
+        if sign:
+            offset = timedelta(hours=int(tzh), minutes=int(tzm or 0))
+            when = when - offset if sign == "+" else when + offset
+        return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms:03d}Z"
+
+
+_DATE_HINT = re.compile(r"[0-9]{4}-[0-9]")
+#: js-yaml's YAML_DATE_REGEXP and YAML_TIMESTAMP_REGEXP
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
+                        r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?")
+
+
+_TIMESTAMP_PARTS = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})"
+                              r"(?:\.([0-9]*))?(?:[ \t]*(?:Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?")
+
+
+def _mark_dates(loaded: Loaded) -> None:
+    """Each string value of ``loaded`` written as a plain timestamp becomes a :class:`YamlDate`."""
+    lines = loaded.text.split("\n")
+    stack = [loaded.data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, YMap):
+            slots = [(k, node.vpos.get(k)) for k in node]
+        elif isinstance(node, YSeq):
+            slots = [(i, node.ipos[i] if i < len(node.ipos) else None) for i in range(len(node))]
+        else:
+            continue
+        for slot, pos in slots:
+            value = node[slot]
+            if isinstance(value, (YMap, YSeq)):
+                stack.append(value)
+            elif isinstance(value, str) and (_DATE.fullmatch(value) or _TIMESTAMP.fullmatch(value)) and \
+                    pos is not None and _plain_at(lines, pos, value):
+                node[slot] = YamlDate(value)
+
+
+def _plain_at(lines: list[str], pos: tuple[int, int], value: str) -> bool:
+    """Whether ``value`` is written at ``pos`` (1-based line, column) as it is: not quoted, not tagged."""
+    line, column = pos
+    return 0 < line <= len(lines) and lines[line - 1].startswith(value, column - 1)
 
 
 def _model(text: str, path: str, refusal: LoadError) -> Loaded:

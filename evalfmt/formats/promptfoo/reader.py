@@ -21,10 +21,11 @@ from typing import Any, Callable
 
 from ... import ir
 from ...fsview import DISK, View
-from ...load import read_text, type_name
+from ...load import type_name
 from .. import ReadResult, Reporter, basename, open_document
 from ..skillgym.tslit import escape_regex
 from . import expand as ex
+from .files import Files, FilesError, Outside
 from .kinds import DEFAULT_PROVIDER, NAME, TO_KIND
 from .loader import load_file
 
@@ -99,13 +100,16 @@ class _Config:
         self.data = data
         self.base = os.path.dirname(r.loaded.path)
         self.fs = fs
-        self.files = ex.Files(fs)
+        self.files = Files(fs, r.loaded.path)
         self.reading = _Reading(r, fs)
-        self.config = ex.Config(r.loaded.path, env=data["env"] if isinstance(data.get("env"), dict) else {})
+        self.config = ex.Config(r.loaded.path, env=data["env"] if isinstance(data.get("env"), dict) else {},
+                                provider_prompts=ex.provider_prompts(data.get("providers")))
         #: the IR case of each test read (the test's own reading: name, checks, extra, hints)
         self.own: dict[int, ir.Case] = {}
         #: each test's name before its runs are told apart
         self.test_name: dict[int, str] = {}
+        #: the refusals (files outside the repository) already reported with a run's finding
+        self.reported: set[str] = set()
 
     def read(self) -> None:
         data = self.data
@@ -120,9 +124,9 @@ class _Config:
         self._read_default(data.get("defaultTest"))
         _read_config_tests(self, data.get("tests"))
         self._read_scenarios(data.get("scenarios"))
-        if not data.get("tests") and not data.get("scenarios"):  # promptfoo runs the prompts once, with no vars
+        if not any(t.origin != "scenario" for t in self.config.tests) and data.get("scenarios") is None:
+            # (no test read, none named or none found: promptfoo runs the prompts once, with no vars)
             self.config.tests.append(ex.Test({}, origin="empty"))
-        # (named tests files that are all missing: promptfoo runs that one test too; evalfmt reads none, EV107)
         self._expand()
 
     # -------------------------------------------------------------------------------- defaultTest
@@ -171,67 +175,121 @@ class _Config:
         if not self.fs.isfile(path):
             self.r.add("EV107", f"{what} '{rel}' does not exist: promptfoo stops here", *at)
             return None
+        try:
+            self.files.check(path)
+        except Outside as exc:
+            _refusal(self, self.r, exc, f"{what} {exc}", at)
+            return None
         return open_document(path, self.r.result, loader=load_file, fs=self.fs)
 
     # ---------------------------------------------------------------------------------- scenarios
 
     def _read_scenarios(self, scenarios: Any) -> None:
-        """``scenarios``: each ``config`` entry (vars, assert) times each of the scenario's tests."""
+        """``scenarios`` (a list, a ``file://`` file or glob, a list holding such references): each ``config``
+        entry (vars, assert) times each of the scenario's tests (a list, or a ``file://`` file of them)."""
         if scenarios is None:
             return
-        r = self.r
-        rep: Reporter = r
-        at: tuple = ("scenarios",)
-        if isinstance(scenarios, str) and scenarios.startswith("file://"):
-            sub = self._open(scenarios[len("file://"):], at, "scenarios file")
-            if sub is None:
-                return
-            rep, at, scenarios = sub, (), sub.loaded.data
-        if not isinstance(scenarios, list):
-            r.add("EV102", f"'scenarios' must be a list of scenarios, not a {type_name(scenarios)}", "scenarios")
-            return
         n = 0
-        for s, scenario in enumerate(scenarios):
+        for idx, (scenario, rep, at) in enumerate(self._scenario_entries(scenarios)):
             if not isinstance(scenario, dict) or not isinstance(scenario.get("config"), list):
-                rep.add("EV102", "a scenario must be a mapping with a 'config' list", *at, s)
+                rep.add("EV102", "a scenario must be a mapping with a 'config' list", *at)
                 continue
-            tests = scenario.get("tests")
-            entries: list[ex.Test] = []
-            if isinstance(tests, list):
-                sub_reading = _Config.__new__(_Config)
-                sub_reading.__dict__.update(self.__dict__)
-                sub_reading.config = ex.Config(self.config.path)
-                _read_config_tests(sub_reading, tests, at + (s, "tests"), rep)
-                entries = sub_reading.config.tests
-            elif tests is None:
-                entries = [ex.Test({}, at + (s,), rep)]
-            else:
-                rep.add("EV102", "a scenario's 'tests' must be a list of tests", *at, s, "tests")
+            entries = self._scenario_tests(scenario.get("tests"), rep, at)
+            if entries is None:
                 continue
             for d, item in enumerate(scenario["config"]):
                 if not isinstance(item, dict):
                     rep.add("EV102", f"a scenario's config entry must be a mapping, not a {type_name(item)}",
-                            *at, s, "config", d)
+                            *at, "config", d)
                     continue
                 for t in entries:
-                    merged = {**item, **t.data,
-                              "vars": {**_dict(item.get("vars")), **_dict(t.data.get("vars"))},
-                              "options": {**_dict(item.get("options")), **_dict(t.data.get("options"))},
-                              "assert": [*_list(item.get("assert")), *_list(t.data.get("assert"))]}
-                    test = ex.Test(merged, t.where, t.reporter, "scenario", s, t.file)
-                    test.scenario = (s, n, at + (s, "config", d), rep, item, t)  # type: ignore[attr-defined]
+                    self._scenario_test(item, t, (idx, n), at + ("config", d), rep)
                     n += 1
-                    self.config.tests.append(test)
-                    for v in merged["vars"].values():
-                        if isinstance(v, str):
-                            self.reading.used.update(_root_names(v))
+
+    def _scenario_entries(self, scenarios: Any) -> list[tuple[Any, Reporter, tuple]]:
+        """Each scenario with the reporter of the file holding it and where it is there (promptfoo's
+        ``maybeLoadFromExternalFile`` of the list or of each entry, then ``flat()``)."""
+        if isinstance(scenarios, str) and scenarios.startswith("file://"):
+            return [x for sub in self._open_all(scenarios, ("scenarios",), "scenarios file") for x in _items(sub)]
+        if not isinstance(scenarios, list):
+            self.r.add("EV102", f"'scenarios' must be a list of scenarios, not a {type_name(scenarios)}", "scenarios")
+            return []
+        out: list[tuple[Any, Reporter, tuple]] = []
+        for s, entry in enumerate(scenarios):
+            if isinstance(entry, str) and entry.startswith("file://"):
+                out.extend(x for sub in self._open_all(entry, ("scenarios", s), "scenarios file") for x in _items(sub))
+            else:
+                out.append((entry, self.r, ("scenarios", s)))
+        return out
+
+    def _scenario_tests(self, tests: Any, rep: Reporter, at: tuple) -> list[ex.Test] | None:
+        """A scenario's tests, read as a config's ``tests`` list is (None: not a list of tests)."""
+        if tests is None:
+            return [ex.Test({}, at, rep)]
+        sub_reading = _Config.__new__(_Config)
+        sub_reading.__dict__.update(self.__dict__)
+        sub_reading.config = ex.Config(self.config.path)
+        if isinstance(tests, str) and tests.startswith("file://"):
+            for sub in self._open_all(tests, at + ("tests",), "scenario tests file"):
+                data = sub.loaded.data
+                _read_config_tests(sub_reading, data if isinstance(data, list) else [data], (), sub)
+            return sub_reading.config.tests
+        if not isinstance(tests, list):
+            rep.add("EV102", "a scenario's 'tests' must be a list of tests", *at, "tests")
+            return None
+        _read_config_tests(sub_reading, tests, at + ("tests",), rep)
+        return sub_reading.config.tests
+
+    def _scenario_test(self, item: dict, t: ex.Test, number: tuple[int, int], where: tuple, rep: Reporter) -> None:
+        merged = {**item, **t.data,
+                  "vars": {**_dict(item.get("vars")), **_dict(t.data.get("vars"))},
+                  "options": {**_dict(item.get("options")), **_dict(t.data.get("options"))},
+                  "assert": [*_list(item.get("assert")), *_list(t.data.get("assert"))]}
+        test = ex.Test(merged, t.where, t.reporter, "scenario", number[0], t.file)
+        test.scenario = (number[0], number[1], where, rep, item, t)  # type: ignore[attr-defined]
+        self.config.tests.append(test)
+        for v in merged["vars"].values():
+            if isinstance(v, str):
+                self.reading.used.update(_root_names(v))
+
+    def _open_all(self, ref: str, at: tuple, what: str) -> list[Reporter]:
+        """The files a ``file://`` reference (or glob) names, opened (what is missing or outside reported)."""
+        rel = ref[len("file://"):]
+        if not _GLOB_CHARS.search(rel) and "{" not in rel:
+            sub = self._open(rel, at, what)
+            return [sub] if sub is not None else []
+        try:
+            paths = [p for p in self.files.glob(os.path.join(self.base, rel)) if self.fs.isfile(p)]
+        except FilesError as exc:
+            _refusal(self, self.r, exc, f"{what} '{ref}': {exc}", at)
+            return []
+        if not paths:
+            self.r.add("EV107", f"{what} glob '{ref}' matches no file: promptfoo stops here", *at)
+        subs = [open_document(p, self.r.result, loader=load_file, fs=self.fs) for p in paths]
+        return [sub for sub in subs if sub is not None]
 
     # ---------------------------------------------------------------------------------- expansion
 
+    def _collect_runs(self) -> list[ex.Run]:
+        """The config's runs (up to :data:`~.expand.MAX_RUNS`, past which an EV103 says the rest are not read)."""
+        runs: list[ex.Run] = []
+        try:
+            for run in ex.runs(self.config, self.base, self.files):
+                runs.append(run)
+        except ex.TooManyRuns as exc:
+            self.r.add("EV103", str(exc), severity="warning")
+        return runs
+
+    def _report_refused(self) -> None:
+        """An EV106 warning for each file the config names outside its repository (not read)."""
+        for message in self.files.refused:
+            if message not in self.reported:
+                self.r.add("EV106", message, severity="warning")
+
     def _expand(self) -> None:
         evalset = self.evalset
-        runs = list(ex.runs(self.config, self.base, self.files))
-        multi_prompt = len(self.config.prompts) > 1
+        runs = self._collect_runs()
+        self._report_repeat()
         default_checks = list(evalset.checks)
         apart = any(not run.defaults for run in runs)
         if apart:  # a test that disables the default assertions: each case holds its own
@@ -241,14 +299,7 @@ class _Config:
             case, base = self._case(run)
             if apart and run.defaults:
                 case.checks[:0] = [ir.replace(c) for c in default_checks]
-            parts = [base]
-            if run.combos > 1:
-                varying = [k for k, v in _dict(run.test.data.get("vars")).items()
-                           if isinstance(v, list) or (isinstance(v, str) and v.startswith("file://"))] or \
-                    [k for k, v in _dict(self.config.default.get("vars")).items() if isinstance(v, list)]
-                parts.append("[" + ", ".join(f"{k}={_short(run.vars.get(k))}" for k in varying) + "]")
-            if multi_prompt and not run.test.invalid:
-                parts.append(f"@ {run.prompt.named or f'prompt-{run.prompt_index + 1}'}")
+            parts = self._name_parts(run, base)
             name = " ".join(parts)
             if name != base and not case.hints.get("variant"):
                 case.hints["name"] = case.name  # (the test's description, written back)
@@ -262,6 +313,25 @@ class _Config:
                 case.input = None
                 self._unrendered(run)
             evalset.cases.append(case)
+        self._report_refused()
+
+    def _name_parts(self, run: ex.Run, base: str) -> list[str]:
+        """A run's name: its test's, the values that vary (``[lang=fr]``), the prompt (``@ formal``)."""
+        parts = [base]
+        if run.combos > 1:
+            varying = [k for k, v in _dict(run.test.data.get("vars")).items()
+                       if isinstance(v, list) or (isinstance(v, str) and v.startswith("file://"))] or \
+                [k for k, v in _dict(self.config.default.get("vars")).items() if isinstance(v, list)]
+            parts.append("[" + ", ".join(f"{k}={_short(run.vars.get(k))}" for k in varying) + "]")
+        if len(self.config.prompts) > 1 and not run.test.invalid:
+            parts.append(f"@ {run.prompt.named or f'prompt-{run.prompt_index + 1}'}")
+        return parts
+
+    def _report_repeat(self) -> None:
+        repeat = _dict(self.data.get("evaluateOptions")).get("repeat")
+        if isinstance(repeat, int) and not isinstance(repeat, bool) and repeat > 1:
+            self.r.add("EV103", f"evaluateOptions.repeat: promptfoo runs each test {repeat} times; evalfmt reads "
+                                "each once", "evaluateOptions", "repeat", severity="warning")
 
     def _case(self, run: ex.Run) -> tuple[ir.Case, str]:
         """The case of a run (the test's own for its first run, else a variant copy) and the test's name."""
@@ -317,8 +387,26 @@ class _Config:
             ("prompts",) if "prompts" in self.data else ()
         if run.at_test and run.test.reporter is not None:
             r, at = run.test.reporter, run.test.where
-        r.add("EV103", f"not rendered: {why}: the task of a test using it is not known here (see "
-                       "docs/promptfoo.md)", *at, severity="warning")
+        outside = [m for m in self.files.refused if m in why]
+        self.reported.update(outside)
+        r.add("EV106" if outside else "EV103", f"not rendered: {why}: the task of a test using it is not known here "
+                                               "(see docs/promptfoo.md)", *at, severity="warning")
+
+
+def _refusal(cfg: "_Config", r: Reporter, exc: FilesError, message: str, at: tuple) -> None:
+    """A file the config names that is not read, reported where it is named (EV106 when it is outside the
+    repository, once: not again among the refusals reported at the end)."""
+    if isinstance(exc, Outside):
+        cfg.reported.add(str(exc))
+    r.add("EV106" if isinstance(exc, Outside) else "EV103", message, *at, severity="warning")
+
+
+def _items(sub: Reporter) -> list[tuple[Any, Reporter, tuple]]:
+    """The entries of a file holding a list (each with its place), or the file's one mapping."""
+    data = sub.loaded.data
+    if isinstance(data, list):
+        return [(x, sub, (i,)) for i, x in enumerate(data)]
+    return [(data, sub, ())]
 
 
 def _has(data: Any, path: tuple) -> bool:
@@ -443,15 +531,15 @@ def _ref_entry(cfg: "_Config", ref: str, at: tuple, r: Reporter, glob_of_files: 
     return {"ref": ref, "cases": len(cases) if cases is not None else 0, "resolved": cases is not None}
 
 
-def tests_files(config: str, ref: str, fs: View) -> list[str]:
+def tests_files(cfg: "_Config", config: str, ref: str) -> list[str]:
     """The files a tests path names, as promptfoo's ``loadTestsFromGlob`` finds them: relative to the
-    config's folder, ``*``/``?``/``[...]`` not matching ``/`` or a leading dot, ``**`` any depth (in
-    sorted order: promptfoo takes the file system's)."""
+    config's folder, as :mod:`.files` globs (braces too; in sorted order: promptfoo takes the file system's),
+    inside the repository (:class:`~.files.FilesError` otherwise)."""
     path = ref[len("file://"):] if ref.startswith("file://") else ref
     full = os.path.join(os.path.dirname(config), path)
-    if not _GLOB_CHARS.search(path):
-        return [full] if fs.isfile(full) else []
-    return [p for p in fs.glob(full) if fs.isfile(p)]
+    if not _GLOB_CHARS.search(path) and not ex.has_magic(path) and "{" not in path:  # (braces expand here)
+        return [cfg.files.check(full)] if cfg.fs.isfile(full) else []
+    return [p for p in cfg.files.glob(full) if cfg.fs.isfile(p)]
 
 
 def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case] | None:
@@ -460,7 +548,11 @@ def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case]
     if why is not None:
         r.add("EV103", f"tests from '{ref}' are not read: {why}", *at, severity="warning")
         return None
-    targets = tests_files(r.loaded.path, ref, cfg.fs)
+    try:
+        targets = tests_files(cfg, r.loaded.path, ref)
+    except FilesError as exc:
+        _refusal(cfg, r, exc, f"tests file '{ref}': {exc}", at)
+        return None
     if not targets:
         r.add("EV107", f"tests file '{ref}' does not exist: its tests are not read" if not _GLOB_CHARS.search(ref)
               else f"tests glob '{ref}' matches no file: no tests are read from it", *at, severity="warning")
@@ -508,7 +600,7 @@ def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case]
 
 def _jsonl(cfg: "_Config", target: str, r: Reporter, at: tuple) -> list | None:
     rows = []
-    for n, line in enumerate(read_text(target, fs=cfg.fs).split("\n"), 1):
+    for n, line in enumerate(cfg.files.text(target).split("\n"), 1):
         if not line.strip():
             continue
         try:
@@ -592,6 +684,9 @@ def _read_rows(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> None:
                 rows = [ex.test_from_row(row) if isinstance(row, dict) else row for row in rows]
         else:
             rows = []
+    except Outside as exc:
+        _refusal(cfg, r, exc, f"tests file {exc}", at)
+        return
     except ex.ConfigError as exc:
         r.add("EV102", f"tests file '{ref}': {exc}", *at)
         return
@@ -754,7 +849,9 @@ def _same_kind(x: _Assertion) -> list[ir.Check] | None:
 
 
 def _skill_used(x: _Assertion) -> list[ir.Check] | None:
-    """``skill-used`` with a name, ``{name}`` or a list of names: one skill-trigger per name."""
+    """``skill-used`` with a name, ``{name}`` or a list of names: one skill-trigger per name. promptfoo checks a
+    list as one assertion (every name used; ``not-``: none), so the checks of a list share its weight (each
+    ``weight / n``, the assertion's weight 1 when it gives none): the list counts once, not once per name."""
     value = x.value
     names: Any = [value] if isinstance(value, str) else value
     hints: dict[str, Any] = {"key_order": list(x.a)}
@@ -762,15 +859,18 @@ def _skill_used(x: _Assertion) -> list[ir.Check] | None:
         names = [value["name"]]
         hints["form"] = "object"
     if not (isinstance(names, list) and names and all(isinstance(n, str) and n.strip() for n in names)) \
-            or x.extra or not (x.weight is None or len(names) == 1):
+            or x.extra:
         return None
+    weight = x.weight if len(names) == 1 else (1.0 if x.weight is None else x.weight) / len(names)
     checks: list[ir.Check] = []
     for k, n in enumerate(names):
         h: dict[str, Any] = dict(hints) if k == 0 else {"group_part": True}
         if k == 0 and isinstance(value, list):
             h["group"] = len(names)
+            if len(names) > 1:
+                h["group_weight"] = x.weight  # (the assertion's own weight, None when it gives none)
         checks.append(ir.SkillTrigger(skill=n.strip(), should_trigger=False if x.negate else None, span=x.span,
-                                      hints=h, weight=x.weight))
+                                      hints=h, weight=weight))
     return checks
 
 

@@ -1,78 +1,85 @@
-"""promptfoo's templates: nunjucks, rendered with Jinja2 (sandboxed) made to behave as nunjucks does.
+"""promptfoo's templates: nunjucks, rendered with Jinja2 (sandboxed) made to mean what nunjucks means.
 
-nunjucks is a port of Jinja2; what differs, and is handled here:
+nunjucks is a port of Jinja2; its templates parse as Jinja2 templates, but it compiles each expression to
+JavaScript. Jinja2 runs the template here with nunjucks' meanings put in (:mod:`.nunjucks`, :mod:`.jsops`):
 
-- an undefined variable, an attribute of one, ``null`` and ``undefined`` render as nothing (``ChainableUndefined``,
-  and ``finalize``); values print as JavaScript prints them (``true``, ``1`` for ``1.0``, a list as
-  ``a,b``, a mapping as ``[object Object]``);
-- a template keeps its trailing line break (``keep_trailing_newline``); whitespace control (``{{- x -}}``,
-  ``{%- -%}``) is the same syntax;
-- an empty list or mapping is true in ``{% if %}`` (JavaScript truthiness);
-- the filters are nunjucks' built-in ones (the JavaScript meaning where Jinja2's differs: ``title``,
-  ``dump``, ``default`` with its second argument, ...) plus ``load``, which promptfoo adds; any other
-  filter (a config's ``nunjucksFilters``, Jinja2's own such as ``tojson``) is not rendered;
-- ``env`` is the config's ``env`` mapping (promptfoo also reads the process environment: a variable the
-  config does not set is not rendered).
+- values are JavaScript's: ``undefined`` and ``null`` print nothing, ``1.0`` prints ``1``, a list ``a,b``, a
+  mapping ``[object Object]``; ``[]`` and ``{}`` are true; ``s.length`` and ``xs.length`` are lengths, ``xs[-1]``
+  is undefined; ``~`` and ``+`` join text as JavaScript's ``+`` does (``"a" ~ missing`` is ``aundefined``),
+  ``==`` is JavaScript's loose equality (``1 == "1"``), ``<`` compares as JavaScript does, ``-7 % 3`` is ``-1``;
+- ``true``/``false``/``none``/``null`` are the literals, ``True``/``False``/``None`` (names nunjucks reads as
+  undefined variables) are not rendered; so are string escapes and number forms nunjucks reads otherwise
+  (``'\\u00e9'``, ``0x1F``, ``1e3``);
+- ``{% for %}`` iterates as nunjucks' compiled loop does (characters of a string, nothing for a number, key and
+  value of an object with two names), ``{% else %}`` when it did not iterate;
+- the filters, tests and globals are nunjucks' own (plus ``load``, which promptfoo adds), computed as
+  nunjucks computes them;
+- the template keeps its trailing line break; whitespace control (``{{- x -}}``) is the same syntax.
 
-What cannot be rendered statically raises :class:`Unrenderable`, whose text names the feature. Jinja2 is
-imported only when a template needs more than ``{{ name }}`` substitutions (:func:`render`'s fast path),
-so that validating a plain config never loads it.
+What Jinja2 reads and nunjucks does not (``{% with %}``, slices ``s[1:3]``, tuples, ``{% for x in xs if c %}``,
+filters and tests nunjucks does not have, includes), a variable set inside a loop that is also set outside
+it (nunjucks changes the outer one, Jinja2 does not), and what evalfmt cannot compute (a JavaScript method,
+the process environment) raise :class:`Unrenderable`, whose text names the feature.
+
+Every rendering is bounded (:class:`~.nunjucks.Budget`: steps, characters, values of at most a million
+characters or items): a template that would loop or recurse past it, or print more, is not rendered.
+
+Jinja2 is imported only when a template needs more than ``{{ name }}`` substitutions (:func:`render`'s fast
+path), so that validating a plain config never loads it.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from typing import Any
 
-from ...js import string
+from ...js import UNDEFINED
+from . import jsops
+from . import nunjucks as nj
+from .nunjucks import LIMIT, Budget, Unrenderable
 
-
-class Unrenderable(Exception):
-    """A template (or a value it needs) evalfmt cannot render as promptfoo would: ``str()`` names why."""
-
+__all__ = ["Budget", "LIMIT", "Unrenderable", "js_string", "output", "render"]
 
 _SIMPLE = re.compile(r"\{\{-?\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*-?\}\}")
 _TAG = re.compile(r"\{[{%#]")
+#: names the fast path leaves to Jinja2: the config's env, nunjucks' literals and Python's
+_NOT_SIMPLE = frozenset(("env", "true", "false", "none", "null", "True", "False", "None"))
 
 
 def js_string(value: Any) -> str:
     """``String(value)`` in JavaScript, for the values YAML and JSON give."""
-    return string(value)
+    return jsops.to_string(value)
 
 
 def output(value: Any) -> str:
     """What nunjucks prints for ``{{ value }}`` (autoescape off)."""
-    if value is None or _is_undefined(value):
-        return ""
-    return js_string(value)
+    return nj.output(value)
 
 
-def _is_undefined(value: Any) -> bool:
-    return type(value).__name__ == "ChainableUndefined"
-
-
-def render(template: str, vars_: dict, env: dict | None = None) -> str:
-    """``template`` rendered with ``vars_`` as promptfoo's nunjucks renders it; :class:`Unrenderable`
-    when it cannot be (see the module docstring)."""
+def render(template: str, vars_: dict, env: dict | None = None, budget: Budget | None = None) -> str:
+    """``template`` rendered with ``vars_`` as promptfoo's nunjucks renders it; :class:`Unrenderable` when it
+    cannot be (see the module docstring). ``budget``: the config's, which every rendering draws from."""
     if not _TAG.search(template):
         return template
-    if not _TAG.search(_SIMPLE.sub("", template)) and not any(
-            m.group(1).split(".")[0] == "env" for m in _SIMPLE.finditer(template)):
-        return _render_simple(template, vars_)
-    return _render_jinja(template, vars_, env)
+    mine = (budget or Budget()).child()
+    token = nj.CURRENT.set(mine)
+    try:
+        if "{{-" not in template and "-}}" not in template and not _TAG.search(_SIMPLE.sub("", template)) \
+                and not any(m.group(1).split(".")[0] in _NOT_SIMPLE for m in _SIMPLE.finditer(template)):
+            return _render_simple(template, vars_)
+        return _render_jinja(template, vars_, env)
+    finally:
+        nj.CURRENT.reset(token)
 
 
 def _render_simple(template: str, vars_: dict) -> str:
-    if "{{-" in template or "-}}" in template:  # whitespace control: Jinja2 trims as nunjucks does
-        return _render_jinja(template, vars_, None)
-
+    """``{{ name }}`` / ``{{ a.b }}`` substitutions only (every printed value charged to the budget)."""
     def one(m: re.Match) -> str:
-        value: Any = vars_
-        for part in m.group(1).split("."):
-            value = value.get(part) if isinstance(value, dict) else None
-        return output(value)
+        parts = m.group(1).split(".")
+        value: Any = vars_.get(parts[0], UNDEFINED)
+        for part in parts[1:]:
+            value = nj.member(value, part)
+        return nj.output(value)
 
     return _SIMPLE.sub(one, template)
 
@@ -80,236 +87,174 @@ def _render_simple(template: str, vars_: dict) -> str:
 # ------------------------------------------------------------------------------------------- Jinja2
 
 _ENV: Any = None
-
-
-#: what one rendering may build (characters of a string or items of a list made by '*', loop rounds)
-LIMIT = 1_000_000
+_COMPILED: dict[str, Any] = {}
+_MISSING: Any = None
 
 
 def _environment() -> Any:
-    global _ENV
+    global _ENV, _MISSING
     if _ENV is None:
-        from jinja2 import ChainableUndefined
-        from jinja2.sandbox import SandboxedEnvironment
+        from jinja2.utils import missing
 
-        class _Bounded(SandboxedEnvironment):
-            """No '*' or '**' that builds more than :data:`LIMIT`, no range beyond it (a template is data)."""
-
-            intercepted_binops = frozenset(("*", "**"))
-
-            def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-                if operator == "**" and isinstance(right, (int, float)) and abs(right) > 64:
-                    raise Unrenderable("a power too large to compute")
-                if operator == "*":
-                    for seq, n in ((left, right), (right, left)):
-                        if isinstance(seq, (str, list)) and isinstance(n, int) and len(seq) * n > LIMIT:
-                            raise Unrenderable("a repetition too large to build")
-                return super().call_binop(context, operator, left, right)
-
-        env = _Bounded(autoescape=False, undefined=ChainableUndefined, keep_trailing_newline=True, finalize=output)
-        env.globals["range"] = _range
-        env.filters = {name: f for name, f in env.filters.items() if name in _JINJA_SAME}
-        env.filters.update(_FILTERS)
-        env.tests = dict(env.tests)
-        _ENV = env
+        _MISSING = missing
+        _ENV = _build_environment()
     return _ENV
 
 
-def _render_jinja(template: str, vars_: dict, env: dict | None) -> str:
-    from jinja2 import TemplateError, TemplateSyntaxError
+def _build_environment() -> Any:
+    from jinja2 import ChainableUndefined, pass_context
+    from jinja2.runtime import LoopContext
+    from jinja2.sandbox import SandboxedEnvironment
 
-    e = _environment()
-    try:
-        compiled = e.from_string(template)
-    except TemplateSyntaxError as exc:
-        msg = str(exc.message or "")
-        m = re.search(r"No filter named '([^']+)'", msg)
-        if m:
-            raise Unrenderable(f"the filter '{m.group(1)}' (not one of nunjucks' built-in filters)") from None
-        raise Unrenderable(f"a template evalfmt cannot parse ({msg.splitlines()[0] if msg else 'syntax'})") from None
-    context = {k: _js(v) for k, v in vars_.items()}
-    context["env"] = _Env(env or {})
-    try:
-        return compiled.render(context)
-    except Unrenderable:
-        raise
-    except (TemplateError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError,
-            RecursionError) as exc:
-        raise Unrenderable(f"an expression evalfmt does not evaluate as nunjucks does ({type(exc).__name__})") \
-            from None
+    class _Nunjucks(SandboxedEnvironment):
+        """Jinja2's sandbox with nunjucks' operators, member lookup and calls."""
 
+        intercepted_binops = frozenset(("+", "-", "*", "/", "//", "%", "**"))
+        intercepted_unops = frozenset(("+", "-"))
 
-def _range(*args: Any) -> range:
-    r = range(*args)
-    if len(r) > LIMIT:
-        raise Unrenderable("a range too large to loop over")
-    return r
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            nj.spend()
+            a, b = nj.norm(left), nj.norm(right)
+            return nj.sized(jsops.add(a, b) if operator == "+" else jsops.arith(operator, a, b))
 
+        def call_unop(self, context: Any, operator: str, arg: Any) -> Any:
+            nj.spend()
+            return jsops.negate(nj.norm(arg)) if operator == "-" else jsops.to_number(nj.norm(arg))
 
-class _JsArray(list):
-    """A JavaScript array: true even when empty."""
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            return self._member(obj, attribute)
 
-    def __bool__(self) -> bool:
-        return True
+        def getitem(self, obj: Any, argument: Any) -> Any:
+            return self._member(obj, argument)
 
+        def _member(self, obj: Any, key: Any) -> Any:
+            if isinstance(obj, _Env):
+                return obj.lookup(key)
+            value = nj.member(obj, key)
+            if value is not nj.NOT_DATA:
+                return value
+            if isinstance(obj, LoopContext):
+                return getattr(obj, key) if key in _LOOP else UNDEFINED
+            return super().getattr(obj, key) if isinstance(key, str) else UNDEFINED
 
-class _JsObject(dict):
-    """A JavaScript object: true even when empty; iterating one in a ``for`` is not rendered (nunjucks
-    gives key/value pairs where Jinja2 gives keys)."""
+        def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+            nj.spend()
+            if nj.undefined(__obj) or __obj is None or nj.is_data(__obj):
+                raise Unrenderable("calling a value that is not a function (nunjucks stops with an error)")
+            return nj.sized(super().call(__context, __obj, *args, **kwargs))
 
-    def __bool__(self) -> bool:
-        return True
-
-    def __iter__(self):
-        raise Unrenderable("a '{% for %}' over a mapping")
-
-
-def _js(value: Any) -> Any:
-    if isinstance(value, list):
-        return _JsArray(_js(v) for v in value)
-    if isinstance(value, dict):
-        return _JsObject({k: _js(v) for k, v in value.items()})
-    return value
+    env = _Nunjucks(autoescape=False, undefined=ChainableUndefined, keep_trailing_newline=True,
+                    finalize=nj.output)
+    env.globals.clear()
+    env.globals.update(nj.GLOBALS)
+    env.filters = dict(nj.FILTERS)
+    env.tests = dict(nj.TESTS)
+    for name, fn in _HIDDEN.items():
+        env.filters[name] = pass_context(fn)  # type: ignore[type-var]
+    return env
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in dict.items(value)}
-    return None if _is_undefined(value) else value
+#: the names of nunjucks' loop object
+_LOOP = frozenset(("index", "index0", "revindex", "revindex0", "first", "last", "length"))
 
 
 class _Env(dict):
     """``env``: the config's ``env`` mapping; any other name is the process environment, not rendered."""
 
-    def __getitem__(self, key: str) -> Any:
-        if key in self.keys():
-            return dict.__getitem__(self, key)
-        raise Unrenderable(f"the environment variable 'env.{key}' (promptfoo reads the process environment)")
-
-    def __getattr__(self, key: str) -> Any:
-        return self[key]
+    def lookup(self, key: Any) -> Any:
+        k = nj.norm(key)
+        if isinstance(k, str) and k in self:
+            return dict.__getitem__(self, k)
+        raise Unrenderable(f"the environment variable 'env.{jsops.to_string(k)}' (promptfoo reads the process "
+                           "environment)")
 
     def __bool__(self) -> bool:
         return True
 
 
-# -------------------------------------------------------------------------------- nunjucks' filters
-
-#: Jinja2 filters whose meaning on the values of a config is nunjucks' own
-_JINJA_SAME = frozenset((
-    "abs", "batch", "first", "last", "length", "list", "lower", "upper", "reverse", "safe", "sum", "wordcount",
-    "center", "string", "urlencode", "select", "reject", "selectattr", "rejectattr", "groupby", "dictsort",
-    "striptags", "sort",
-))
+def _concat(_ctx: Any, parts: list) -> str:
+    nj.spend(len(parts))
+    return nj.sized("".join(jsops.to_string(nj.norm(p)) for p in parts))
 
 
-def _default(value: Any, default: Any = "", boolean: bool = False) -> Any:
-    if boolean:
-        return value if value and not _is_undefined(value) else default
-    return default if value is None or _is_undefined(value) else value
+def _compare(_ctx: Any, items: list) -> Any:
+    """``a op b op c ...`` as JavaScript evaluates it (left to right: ``1 < 2 < 3`` compares ``true < 3``)."""
+    nj.spend(len(items))
+    acc = nj.norm(items[0])
+    for k in range(1, len(items), 2):
+        op, right = items[k], nj.norm(items[k + 1])
+        if op in ("in", "notin"):
+            found = nj.in_operator(acc, right)
+            acc = found if op == "in" else not found
+        else:
+            acc = jsops.compare(op, acc, right)
+    return acc
 
 
-def _title(value: Any) -> str:
-    return " ".join(w[:1].upper() + w[1:].lower() for w in output(value).split(" "))
+def _iter(_ctx: Any, value: Any, names: int, body: int) -> list:
+    return nj.iterate(value, names, body)
 
 
-def _capitalize(value: Any) -> str:
-    s = output(value)
-    return s[:1].upper() + s[1:].lower()
+def _lookup(ctx: Any, value: Any, name: str) -> Any:
+    """A name's value as nunjucks looks it up: where the frames give undefined, the context's (the vars)."""
+    if not nj.undefined(value):
+        return value
+    found = ctx.resolve_or_missing(name)
+    return UNDEFINED if found is _MISSING or nj.undefined(found) else found
 
 
-def _trim(value: Any) -> str:
-    return output(value).strip()
+_HIDDEN = {"__concat": _concat, "__compare": _compare, "__iter": _iter, "__lookup": _lookup,
+           "__array": lambda _ctx, v: nj.JsArray(v), "__object": lambda _ctx, v: nj.JsObject(v)}
 
 
-def _join(value: Any, sep: str = "", attr: Any = None) -> str:
-    if not isinstance(value, list):
-        raise Unrenderable("the filter 'join' on a value that is not a list (nunjucks stops with an error)")
-    items = list(value)
-    if attr is not None:
-        items = [v.get(attr) if isinstance(v, dict) else None for v in items]
-    return sep.join("" if v is None or _is_undefined(v) else js_string(_plain(v)) for v in items)
+def _render_jinja(template: str, vars_: dict, env: dict | None) -> str:
+    from jinja2 import TemplateError
 
-
-def _replace(value: Any, old: Any, new: Any, maxcount: Any = -1) -> str:
-    s = output(value)
-    if not isinstance(old, str):
-        raise Unrenderable("the filter 'replace' with a regular expression")
-    count = int(maxcount) if isinstance(maxcount, (int, float)) else -1
-    return s.replace(old, js_string(new), count)
-
-
-def _dump(value: Any, indent: Any = None) -> str:
-    plain = _plain(value)
-    if isinstance(indent, int) and indent > 0:
-        return json.dumps(plain, ensure_ascii=False, indent=indent)
-    return json.dumps(plain, ensure_ascii=False, separators=(",", ":"))
-
-
-def _load(value: Any) -> Any:
+    compiled = _compiled(template)
+    context = {k: nj.js_value(v) for k, v in vars_.items()}
+    context["env"] = _Env(env or {})
     try:
-        return _js(json.loads(output(value)))
-    except ValueError:
-        raise Unrenderable("the filter 'load' on text that is not JSON") from None
+        out = []
+        size = 0
+        for chunk in compiled.generate(context):
+            size += len(chunk)
+            if size > LIMIT:
+                raise Unrenderable(f"a template that prints more than {LIMIT} characters")
+            out.append(chunk)
+        return "".join(out)
+    except Unrenderable:
+        raise
+    except jsops.NotComputed as exc:
+        raise Unrenderable(str(exc)) from None
+    except (TemplateError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError,
+            RecursionError, MemoryError) as exc:
+        raise Unrenderable(f"an expression evalfmt does not evaluate as nunjucks does ({type(exc).__name__})") \
+            from None
 
 
-def _int(value: Any, default: int = 0) -> int:
+def _compiled(template: str) -> Any:
+    found = _COMPILED.get(template)
+    if found is not None:
+        return found
+    if len(template) > LIMIT // 10:
+        raise Unrenderable(f"a template of more than {LIMIT // 10} characters with tags (Jinja2 would compile it "
+                           "whole)")
+    from jinja2 import TemplateSyntaxError
+
+    from .template_ast import check_tokens, parse, prepare
+
+    e = _environment()
     try:
-        return int(float(output(value)))
-    except ValueError:
-        return default
-
-
-def _float(value: Any, default: float = 0.0) -> float:
-    try:
-        return float(output(value))
-    except ValueError:
-        return default
-
-
-def _round(value: Any, precision: int = 0, method: str = "common") -> Any:
-    factor = 10 ** precision
-    x = float(value) * factor
-    r = math.floor(x) if method == "floor" else math.ceil(x) if method == "ceil" else math.floor(x + 0.5)
-    return r / factor if precision else r
-
-
-def _truncate(value: Any, length: int = 255, killwords: bool = False, end: str = "...") -> str:
-    s = output(value)
-    if len(s) <= length:
-        return s
-    if killwords:
-        return s[:length] + end
-    cut = s.rfind(" ", 0, length)
-    return (s[:cut] if cut >= 0 else s[:length]) + end
-
-
-def _indent(value: Any, width: int = 4, first: bool = False) -> str:
-    lines = output(value).split("\n")
-    pad = " " * width
-    return "\n".join((pad + line if (i or first) and line else line) for i, line in enumerate(lines))
-
-
-def _escape(value: Any) -> str:
-    return (output(value).replace("&", "&amp;").replace('"', "&quot;").replace("'", "&#39;")
-            .replace("<", "&lt;").replace(">", "&gt;"))
-
-
-def _nl2br(value: Any) -> str:
-    return re.sub(r"\r\n|\n", "<br />\n", output(value))
-
-
-def _not_rendered(name: str) -> Any:
-    def f(*_a: Any, **_k: Any) -> Any:
-        raise Unrenderable(f"the filter '{name}' (its result is not the same on each run)")
-    return f
-
-
-_FILTERS = {
-    "default": _default, "d": _default, "title": _title, "capitalize": _capitalize, "trim": _trim, "join": _join,
-    "replace": _replace, "dump": _dump, "load": _load, "int": _int, "float": _float, "round": _round,
-    "truncate": _truncate, "indent": _indent, "escape": _escape, "e": _escape, "nl2br": _nl2br,
-    "random": _not_rendered("random"),
-}
+        check_tokens(e, template)
+        tree = parse(e, template)
+        prepare(tree, e)
+        compiled = e.from_string(tree)
+    except TemplateSyntaxError as exc:
+        msg = str(exc.message or "")
+        raise Unrenderable(f"a template evalfmt cannot parse ({msg.splitlines()[0] if msg else 'syntax'})") from None
+    except RecursionError:
+        raise Unrenderable("a template nested too deeply to parse") from None
+    if len(_COMPILED) >= 256:
+        _COMPILED.clear()
+    _COMPILED[template] = compiled
+    return compiled

@@ -238,6 +238,18 @@ def _group_checks(checks: list) -> list[list]:
     return groups
 
 
+def _group_weight(hints: Mapping[str, Any], group: list) -> Any:
+    """The weight of the one skill-used assertion a group of skill-triggers is written as: the assertion's own
+    (as read, when the checks still share it), else the sum of theirs (None: none has one)."""
+    if all(c.weight is None for c in group):
+        return None
+    total = sum(1.0 if c.weight is None else c.weight for c in group)
+    given = hints.get("group_weight")
+    if "group_weight" in hints and abs(total - (1.0 if given is None else given)) < 1e-9:
+        return given
+    return total
+
+
 def _assertions(w: _W, checks: list, where: str) -> list:
     out: list = []
     for group in _group_checks(checks):
@@ -246,8 +258,11 @@ def _assertions(w: _W, checks: list, where: str) -> list:
         if n and len(group) == n and all(c.kind == "skill-trigger" for c in group) \
                 and len({c.should_trigger for c in group}) == 1:
             neg = first.should_trigger is False
-            out.append(reorder({"type": ("not-" if neg else "") + "skill-used", "value": [c.skill for c in group]},
-                              first.hints.get("key_order")))
+            assertion: dict = {"type": ("not-" if neg else "") + "skill-used", "value": [c.skill for c in group]}
+            weight = _group_weight(w.hints(first), group)
+            if weight is not None:
+                assertion["weight"] = _number(weight)
+            out.append(reorder(assertion, first.hints.get("key_order")))
             continue
         for c in group:
             out.extend(_assertion(w, c, where))
