@@ -189,7 +189,9 @@ class _Lexer:
                 self.indent_next = 0
                 return "doc" if marker == "---" else "stream"
         self.indent_value = self.push_spaces(False)
-        if self.indent_next > self.indent_value and self.at(self.pos + 1) not in _EMPTY:
+        if self.indent_next > self.indent_value and (self.at(self.pos + 1) not in _EMPTY or _astral(self.at(self.pos))):
+            # (the package reads charAt(1) in UTF-16: after an astral first character it is its low
+            # surrogate, never empty, so a line holding only that character can continue a plain scalar)
             self.indent_next = self.indent_value
         return self.block_start()
 
@@ -494,3 +496,8 @@ class _Lexer:
             else:
                 break
         return self.push_to(i, False)
+
+
+def _astral(ch: str | None) -> bool:
+    """A character outside the BMP: two UTF-16 code units in JavaScript."""
+    return ch is not None and ord(ch) > 0xFFFF

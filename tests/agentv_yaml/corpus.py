@@ -199,6 +199,11 @@ CORPUS: dict[str, str] = {
     "empty_file": "",
     "only_comment": "# nothing\n",
     "scalar_document": "just text\n",
+    # a line holding one astral character continues a plain scalar where one BMP character does not (the
+    # package reads the line's second character in UTF-16: the emoji's low surrogate; found by the property)
+    "astral_line_continues": "x:\n  c: []\n  \U0001F600\n  d:\n",
+    "bmp_line_ends": "x:\n  c: []\n  q\n  d:\n",
+    "astral_line_then_value": "x:\n  \U0001F600\n  d: 1\n",
 }
 
 #: Deeper than evalfmt's nesting limit (500 levels, for every file): the package reads it, evalfmt
