@@ -41,7 +41,8 @@ import re
 import stat as statmod
 import sys
 import time
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Generic, TypeVar
+from collections.abc import Callable
 
 import orjson
 

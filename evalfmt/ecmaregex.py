@@ -46,7 +46,7 @@ import re
 import unicodedata
 import warnings
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, cache
 
 __all__ = ["EcmaRegexError", "Problem", "EcmaRegex", "compile", "test", "problems", "translate"]
 
@@ -170,7 +170,7 @@ for _long, _short in _GC_LONG.items():
     _GC_ALIASES[_long] = _GC_ALIASES[_short]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _category_table() -> dict[str, list[tuple[int, int]]]:
     table: dict[str, list[tuple[int, int]]] = {}
     start, cur = 0, unicodedata.category(chr(0))
@@ -204,7 +204,7 @@ class _Node:
     lo: float
     hi: float
     quantifiable: bool = True
-    alts: list["_Node"] | None = None
+    alts: list[_Node] | None = None
     has_backref: bool = False
 
 
@@ -381,7 +381,7 @@ class _Parser:
             if lo > _PY_MAX_REPEAT or (hi != INF and hi > _PY_MAX_REPEAT):
                 raise self.err("repetition count too large for evalfmt", unsupported=True)
             self.pos = end
-            text = "{%d}" % lo if hi == lo else ("{%d,}" % lo if hi == INF else "{%d,%d}" % (lo, hi))
+            text = f"{{{lo}}}" if hi == lo else (f"{{{lo},}}" if hi == INF else f"{{{lo},{hi}}}")
         else:
             return None
         lazy = self.eat("?")
@@ -539,13 +539,12 @@ class _Parser:
             return _Node(text, True, 0, 0, quantifiable=False)
         if c.isdigit() and c != "0":
             return self.decimal_escape(start)
-        if c == "k":
-            if self.u or self.has_named:
-                m = re.compile(r"k<([^>]*)>").match(self.src, self.pos)
-                if not m or m.group(1) not in self.group_names:
-                    raise self.err("invalid named reference", start)
-                self.pos = m.end()
-                return self.backref(self.group_names[m.group(1)], start)
+        if c == "k" and (self.u or self.has_named):
+            m = re.compile(r"k<([^>]*)>").match(self.src, self.pos)
+            if not m or m.group(1) not in self.group_names:
+                raise self.err("invalid named reference", start)
+            self.pos = m.end()
+            return self.backref(self.group_names[m.group(1)], start)
         cls = self.class_escape_set(start)
         if cls is not None:
             ranges, negate = cls

@@ -6,7 +6,8 @@ folder (:mod:`evalfmt.writeset` does the checking, locking and journaling), :fun
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 from .writeset import atomic_write, write_set
 
@@ -33,8 +34,8 @@ def copied_files(copies: dict[str, str]) -> dict[str, bytes]:
     return out
 
 
-def write_files(files: "Mapping[str, str | bytes]", root: "str | Mapping[str, str]",
-                notify: "Notify | None" = None) -> list[str]:
+def write_files(files: Mapping[str, str | bytes], root: str | Mapping[str, str],
+                notify: Notify | None = None) -> list[str]:
     """Write every file (text or bytes) as one set (:mod:`evalfmt.writeset`): every path must resolve
     inside ``root`` (the output folder, or a mapping path -> its folder), checked for all files before
     the first write; the folder is locked while writing; a file whose content would not change is not

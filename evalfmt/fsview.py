@@ -35,7 +35,8 @@ import glob as globmod
 import os
 import stat as statmod
 import time
-from typing import Any, Iterator, Mapping, Union
+from typing import Any
+from collections.abc import Iterator, Mapping
 
 #: files changed this recently (ns) are recorded with a hash of their content as well: a later change
 #: in the same clock tick could keep their size and times
@@ -47,7 +48,7 @@ _KINDS = frozenset("ftlsdrg")
 _WHOLE = 1 << 30
 
 #: an observation's state (see the table of the module docstring)
-State = Union[str, int, None, list[Any]]
+State = str | int | None | list[Any]
 
 
 class TooLarge(Exception):
@@ -185,7 +186,7 @@ class Entry:
 
     __slots__ = ("name", "path", "kind", "_view")
 
-    def __init__(self, name: str, path: str, kind: str, view: "View") -> None:
+    def __init__(self, name: str, path: str, kind: str, view: View) -> None:
         self.name = name
         self.path = path
         self.kind = kind  # the entry itself: "f", "d", "l" or "o"

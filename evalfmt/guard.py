@@ -107,7 +107,7 @@ def plain_root(root: str, below: str | None = None, verb: str = "use", *, what: 
             raise Outside(f"refusing to {verb} {root}: {shown} is a symlink ({what} must be a real folder)"
                           + (f"; {tail}" if tail else ""), root, root)
         parent = os.path.dirname(path)
-        if stop is None or parent == path or parent == stop or not contains(stop, parent):
+        if stop is None or parent in (path, stop) or not contains(stop, parent):
             return
         path = parent
 

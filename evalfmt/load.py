@@ -139,7 +139,7 @@ class Loaded:
     def has(self, *path: str | int) -> bool:
         node = self.data
         for step in path:
-            if isinstance(node, dict) and step in node:
+            if isinstance(node, dict) and step in node:  # noqa: SIM114 - two branches: mypy narrows step in each
                 node = node[step]
             elif isinstance(node, list) and isinstance(step, int) and -len(node) <= step < len(node):
                 node = node[step]

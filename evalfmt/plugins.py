@@ -20,7 +20,8 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import TYPE_CHECKING, Callable, Generic, Mapping, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
+from collections.abc import Callable, Mapping
 
 from .errors import EvalfmtError
 
@@ -68,7 +69,7 @@ def where(ep: EntryPoint) -> str:
     return f"(entry point '{ep.name} = {ep.value}' in group '{ep.group}')"
 
 
-_REGISTRIES: list["Registry[object]"] = []
+_REGISTRIES: list[Registry[object]] = []
 
 
 def reset_all() -> None:

@@ -13,20 +13,16 @@ Kept light (no pydantic): ``evalfmt report`` and the executor import it.
 """
 
 import dataclasses
-import sys
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Literal, Optional, TypedDict, Union
+from typing import Any, Literal, TypedDict, Union
 
 import orjson
 
 from .errors import EvalfmtError
 
-if sys.version_info >= (3, 11):  # pragma: no branch
-    from typing import NotRequired
-else:  # pragma: no cover
-    from typing_extensions import NotRequired
+from typing import NotRequired
 
 SCHEMA_VERSION = 2
 VERDICTS = ("PASS", "NEUTRAL", "FAIL")
@@ -64,7 +60,7 @@ class Number(float):
 Verdict = Literal["PASS", "NEUTRAL", "FAIL"]
 Status = Literal["complete", "partial", "failed"]
 Outcome = Literal["win", "loss", "tie"]
-Text = typing.Annotated[Union[str, int, float, None], Spec("a string")]
+Text = typing.Annotated[str | int | float | None, Spec("a string")]
 Strings = typing.Annotated[list[str], Spec("a list of strings", whole=True)]
 
 
@@ -74,8 +70,8 @@ class Tally(TypedDict):
     win: Count
     loss: Count
     tie: Count
-    net_lift: NotRequired[typing.Annotated[Optional[Number], Spec("a number")]]
-    sign_p: NotRequired[Optional[Number]]
+    net_lift: NotRequired[typing.Annotated[Number | None, Spec("a number")]]
+    sign_p: NotRequired[Number | None]
 
 
 class CaseRuns(TypedDict):
@@ -84,20 +80,20 @@ class CaseRuns(TypedDict):
 
 
 class Efficiency(TypedDict):
-    turns: NotRequired[Optional[Number]]
-    duration_ms: NotRequired[Optional[Number]]
-    cost_usd: NotRequired[Optional[Number]]
+    turns: NotRequired[Number | None]
+    duration_ms: NotRequired[Number | None]
+    cost_usd: NotRequired[Number | None]
 
 
 class Triggers(TypedDict):
-    recall: NotRequired[Optional[Number]]
-    precision: NotRequired[Optional[Number]]
-    tp: NotRequired[typing.Annotated[Optional[Count], Spec("a non-negative integer")]]
-    fp: NotRequired[typing.Annotated[Optional[Count], Spec("a non-negative integer")]]
-    fn: NotRequired[typing.Annotated[Optional[Count], Spec("a non-negative integer")]]
-    tn: NotRequired[typing.Annotated[Optional[Count], Spec("a non-negative integer")]]
-    misses: NotRequired[Optional[Strings]]
-    false_fires: NotRequired[Optional[Strings]]
+    recall: NotRequired[Number | None]
+    precision: NotRequired[Number | None]
+    tp: NotRequired[typing.Annotated[Count | None, Spec("a non-negative integer")]]
+    fp: NotRequired[typing.Annotated[Count | None, Spec("a non-negative integer")]]
+    fn: NotRequired[typing.Annotated[Count | None, Spec("a non-negative integer")]]
+    tn: NotRequired[typing.Annotated[Count | None, Spec("a non-negative integer")]]
+    misses: NotRequired[Strings | None]
+    false_fires: NotRequired[Strings | None]
 
 
 class CheckResult(TypedDict):
@@ -110,9 +106,8 @@ class RowArm(TypedDict):
     dead: NotRequired[Any]
     error: NotRequired[Any]
     passed: NotRequired[Any]
-    failed_checks: NotRequired[Optional[Strings]]
-    checks: NotRequired[Optional[list[typing.Annotated[CheckResult, Spec("an object with a string 'check'",
-                                                                          whole=True)]]]]
+    failed_checks: NotRequired[Strings | None]
+    checks: NotRequired[list[typing.Annotated[CheckResult, Spec("an object with a string 'check'", whole=True)]] | None]
 
 
 class Row(TypedDict):
@@ -126,7 +121,7 @@ class Row(TypedDict):
     reason: str
     detail: NotRequired[Any]
     scored: NotRequired[Any]
-    arms: NotRequired[Optional[dict[str, RowArm]]]
+    arms: NotRequired[dict[str, RowArm] | None]
 
 
 class PerCaseArm(TypedDict):
@@ -169,19 +164,20 @@ class Receipt:
     content_digest: Text = None
     run_id: Text = None
     attribution: Text = None
-    arm_scores: typing.Annotated[Optional[dict[str, Optional[Number]]], Spec("an object")] = None
-    environment_skips: typing.Annotated[Union[list[Any], dict[str, Any], None], Spec("a list")] = None
-    dropped_cases: typing.Annotated[Union[list[Any], dict[str, Any], None], Spec("a list")] = None
-    per_case: Optional[list[typing.Annotated[PerCase, Spec("an object with a string 'case'", whole=True)]]] = None
-    case_runs: typing.Annotated[Optional[dict[str, typing.Annotated[
-        CaseRuns, Spec("an object with integer 'passed' and 'total'", whole=True)]]], Spec("an object")] = None
-    triggers: typing.Annotated[Optional[Triggers], Spec("an object or null")] = None
-    efficiency: typing.Annotated[Optional[dict[str, Efficiency]], Spec("an object")] = None
-    provenance: typing.Annotated[Optional[dict[str, Any]], Spec("an object")] = None
-    summary_lines: typing.Annotated[Optional[dict[str, str]], Spec("an object")] = None
-    rows: Optional[list[Row]] = None
-    interrupted: Optional[bool] = None
-    contamination: Optional[list[dict[str, Any]]] = None
+    arm_scores: typing.Annotated[dict[str, Number | None] | None, Spec("an object")] = None
+    environment_skips: typing.Annotated[list[Any] | dict[str, Any] | None, Spec("a list")] = None
+    dropped_cases: typing.Annotated[list[Any] | dict[str, Any] | None, Spec("a list")] = None
+    per_case: list[typing.Annotated[PerCase, Spec("an object with a string 'case'", whole=True)]] | None = None
+    case_runs: typing.Annotated[
+        dict[str, typing.Annotated[CaseRuns, Spec("an object with integer 'passed' and 'total'", whole=True)]] | None,
+        Spec("an object")] = None
+    triggers: typing.Annotated[Triggers | None, Spec("an object or null")] = None
+    efficiency: typing.Annotated[dict[str, Efficiency] | None, Spec("an object")] = None
+    provenance: typing.Annotated[dict[str, Any] | None, Spec("an object")] = None
+    summary_lines: typing.Annotated[dict[str, str] | None, Spec("an object")] = None
+    rows: list[Row] | None = None
+    interrupted: bool | None = None
+    contamination: list[dict[str, Any]] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     keys: tuple[str, ...] = ()
 
@@ -287,7 +283,7 @@ def _check(value: Any, tp: Any, where: str) -> str | None:
 
 
 #: what :func:`_check_bare` returns: (message, whether the failure is the value's own or a required key's)
-Found = Union[tuple[str, bool], None]
+Found = tuple[str, bool] | None
 
 
 def _check_bare(value: Any, tp: Any, where: str, spec: Spec | None) -> Found:

@@ -23,7 +23,8 @@ The router reads :class:`~evalfmt.ir.EvalSet` objects as the readers build them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from . import ir
 from .ir.build import canonical_input

@@ -22,11 +22,11 @@ from . import ir
 from .formats.agentv import reader as av
 from .receipt import json_schema
 
-Scalar = Union[str, int, float, bool]
+Scalar = str | int | float | bool
 _T = TypeVar("_T")
 #: a key a file may leave out but not set to null: the default None means "absent" and stays out of the
 #: schema (the schema says only the type of a present value)
-Omittable = Union[_T, SkipJsonSchema[None]]
+Omittable = Union[_T, SkipJsonSchema[None]]  # noqa: UP007 - mypy takes a generic alias only in this form
 NonBlank = Annotated[str, StringConstraints(pattern=r"\S")]
 #: a sandbox-relative path the engine writes: not absolute, no '..' segment, not under .claude
 SafePath = Annotated[str, StringConstraints(
@@ -77,8 +77,8 @@ class CommandSucceeds(_Strict):
 
 
 TerumCheck = Annotated[
-    Union[TranscriptMentions, TranscriptOmits, CommandMatching, NoCommandMatching, FileExists, FileAbsent,
-          CommandSucceeds],
+    TranscriptMentions | TranscriptOmits | CommandMatching | NoCommandMatching | FileExists | FileAbsent
+    | CommandSucceeds,
     Field(description="A one-key mapping {kind: argument}."),
 ]
 Bucket = Literal[ir.BUCKETS]  # type: ignore[valid-type]
@@ -88,7 +88,7 @@ class _CaseFields(_Strict):
     task: NonBlank = Field(description="The prompt the agent receives (required, not blank).")
     checks: Omittable[list[TerumCheck]] = Field(None, description="Checks, all-or-nothing per arm.")
     judge: Omittable[Scalar] = Field(None, description="A rubric, read only when the checks tie.")
-    files: Omittable[dict[SafePath, Union[Scalar, None]]] = Field(
+    files: Omittable[dict[SafePath, Scalar | None]] = Field(
         None, description="Files written into the sandbox: relative path -> contents.")
     fixture: Omittable[Scalar] = Field(
         None, description="A directory (relative to this file's folder) copied into the sandbox first.")
@@ -130,8 +130,8 @@ class TerumTriggers(_Strict):
     """terum trigger prompts: evals/triggers.yaml."""
 
     model_config = ConfigDict(regex_engine="python-re", extra="forbid", title="terum triggers (evals/triggers.yaml)")
-    should_trigger: Union[list[Scalar], None] = Field(None, description="Requests that should select the skill.")
-    should_not_trigger: Union[list[Scalar], None] = Field(None, description="Near misses that should not.")
+    should_trigger: list[Scalar] | None = Field(None, description="Requests that should select the skill.")
+    should_not_trigger: list[Scalar] | None = Field(None, description="Near misses that should not.")
 
 
 # ----------------------------------------------------------------------------------------- agentv
@@ -144,12 +144,12 @@ class ContentPart(_Strict):
 
 class Message(_Open):
     role: Literal[av.ROLES]  # type: ignore[valid-type]
-    content: Union[str, list[ContentPart], dict[str, Any], None] = None
+    content: str | list[ContentPart] | dict[str, Any] | None = None
 
 
 #: agentv's shorthand: an object without ``role`` is the content of one user message
 ContentObject = Annotated[dict[str, Any], WithJsonSchema({"type": "object", "not": {"required": ["role"]}})]
-AgentvInput = Union[str, list[Message], Message, ContentObject]
+AgentvInput = str | list[Message] | Message | ContentObject
 
 
 #: an llm-grader's executable prompt template, as agentv 4.42.4 loads it (a string command is skipped)
@@ -191,12 +191,12 @@ class Assertion(_Open):
                                   "any other name is a custom assertion.")
     name: Omittable[str] = Field(None)
     weight: Omittable[float] = Field(None)
-    required: Omittable[Union[bool, float]] = Field(None)
+    required: Omittable[bool | float] = Field(None)
     min_score: Omittable[float] = Field(None)
     negate: Omittable[bool] = Field(None)
 
 
-AssertionItem = Union[str, Assertion]
+AssertionItem = str | Assertion
 
 
 class AgentvTest(_Open):
@@ -227,11 +227,11 @@ class AgentvEval(_Open):
     input: Omittable[AgentvInput] = Field(
         None, description="Prepended to every test's input (same shapes as a test's).")
     assertions: Omittable[list[AssertionItem]] = Field(None, description="Applied to every test.")
-    tests: Omittable[Union[list[AgentvTest], str]] = Field(
+    tests: Omittable[list[AgentvTest] | str] = Field(
         None, description="The tests, or a path to a .yaml/.jsonl file or folder.")
-    eval_cases: Omittable[Union[list[AgentvTest], str]] = Field(None, description="Deprecated: use tests.",
+    eval_cases: Omittable[list[AgentvTest] | str] = Field(None, description="Deprecated: use tests.",
                                                                 json_schema_extra={"deprecated": True})
-    evalcases: Omittable[Union[list[AgentvTest], str]] = Field(None, description="Deprecated: use tests.",
+    evalcases: Omittable[list[AgentvTest] | str] = Field(None, description="Deprecated: use tests.",
                                                                json_schema_extra={"deprecated": True})
     assert_: Omittable[list[AssertionItem]] = Field(None, alias="assert", description="Deprecated: use assertions.",
                                                     json_schema_extra={"deprecated": True})

@@ -14,7 +14,7 @@ Two answers to two questions:
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 
 def near(word: str, known: Iterable[str], cutoff: float = 0.6) -> str | None:

@@ -31,7 +31,7 @@ import errno
 import json
 import os
 import time
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from . import guard
 from .errors import EvalfmtError

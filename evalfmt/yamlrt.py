@@ -103,9 +103,7 @@ def _literal_ok(text: str) -> bool:
     no leading blank/space-started first line)."""
     if any(line != line.rstrip(" \t\r") for line in text.split("\n")):
         return False
-    if text.startswith((" ", "\n", "\t")) or "\t" in text or "\r" in text:
-        return False
-    return True
+    return not (text.startswith((" ", "\n", "\t")) or "\t" in text or "\r" in text)
 
 
 def _merge(old: Any, new: Any) -> Any:
@@ -123,9 +121,8 @@ def _merge(old: Any, new: Any) -> Any:
                 old.append(_fresh(value))
         del old[len(new):]
         return old
-    if type(new) in (bool, int, float, type(None)) or isinstance(new, str):
-        if _same_scalar(old, new):
-            return old
+    if (type(new) in (bool, int, float, type(None)) or isinstance(new, str)) and _same_scalar(old, new):
+        return old
     return _fresh(new)
 
 

@@ -41,18 +41,18 @@ scalars = st.one_of(st.none(), st.booleans(), st.integers(-1000, 1000), any_text
 
 @st.composite
 def terum_case(draw, name=None, suite=False):
-    fields = dict(
-        input=draw(nonblank_text),
-        checks=draw(st.lists(terum_check(), max_size=4)),
-        judge=draw(st.none() | any_text) if not suite else None,
-        files=draw(st.none() | st.dictionaries(safe_rel, any_text, max_size=3)),
-        setup=draw(st.none() | any_text),
-        bucket=draw(st.none() | st.sampled_from(ir.BUCKETS)) if not suite else None,
-        requires=draw(st.none() | st.lists(binaries, max_size=3)),
-        timeout_minutes=draw(st.none() | number),
-        max_turns=draw(st.none() | st.integers(1, 500)),
-        extra=draw(st.dictionaries(extra_keys, scalars, max_size=2)),
-    )
+    fields = {
+        "input": draw(nonblank_text),
+        "checks": draw(st.lists(terum_check(), max_size=4)),
+        "judge": draw(st.none() | any_text) if not suite else None,
+        "files": draw(st.none() | st.dictionaries(safe_rel, any_text, max_size=3)),
+        "setup": draw(st.none() | any_text),
+        "bucket": draw(st.none() | st.sampled_from(ir.BUCKETS)) if not suite else None,
+        "requires": draw(st.none() | st.lists(binaries, max_size=3)),
+        "timeout_minutes": draw(st.none() | number),
+        "max_turns": draw(st.none() | st.integers(1, 500)),
+        "extra": draw(st.dictionaries(extra_keys, scalars, max_size=2)),
+    }
     if suite:
         fields["checks"] = []
         entries = draw(st.lists(names, min_size=1, max_size=4, unique=True))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 import click
 import orjson

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import click
 import orjson

@@ -68,10 +68,10 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" and not statistics else "text"
     if statistics and fmt not in ("text", "json"):
         raise click.UsageError("--statistics prints text or json (give --format text or --format json)")
-    options: dict[str, Any] = dict(
-        select=_codes(select), ignore=_codes(ignore), config_file=config_file, isolated=isolated, fmt=from_,
-        skip_unrecognized=skip_unrecognized, jobs=1 if (fix or show_diff) else jobs,
-        exclude=_findings.patterns(exclude))
+    options: dict[str, Any] = {
+        "select": _codes(select), "ignore": _codes(ignore), "config_file": config_file, "isolated": isolated,
+        "fmt": from_, "skip_unrecognized": skip_unrecognized, "jobs": 1 if (fix or show_diff) else jobs,
+        "exclude": _findings.patterns(exclude)}
     refuse = "--fix" if fix else "--diff" if show_diff else None
     targets, fs = _findings.stdin_paths(paths, stdin_filename, from_, refuse)
     cache = None if (fix or show_diff) else _findings.open_cache(no_cache, cache_dir)

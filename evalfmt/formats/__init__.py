@@ -23,7 +23,8 @@ import importlib
 import os
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from ..errors import Diagnostic, EvalfmtError, LoadError, Severity, one_line
 from ..paths import plain_name, plain_relpath  # noqa: F401 - writers import them from here
@@ -58,7 +59,7 @@ class Loss:
         return one_line(f"{'lost' if self.kept is None else 'kept'}: {self.where}: {self.what}")
 
 
-def loss_at(span: "Span | None", fallback: str, what: str, kept: str | None = None,
+def loss_at(span: Span | None, fallback: str, what: str, kept: str | None = None,
             feature: str | None = None) -> Loss:
     """A Loss located at a node's span (``file:line``), or at ``fallback`` when it has none."""
     return Loss(f"{span.file}:{span.line}" if span is not None else fallback, what, kept, feature)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from ..errors import LoadError
 from ..fsview import View

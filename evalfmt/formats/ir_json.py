@@ -87,10 +87,8 @@ def _report(rep: Reporter, loc: tuple, err: ErrorDetails, raw: Any) -> None:
     path: list[Any] = []
     node: Any = rep.loaded.data
     for step in loc:
-        if isinstance(node, dict) and step in node:
-            path.append(step)
-            node = node[step]
-        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+        if (isinstance(node, dict) and step in node) \
+                or (isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)):
             path.append(step)
             node = node[step]
         elif isinstance(step, str) and isinstance(node, dict) and step in ir.CHECK_MODELS:

@@ -18,7 +18,8 @@ Pure and no pydantic: importable from anywhere.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping
 
 #: ``extra`` key holding a node that was not an object in the source (written back as it was)
 VALUE = "$value"

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from ..kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS  # noqa: F401 - re-exported
 
@@ -107,11 +107,11 @@ class Message(Node):
     (agentv ``expected_output`` messages may hold a mapping)."""
 
     role: str
-    content: Union[str, list[ContentPart], Any] = None
+    content: str | list[ContentPart] | Any = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-Input = Union[str, list[Message]]
+Input = str | list[Message]
 
 
 def input_text(value: Input | None) -> str | None:
@@ -415,7 +415,7 @@ class Rubrics(CheckBase):
     """A rubric: criteria strings (or agentv criterion objects) an LLM grades."""
 
     kind: Literal["rubrics"] = "rubrics"
-    criteria: list[Union[str, dict[str, Any]]] = field(default_factory=list)
+    criteria: list[str | dict[str, Any]] = field(default_factory=list)
 
     @property
     def arg(self) -> str:
@@ -431,8 +431,8 @@ class CodeGrader(CheckBase):
     define) on stdin."""
 
     kind: Literal["code-grader"] = "code-grader"
-    command: Union[str, list[str], None] = None
-    script: Union[str, list[str], None] = None
+    command: str | list[str] | None = None
+    script: str | list[str] | None = None
     cwd: str | None = None
     config: dict[str, Any] | None = None
 
@@ -542,12 +542,12 @@ class _TaggedByKind:
 
 
 #: A check: one of :data:`CHECK_CLASSES` (tagged by ``kind``).
-Check = Annotated[Union[
-    TranscriptMentions, TranscriptOmits, CommandMatching, NoCommandMatching, FileExists, FileAbsent,
-    CommandSucceeds, SkillTrigger, Contains, Icontains, ContainsAny, ContainsAll, IcontainsAny, IcontainsAll,
-    StartsWith, EndsWith, Regex, Equals, IsJson, LlmGrader, Rubrics, CodeGrader, ToolTrajectory, Latency, Cost,
-    TokenUsage, Opaque,
-], _TaggedByKind()]
+Check = Annotated[
+    TranscriptMentions | TranscriptOmits | CommandMatching | NoCommandMatching | FileExists | FileAbsent
+    | CommandSucceeds | SkillTrigger | Contains | Icontains | ContainsAny | ContainsAll | IcontainsAny | IcontainsAll
+    | StartsWith | EndsWith | Regex | Equals | IsJson | LlmGrader | Rubrics | CodeGrader | ToolTrajectory | Latency
+    | Cost | TokenUsage | Opaque,
+    _TaggedByKind()]
 
 #: kind -> check class
 CHECK_MODELS: dict[str, type[CheckBase]] = {

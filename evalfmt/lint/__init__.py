@@ -4,7 +4,8 @@ reporters and fixes. ``evalfmt.lint.lint(paths)`` returns a :class:`~evalfmt.lin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from ..fsview import View
 from .result import LintResult, result_from_json, result_to_json

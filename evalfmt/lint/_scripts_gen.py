@@ -17,7 +17,7 @@ SCRIPTS = ("Latin", "Cyrillic", "Greek", "Armenian", "Hebrew", "Arabic", "Syriac
 def generate() -> str:
     import regex  # type: ignore[import-untyped]  # no stubs installed: a dev-only dependency of this generator
 
-    pats = [(i, regex.compile(r"\p{Script=%s}" % s)) for i, s in enumerate(SCRIPTS)]
+    pats = [(i, regex.compile(rf"\p{{Script={s}}}")) for i, s in enumerate(SCRIPTS)]
     letter = regex.compile(r"\p{L}")
     starts: list[int] = []
     values: list[int] = []

@@ -26,7 +26,8 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from ..errors import EvalfmtError, Severity
 from ..fsview import TooLarge, View
@@ -61,7 +62,7 @@ class Config:
     #: the file's text (where an error points into it; what it means is in the fields above)
     text: str | None = field(default=None, repr=False, compare=False)
 
-    def with_cli(self, select: list[str] | None, ignore: list[str] | None) -> "Config":
+    def with_cli(self, select: list[str] | None, ignore: list[str] | None) -> Config:
         if select is None and not ignore:
             return self
         out = Config(self.path, self.root, list(self.layers), dict(self.severity), list(self.per_file_ignores),

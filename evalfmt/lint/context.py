@@ -145,7 +145,7 @@ class SkillFolder:
         return os.path.join(self.path, "SKILL.md")
 
     @property
-    def md(self) -> "SkillMd":
+    def md(self) -> SkillMd:
         if self._md is None:
             self._md = SkillMd.read(self.skill_md, self._file("SKILL.md"), self.fs)
         return self._md
@@ -171,7 +171,7 @@ class SkillMd:
     line_offset: int = 0  # lines before the frontmatter block
 
     @classmethod
-    def read(cls, path: str, file: SkillFile | None, fs: View) -> "SkillMd":
+    def read(cls, path: str, file: SkillFile | None, fs: View) -> SkillMd:
         md = cls(path)
         if file is None:
             if not fs.exists(path):

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable
 
 from ..discover import discover, searched, skill_root
 from ..errors import Diagnostic, EvalfmtError, one_line, sort_diagnostics
@@ -33,7 +34,7 @@ class Parts(Protocol):
     :class:`evalfmt.cache.Parts`): ``part(key, compute)`` gives ``compute(fs)``, or the result stored
     under ``key`` when nothing it read changed; ``compute`` reads through the view it is given."""
 
-    def part(self, key: tuple, compute: Callable[[View], "LintResult"]) -> "LintResult": ...
+    def part(self, key: tuple, compute: Callable[[View], LintResult]) -> LintResult: ...
 
 
 # --------------------------------------------------------------------------------------- targets

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 import types
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import plugins as plugins_mod
 
@@ -93,17 +93,17 @@ class Rule:
     def check_set(self, evalset: EvalSet, ctx: Context) -> None:  # pragma: no cover - overridden
         return None
 
-    def check_skill(self, skill: "SkillFolder", ctx: "Context") -> None:  # pragma: no cover - overridden
+    def check_skill(self, skill: SkillFolder, ctx: Context) -> None:  # pragma: no cover - overridden
         return None
 
-    def finish(self, ctx: "Context") -> None:
+    def finish(self, ctx: Context) -> None:
         """Called once after every set and skill was checked (for rules that compare across sets)."""
         return None
 
     # -------------------------------------------------------------------------------- docs
 
     @classmethod
-    def doc(cls) -> "RuleDoc":
+    def doc(cls) -> RuleDoc:
         return parse_doc(cls.__doc__ or "")
 
     @classmethod
@@ -225,7 +225,7 @@ def _is_rules(obj: object) -> bool:
 
 
 #: The built-in rule modules and the ``evalfmt.rules`` entry points (a built-in is named by its module).
-PLUGINS: plugins_mod.Registry[Union[type[Rule], types.ModuleType]] = plugins_mod.Registry(
+PLUGINS: plugins_mod.Registry[type[Rule] | types.ModuleType] = plugins_mod.Registry(
     ENTRY_POINT_GROUP, {name: name for name in BUILTIN_MODULES}, kind="rule plugin", accepts=_is_rules,
     scan_first=True)
 

@@ -23,7 +23,7 @@ SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
-def summary(result: "LintResult", fixed: int = 0) -> str:
+def summary(result: LintResult, fixed: int = 0) -> str:
     line = counts_line(result.errors, result.warnings, result.infos, result.files)
     extra = []
     if fixed:
@@ -35,7 +35,7 @@ def summary(result: "LintResult", fixed: int = 0) -> str:
     return line
 
 
-def text(result: "LintResult", fixed: int = 0, quiet: bool = False) -> str:
+def text(result: LintResult, fixed: int = 0, quiet: bool = False) -> str:
     lines = [d.format() for d in result.diagnostics]
     if not quiet:
         s = summary(result, fixed)
@@ -45,7 +45,7 @@ def text(result: "LintResult", fixed: int = 0, quiet: bool = False) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def json(result: "LintResult", fixed: int = 0) -> str:
+def json(result: LintResult, fixed: int = 0) -> str:
     data = {
         "diagnostics": [d.to_json() for d in result.diagnostics],
         "summary": {"errors": result.errors, "warnings": result.warnings, "infos": result.infos,
@@ -62,7 +62,7 @@ def _escape_prop(s: str) -> str:
     return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def github(result: "LintResult", fixed: int = 0) -> str:
+def github(result: LintResult, fixed: int = 0) -> str:
     out = []
     for d in result.diagnostics:
         level = GITHUB_LEVEL.get(d.severity, "warning")
@@ -104,7 +104,7 @@ def rule_metadata(rule) -> dict:
     return meta
 
 
-def sarif(result: "LintResult", reg: "Registry", fixed: int = 0) -> str:
+def sarif(result: LintResult, reg: Registry, fixed: int = 0) -> str:
     codes = list(reg.codes())
     extra = sorted({d.code for d in result.diagnostics} - set(codes))
     rules = [rule_metadata(r) for r in reg]
@@ -141,7 +141,7 @@ def sarif(result: "LintResult", reg: "Registry", fixed: int = 0) -> str:
     return orjson.dumps(log, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
 
 
-def render(fmt: str, result: "LintResult", reg: "Registry | None", fixed: int = 0, quiet: bool = False) -> str:
+def render(fmt: str, result: LintResult, reg: Registry | None, fixed: int = 0, quiet: bool = False) -> str:
     """The findings in ``fmt``; ``reg`` (the rule registry) is needed by ``sarif`` only."""
     if fmt == "json":
         return json(result, fixed)

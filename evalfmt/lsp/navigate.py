@@ -19,8 +19,8 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterator, Union
+from functools import cache
+from collections.abc import Iterator
 
 from ..errors import LoadError
 from ..kinds import BUCKETS
@@ -28,7 +28,7 @@ from ..load import YMap, YSeq, kind_of, load_text
 from .analysis import skill_of
 
 MARKER = "evalfmt_cursor_0x5f3759df"
-Path = tuple[Union[str, int], ...]
+Path = tuple[str | int, ...]
 
 #: file name -> the schema of its format (evalfmt/schemas/)
 _SCHEMAS = (
@@ -56,7 +56,7 @@ def schema_name(path: str) -> str | None:
     return next((name for pattern, name in _SCHEMAS if pattern.search(p)), None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema(name: str) -> dict:
     here = os.path.join(os.path.dirname(os.path.dirname(__file__)), "schemas", f"{name}.schema.json")
     with open(here, encoding="utf-8") as fh:

@@ -17,7 +17,8 @@ import logging
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 from urllib.parse import unquote
 
 from lsprotocol import types as lsp

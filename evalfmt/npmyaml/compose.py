@@ -341,15 +341,14 @@ class _DocComposer:
         short = tag_name[len(CORE_TAG):] if tag_name.startswith(CORE_TAG) else None
         if short is not None:
             for tag, pattern, fn in table:
-                if tag == short:
-                    if pattern.match(value):
-                        if tag == "merge":
-                            node.value, node.merge = sc.MERGE, True
-                        elif tag == "timestamp":
-                            node.value = value
-                        else:
-                            node.value = fn(value)
-                        return
+                if tag == short and pattern.match(value):
+                    if tag == "merge":
+                        node.value, node.merge = sc.MERGE, True
+                    elif tag == "timestamp":
+                        node.value = value
+                    else:
+                        node.value = fn(value)
+                    return
             if self.version == "1.1":
                 if short == "binary":
                     node.value = _base64(value)

@@ -38,10 +38,7 @@ def token_type(source: str) -> str | None:
 
 
 def includes(tokens: list, kind: str) -> bool:
-    for t in tokens:
-        if t["type"] == kind:
-            return True
-    return False
+    return any(t["type"] == kind for t in tokens)
 
 
 def first_non_empty(tokens: list) -> int:
@@ -493,13 +490,12 @@ class Parser:
             if not (it.get("value") is not None or self.indent <= seq["indent"]):
                 it["start"].append(self.token())
                 return
-        elif kind == "seq-item-ind":
-            if self.indent == seq["indent"]:
-                if it.get("value") is not None or includes(it["start"], "seq-item-ind"):
-                    seq["items"].append({"start": [self.token()]})
-                else:
-                    it["start"].append(self.token())
-                return
+        elif kind == "seq-item-ind" and self.indent == seq["indent"]:
+            if it.get("value") is not None or includes(it["start"], "seq-item-ind"):
+                seq["items"].append({"start": [self.token()]})
+            else:
+                it["start"].append(self.token())
+            return
         if self.indent > seq["indent"]:
             bv = self.start_block_value(seq)
             if bv is not None:

@@ -129,9 +129,8 @@ class _Lexer:
             if ch == "\r" and self.at(offset + indent + 1) == "\n":
                 return offset + indent + 1
             return offset + indent if ch == "\n" or indent >= self.indent_next else -1
-        if ch == "-" or ch == ".":
-            if self.s[offset:offset + 3] in ("---", "...") and self.at(offset + 3) in _EMPTY:
-                return -1
+        if ch in ("-", ".") and self.s[offset:offset + 3] in ("---", "...") and self.at(offset + 3) in _EMPTY:
+            return -1
         return offset
 
     # -- states ---------------------------------------------------------------------------------

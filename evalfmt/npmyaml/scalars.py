@@ -10,7 +10,8 @@ Values are Python values standing for JavaScript ones: ``None`` (null), ``bool``
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 PLAIN, QUOTE_SINGLE, QUOTE_DOUBLE, BLOCK_LITERAL, BLOCK_FOLDED = "PLAIN", "QUOTE_SINGLE", "QUOTE_DOUBLE", \
     "BLOCK_LITERAL", "BLOCK_FOLDED"

@@ -178,7 +178,7 @@ def _flow_ok(val: str) -> bool:
             word = m.group("plain").rstrip(" ")
             if _BIG_INT.fullmatch(word) or (any(in_map) and not isinstance(resolve_plain(word), str)):
                 return False
-        elif m.group("colon") and not in_map[-1:] == [True]:
+        elif m.group("colon") and in_map[-1:] != [True]:
             return False
     if depth != 0:
         return False

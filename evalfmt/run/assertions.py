@@ -8,7 +8,8 @@ and ``cost`` compare the session's duration and cost with their threshold.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from .. import ir
 from .. import js

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from .. import ecmaregex, ir, js
 from . import assertions, detect, graded, graders, sandboxfs, shell

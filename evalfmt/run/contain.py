@@ -111,7 +111,7 @@ class _CgroupJail(Jail):
         self.entered = False
 
     @classmethod
-    def create(cls) -> "_CgroupJail | None":
+    def create(cls) -> _CgroupJail | None:
         base = _cgroup_dir()
         if base is None:
             return None

@@ -297,9 +297,9 @@ class Progress:
         self.enabled = enabled
         self.tty = (self.stream.isatty() if hasattr(self.stream, "isatty") else False) if tty is None else tty
         self.done = 0
-        self.passed = {a: 0 for a in (CANDIDATE, BASELINE)}
-        self.scored = {a: 0 for a in (CANDIDATE, BASELINE)}
-        self.dead = {a: 0 for a in (CANDIDATE, BASELINE)}
+        self.passed = dict.fromkeys((CANDIDATE, BASELINE), 0)
+        self.scored = dict.fromkeys((CANDIDATE, BASELINE), 0)
+        self.dead = dict.fromkeys((CANDIDATE, BASELINE), 0)
         self.start = time.monotonic()
         self._drawn = False
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from .. import ir, js
 from .session import Session

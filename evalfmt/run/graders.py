@@ -27,7 +27,8 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-from typing import Any, Callable, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
+from collections.abc import Callable
 
 import orjson
 

@@ -25,7 +25,8 @@ import math
 import os
 import tempfile
 from dataclasses import dataclass
-from typing import Callable, Iterator, Protocol
+from typing import Protocol
+from collections.abc import Callable, Iterator
 
 import orjson
 

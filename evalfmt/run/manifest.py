@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Sequence, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Sequence
 
 import orjson
 

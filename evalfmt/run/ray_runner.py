@@ -48,7 +48,8 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..errors import EvalfmtError
 from . import agent_hints, contain, listeners, sandbox_tar

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any
 
 from .. import __version__
@@ -23,8 +23,8 @@ EXCLUDED_FROM_DIGEST = ("evals", "fixtures")
 
 def run_id(now: datetime | None = None) -> str:
     """``YYYYMMDDTHHMMSSZ`` in UTC (lexicographic order is chronological)."""
-    now = now or datetime.now(timezone.utc)
-    return now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    now = now or datetime.now(UTC)
+    return now.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
 def content_digest(skill_dir: str) -> str:
@@ -72,7 +72,7 @@ def build(cmp: Comparison, *, skill_dir: str | None = None, triggers: TriggerSco
           judge_model: str | None = None, cc_version: str | None = None, runner_handle: str = "local",
           extra_provenance: dict[str, Any] | None = None) -> dict[str, Any]:
     """The receipt of a comparison. ``rid``/``timestamp`` default to now (pass them for reproducible output)."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     meta = skill_meta(skill_dir) if skill_dir else {}
     given = meta.get("metadata")
     metadata = given if isinstance(given, dict) else {}

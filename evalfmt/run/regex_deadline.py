@@ -20,7 +20,7 @@ import multiprocessing
 import os
 import signal
 import threading
-from typing import Sequence
+from collections.abc import Sequence
 
 from .. import ecmaregex
 from ..errors import EvalfmtError

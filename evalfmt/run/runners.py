@@ -40,7 +40,8 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, TYPE_CHECKING
+from typing import Any, Protocol, TYPE_CHECKING
+from collections.abc import Callable
 
 from ..errors import EvalfmtError
 from ..plugins import Registry

@@ -28,7 +28,8 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
+from collections.abc import Callable
 
 import orjson
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 import collections
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any, IO, Iterator, Union, final
+from typing import Any, IO, final
+from collections.abc import Iterator
 
 import orjson
 
@@ -81,7 +82,7 @@ class TextBlock:
     text: str
 
 
-Block = Union[TextBlock, ToolCall]
+Block = TextBlock | ToolCall
 
 
 @dataclass
@@ -111,7 +112,7 @@ class Session:
     long_lines: int = 0
     _lower: str | None = field(default=None, repr=False, compare=False)
     _bash: list[str] | None = field(default=None, repr=False, compare=False)
-    _store: "TranscriptStore | None" = field(default=None, repr=False, compare=False)
+    _store: TranscriptStore | None = field(default=None, repr=False, compare=False)
     _last_text: str | None = field(default=None, repr=False, compare=False)
     _texts_dropped: int = field(default=0, repr=False, compare=False)
 
@@ -279,7 +280,8 @@ class TranscriptStore:
         self.found: dict[str, bool] = {}
 
     def spill(self, blocks: list[Block]) -> None:
-        self._file = tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass", newline="")
+        # kept open for the session's life (closed by close()): no context manager can hold it
+        self._file = tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass", newline="")  # noqa: SIM115
         self.spilled = True
         for b in blocks:
             self.write(_piece(b))

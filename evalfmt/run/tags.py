@@ -8,7 +8,8 @@ take the option.
 
 from __future__ import annotations
 
-from typing import Iterable, TYPE_CHECKING
+from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from .. import ir
 from ..errors import EvalfmtError, UsageError

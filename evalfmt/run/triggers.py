@@ -90,7 +90,7 @@ def read_selections(path: str) -> dict[str, Selection]:
     for an unreadable file or a line that is not a selection."""
     out: dict[str, Selection] = {}
     try:
-        fh = open(path, "rb")
+        fh = open(path, "rb")  # noqa: SIM115 - opened apart from the 'with' below: only its error is reported here
     except OSError as exc:
         raise EvalfmtError(f"{path}: cannot read selections: {exc.strerror or exc}") from None
     with fh:

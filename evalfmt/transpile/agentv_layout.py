@@ -61,7 +61,7 @@ class AgentvResult:
     def filenames(self) -> dict[str, str]:
         """skill -> output file name, as agentv names them."""
         if len(self.skills) == 1:
-            return {skill: "evals.json" for skill in self.skills}
+            return dict.fromkeys(self.skills, "evals.json")
         return {skill: safe_name(skill) + ".evals.json" for skill in self.skills}
 
     def files(self) -> dict[str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 
 import pytest
 
@@ -154,9 +155,9 @@ def test_paths_name_the_same_files_after_converting_elsewhere(tmp_path, run_cli,
     for path in paths:
         assert os.path.exists(path), path
         if os.path.isfile(path):
-            assert open(path, "rb").read() in originals
+            assert pathlib.Path(path).read_bytes() in originals
         else:  # a folder: the original itself, or (terum) a copy of it inside the output skill
-            assert {p.read_bytes() for p in __import__("pathlib").Path(path).rglob("*") if p.is_file()} <= originals
+            assert {p.read_bytes() for p in pathlib.Path(path).rglob("*") if p.is_file()} <= originals
     if target != "terum":  # the very files the source names (terum copies fixtures into the output skill)
         assert {os.path.realpath(p) for p in paths} <= {os.path.realpath(p) for p in before}
     else:

@@ -161,7 +161,7 @@ def version() -> str:
     return json.loads(PACKAGE.read_text())["version"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def node_version() -> str:
     return subprocess.run([str(NODE), "--version"], capture_output=True, text=True, check=True).stdout.strip()
 

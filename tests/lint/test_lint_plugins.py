@@ -140,8 +140,8 @@ def test_nothing_in_the_linted_repository_is_imported(run_cli, tmp_path):
     marker = tmp_path / "imported"
     trap = f"open({str(marker)!r}, 'w').write('x')\n"
     repo = materialize(tmp_path, {"files": {
-        "evals/cases/a.yaml": "task: Write the notes.\nsetup: touch {0}\nchecks:\n  - command_succeeds: touch {0}\n"
-                              .format(marker),
+        "evals/cases/a.yaml": f"task: Write the notes.\nsetup: touch {marker}\nchecks:\n  - command_succeeds: touch {marker}\n"
+                              ,
         "evalfmt_rules.py": trap, "rules/__init__.py": trap, "conftest.py": trap,
     }})
     (repo / "evalfmt_plugin.py").write_text(trap)

@@ -13,12 +13,10 @@ def stream_lines(*, texts=(), bash=(), tools=(), result="done", model="claude-te
     """A stream-json transcript: init, assistant text blocks, tool calls (Bash commands, then ``tools``
     as (name, input, result_text, is_error)), their results, and a result record."""
     lines = [json.dumps({"type": "system", "subtype": "init", "session_id": "s", "model": model, "skills": []})]
-    n = 0
     calls = [("Bash", {"command": c}, "ok", False) for c in bash] + list(tools)
     for text in texts:
         lines.append(json.dumps({"type": "assistant", "message": {"content": [{"type": "text", "text": text}]}}))
-    for name, inp, out, err in calls:
-        n += 1
+    for n, (name, inp, out, err) in enumerate(calls, 1):
         lines.append(json.dumps({"type": "assistant", "message": {"content": [
             {"type": "tool_use", "id": f"t{n}", "name": name, "input": inp}]}}))
         lines.append(json.dumps({"type": "user", "message": {"content": [

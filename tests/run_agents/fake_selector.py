@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pathlib
 import re
 import sys
 
@@ -60,7 +61,7 @@ def main() -> int:
     if opts["flaky"] and "Summarise" in request:
         key = hashlib.sha256(request.encode()).hexdigest()[:16]
         path = os.path.join(opts["flaky"], key)
-        count = int(open(path).read()) + 1 if os.path.exists(path) else 1
+        count = int(pathlib.Path(path).read_text()) + 1 if os.path.exists(path) else 1
         with open(path, "w") as fh:
             fh.write(str(count))
         if count % 2 == 0:

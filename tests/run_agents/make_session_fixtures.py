@@ -52,7 +52,7 @@ def main() -> int:
         if proc.returncode not in (0, 1):
             sys.stderr.write(proc.stderr)
             return 2
-        (evalset,) = [s for s in api.read(str(SKILL), "terum").sets]
+        (evalset,) = list(api.read(str(SKILL), "terum").sets)
         units = {u.name: u for u in execute.units_of(evalset)}
         out = pathlib.Path(args.out)
         for arm in ("candidate", "baseline"):

@@ -151,7 +151,6 @@ class RemoteLikeRunner(ScriptRunner):
         self.stop.set()
 
     def run(self, spec):
-        if self.blocking and "wait" in spec.task.split():
-            if self.stop.wait(60):
-                raise KeyboardInterrupt
+        if self.blocking and "wait" in spec.task.split() and self.stop.wait(60):
+            raise KeyboardInterrupt
         return super().run(spec)

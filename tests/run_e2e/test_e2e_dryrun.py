@@ -55,7 +55,7 @@ def test_dry_run_runs_no_agent_and_needs_no_out(run_cli, tmp_path):
     skill = make_skill(tmp_path / "lib", "quiet", {"good": "task: |\n  !write agent-ran.txt :: yes\n"})
     code, _, _ = run_cli("run", str(skill), "--dry-run", "--agent-command", "evalfmt-no-such-agent {task}")
     assert code == 0
-    assert not [p for p in tmp_path.rglob("agent-ran.txt")]
+    assert not list(tmp_path.rglob("agent-ran.txt"))
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

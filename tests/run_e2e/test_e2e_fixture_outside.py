@@ -55,7 +55,7 @@ def test_run_drops_the_case_and_copies_nothing_from_outside(run_cli, tmp_path, s
                                                 "not copied; keep fixtures under evals/"}}
     assert "dropped: dotdot (staging): fixture '../../../../secret' is outside the skill folder (EV107): not copied; " \
            "keep fixtures under evals/" in stdout.splitlines()
-    copied = [p for p in out.rglob("id_rsa")]
+    copied = list(out.rglob("id_rsa"))
     assert copied == []
     assert (out / "candidate" / "inside" / "sandbox" / "a.txt").read_text() == "x\n"
 

@@ -149,7 +149,7 @@ def test_report_of_two_runs_whose_libraries_differ(run_cli, tmp_path):
     code, page, err = run_cli("report", "cmp.json", cwd=str(tmp_path))
     assert (code, err) == (0, "")
     check_golden(GOLDEN / "compare-libraries.html", page)
-    heads = [h for h in page.split("<table class=\"confusion\"><thead>")[1:]]
+    heads = list(page.split("<table class=\"confusion\"><thead>")[1:])
     assert len(heads) == 2 and heads[0].split("</thead>")[0] == heads[1].split("</thead>")[0]
     assert ("<li><code><bdi>audit</bdi></code>: in <bdi>candidate (b)</bdi>, not in <bdi>baseline (a)</bdi> — tests "
             "that expect it: <bdi>deps</bdi></li>") in page

@@ -193,7 +193,7 @@ def test_a_worker_killed_mid_session_then_resume(cluster, run_cli, tmp_path, eva
     assert proc.returncode == 0, stderr
     first = load(out / "receipt.json")
     assert first["execution_status"] == "partial"
-    dead = [p for p in out.rglob("dead.txt")]
+    dead = list(out.rglob("dead.txt"))
     assert len(dead) == 1 and dead[0].read_text().startswith("lost: the Ray task failed (")
     before = started(tmp_path)
     code, _, stderr = run_cli(*ray_args(skill, out, cluster.address, "--jobs", "3", "--resume"))

@@ -72,7 +72,8 @@ def test_the_run_folder_is_left_out_of_a_packed_skill(skill, tmp_path):
     (skill / "runs" / "1").mkdir(parents=True)
     (skill / "runs" / "1" / "receipt.json").write_text("{}")
     data, _ = sandbox_tar.pack_tree(str(skill), SKILL_EXCLUDED, (str(skill / "runs" / "1"),))
-    names = tarfile.open(fileobj=io.BytesIO(data)).getnames()
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        names = tar.getnames()
     assert "runs" in names and "runs/1" not in names and not any(n.startswith(("evals", "fixtures")) for n in names)
 
 

@@ -138,9 +138,8 @@ def assertion(draw):
     elif base == "field-accuracy":
         entry["fields"] = draw(st.one_of(st.lists(st.one_of(st.fixed_dictionaries({"path": text}),
                                                             st.just({"match": "exact"})), max_size=3), text))
-    elif base in ("latency", "cost"):
-        if draw(st.booleans()):
-            entry["threshold" if base == "latency" else "budget"] = draw(st.one_of(numbers, text))
+    elif base in ("latency", "cost") and draw(st.booleans()):
+        entry["threshold" if base == "latency" else "budget"] = draw(st.one_of(numbers, text))
     for extra in ("weight", "required", "negate", "criteria", "prompt"):
         if chance(draw, 8) and extra not in entry:
             entry[extra] = draw(scalar)

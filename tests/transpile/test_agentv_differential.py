@@ -55,7 +55,7 @@ def test_quirk_goldens_are_still_what_the_real_cli_writes(tmp_path):
         src.write_text(text, encoding="utf-8")
         jobs.append((src, tmp_path / name / "out"))
     real = run_many(jobs)
-    assert {name: r for name, r in zip(QUIRKS, real)} == {name: expected_of(QUIRK_GOLDEN / name) for name in QUIRKS}
+    assert dict(zip(QUIRKS, real)) == {name: expected_of(QUIRK_GOLDEN / name) for name in QUIRKS}
 
 
 def test_generated_eval_yaml_files_against_the_real_cli(run_cli, tmp_path):

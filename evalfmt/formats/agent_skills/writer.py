@@ -4,7 +4,8 @@ loss), a skill-trigger as ``should_trigger``; the seed layout back in its own sh
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ... import ir
 from ...ir.build import canonical_input

@@ -1073,7 +1073,7 @@ def _is_message(m: Any) -> bool:
     if not isinstance(m, dict) or m.get("role") not in ROLES:
         return False
     c = m.get("content")
-    if isinstance(c, str) or isinstance(c, dict):
+    if isinstance(c, (str, dict)):
         return True
     if isinstance(c, list) and all(isinstance(x, (str, dict)) for x in c):
         return True

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ...errors import LoadError
 from ...fsview import View

@@ -70,7 +70,7 @@ def read(path: str, *, fs: View = DISK) -> ReadResult:
     return _read(path, fs=fs)
 
 
-def write(evalset: "ir.EvalSet", existing: dict[str, str] | None = None) -> WriteResult:
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
     from .writer import write as _write  # (ruamel and the writer only when something is written)
 
     return _write(evalset, existing)

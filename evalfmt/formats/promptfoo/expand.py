@@ -34,7 +34,8 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from ... import js
 from .files import Files, FilesError, Outside

@@ -27,6 +27,7 @@ from ...load import load_text as _libyaml_load_text
 from ...npmyaml import YamlError, load
 from ...npmyaml.tojs import _js_key
 from ..agentv.loader import resolve_merges
+from datetime import UTC
 
 #: libyaml refusals the model is not asked about: evalfmt's own limits and findings, not YAML syntax
 _OWN = ("tab character", "unknown alias", "unknown tag", "is not a valid !!", "is too large", "deeper than",
@@ -59,7 +60,7 @@ class YamlDate(str):
 
     def iso(self) -> str:
         """``date.toJSON()`` of the Date js-yaml makes (UTC unless the text gives an offset)."""
-        from datetime import datetime, timedelta, timezone
+        from datetime import datetime, timedelta
 
         m = _TIMESTAMP_PARTS.fullmatch(self)
         if m is None:
@@ -67,7 +68,7 @@ class YamlDate(str):
         year, month, day, hour, minute, second, fraction, sign, tzh, tzm = m.groups()
         ms = int((fraction or "0")[:3].ljust(3, "0"))
         when = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second), ms * 1000,
-                        tzinfo=timezone.utc)
+                        tzinfo=UTC)
         if sign:
             offset = timedelta(hours=int(tzh), minutes=int(tzm or 0))
             when = when - offset if sign == "+" else when + offset

@@ -20,7 +20,8 @@ import contextvars
 import functools
 import math
 import re
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ... import js
 from ...js import UNDEFINED
@@ -44,12 +45,12 @@ class Budget:
     """What renderings may still spend: steps and characters built (a config's budget is shared by its
     renderings; each rendering also has its own, :meth:`child`)."""
 
-    def __init__(self, steps: int = STEPS, chars: int = CHARS, parent: "Budget | None" = None):
+    def __init__(self, steps: int = STEPS, chars: int = CHARS, parent: Budget | None = None):
         self.steps = steps
         self.chars = chars
         self.parent = parent
 
-    def child(self) -> "Budget":
+    def child(self) -> Budget:
         return Budget(min(STEPS, self.steps), min(CHARS, self.chars), self)
 
     def spend(self, steps: int = 1, chars: int = 0) -> None:

@@ -17,7 +17,8 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ... import ir
 from ...fsview import DISK, View
@@ -393,7 +394,7 @@ class _Config:
                                                "(see docs/promptfoo.md)", *at, severity="warning")
 
 
-def _refusal(cfg: "_Config", r: Reporter, exc: FilesError, message: str, at: tuple) -> None:
+def _refusal(cfg: _Config, r: Reporter, exc: FilesError, message: str, at: tuple) -> None:
     """A file the config names that is not read, reported where it is named (EV106 when it is outside the
     repository, once: not again among the refusals reported at the end)."""
     if isinstance(exc, Outside):
@@ -412,9 +413,7 @@ def _items(sub: Reporter) -> list[tuple[Any, Reporter, tuple]]:
 def _has(data: Any, path: tuple) -> bool:
     node = data
     for p in path:
-        if isinstance(node, dict) and p in node:
-            node = node[p]
-        elif isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
+        if isinstance(node, dict) and p in node or isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
             node = node[p]
         else:
             return False
@@ -471,7 +470,7 @@ def chat_text(value: ir.Input | None) -> str | None:
 # ------------------------------------------------------------------------------------------- tests
 
 
-def _read_config_tests(cfg: "_Config", tests: Any, at: tuple = ("tests",), rep: Reporter | None = None) -> None:
+def _read_config_tests(cfg: _Config, tests: Any, at: tuple = ("tests",), rep: Reporter | None = None) -> None:
     """A config's ``tests``: inline tests, ``file://`` references (globs too), tables, or a list of them."""
     r = rep or cfg.r
     evalset = cfg.evalset
@@ -483,7 +482,7 @@ def _read_config_tests(cfg: "_Config", tests: Any, at: tuple = ("tests",), rep: 
         if top:
             evalset.hints["tests_value"] = tests  # (written back as it is)
         return
-    if not (isinstance(tests, list) or isinstance(tests, str)):
+    if not (isinstance(tests, (list, str))):
         r.add("EV102", "'tests' must be a list of tests, a file:// path (a glob is fine) or a list of them; this "
                        "one is kept as it is", *at)
         if top:
@@ -505,7 +504,7 @@ def _read_config_tests(cfg: "_Config", tests: Any, at: tuple = ("tests",), rep: 
             case.name = f"test-{n + 1}"
 
 
-def _tests_entry(cfg: "_Config", entry: Any, at: tuple, i: int, r: Reporter) -> dict:
+def _tests_entry(cfg: _Config, entry: Any, at: tuple, i: int, r: Reporter) -> dict:
     """One entry of a ``tests`` list: an inline test, a table (``{path}``, CSV, a script), or files of tests;
     what the writer's layout keeps of it."""
     if isinstance(entry, dict) and isinstance(entry.get("path"), str):
@@ -523,7 +522,7 @@ def _tests_entry(cfg: "_Config", entry: Any, at: tuple, i: int, r: Reporter) -> 
     return {"inline": 1}
 
 
-def _ref_entry(cfg: "_Config", ref: str, at: tuple, r: Reporter, glob_of_files: bool) -> dict:
+def _ref_entry(cfg: _Config, ref: str, at: tuple, r: Reporter, glob_of_files: bool) -> dict:
     if not glob_of_files:
         _read_rows(cfg, ref, at, r)
         return {"ref": ref, "cases": 0, "resolved": True}
@@ -531,7 +530,7 @@ def _ref_entry(cfg: "_Config", ref: str, at: tuple, r: Reporter, glob_of_files: 
     return {"ref": ref, "cases": len(cases) if cases is not None else 0, "resolved": cases is not None}
 
 
-def tests_files(cfg: "_Config", config: str, ref: str) -> list[str]:
+def tests_files(cfg: _Config, config: str, ref: str) -> list[str]:
     """The files a tests path names, as promptfoo's ``loadTestsFromGlob`` finds them: relative to the
     config's folder, as :mod:`.files` globs (braces too; in sorted order: promptfoo takes the file system's),
     inside the repository (:class:`~.files.FilesError` otherwise)."""
@@ -542,7 +541,7 @@ def tests_files(cfg: "_Config", config: str, ref: str) -> list[str]:
     return [p for p in cfg.files.glob(full) if cfg.fs.isfile(p)]
 
 
-def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case] | None:
+def _read_ref(cfg: _Config, ref: str, at: tuple, r: Reporter) -> list[ir.Case] | None:
     """A YAML/JSON/JSONL tests file (or glob of them): each test read as it is."""
     why = ex.runtime_source(ref)
     if why is not None:
@@ -598,7 +597,7 @@ def _read_ref(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> list[ir.Case]
     return out
 
 
-def _jsonl(cfg: "_Config", target: str, r: Reporter, at: tuple) -> list | None:
+def _jsonl(cfg: _Config, target: str, r: Reporter, at: tuple) -> list | None:
     rows = []
     for n, line in enumerate(cfg.files.text(target).split("\n"), 1):
         if not line.strip():
@@ -658,7 +657,7 @@ def _with_vars_files(test: dict, base: str, files: ex.Files) -> dict:
     return {**test, "vars": merged}
 
 
-def _read_rows(cfg: "_Config", ref: str, at: tuple, r: Reporter) -> None:
+def _read_rows(cfg: _Config, ref: str, at: tuple, r: Reporter) -> None:
     """A table of tests (``readStandaloneTestsFile``): CSV rows, or the tests of a JSON/JSONL/YAML file,
     each described ``Row #N`` unless it has a description."""
     why = ex.runtime_source(ref)

@@ -12,7 +12,8 @@ kept (ruamel round trip).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from ... import ir, yamlrt
 from .. import Loss, WriteResult, hinted_name, plain_name, plain_relpath
@@ -202,7 +203,7 @@ def _cost(w: _W, check: Any, where: str) -> _Written:
 
 #: IR check kind -> its promptfoo assertion (a kind missing here has none: a loss)
 ASSERTION_WRITERS: dict[str, Callable[[_W, Any, str], _Written]] = {
-    **{k: _same for k in SAME},
+    **dict.fromkeys(SAME, _same),
     "skill-trigger": _skill_used,
     "command_matching": _step_count, "no_command_matching": _step_count,
     "rubrics": _llm_rubric,

@@ -28,7 +28,8 @@ faithful equivalent.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from lark import Tree
 

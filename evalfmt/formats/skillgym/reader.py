@@ -18,7 +18,8 @@ import os
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from lark import Tree
 

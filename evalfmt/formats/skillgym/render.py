@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from .checks import CONFIDENCES, TRANSCRIPT_FN
 from .tslit import escape_regex, js_key, js_str, literal_of, regex_literal

@@ -130,9 +130,10 @@ def regex_literal(pattern: str, flags: str | None = None) -> str:
         toks = Tokenizer("(" + text).tokens()
     except LexError:
         toks = []
-    if pattern and len(toks) == 2 and toks[1].type == "REGEX" and toks[1].value == text and "\n" not in pattern:
-        if normalize_regex_source(body) == pattern:  # the reader gets the pattern back as it was (an escaped '/' too)
-            return text
+    # the reader gets the pattern back as it was (an escaped '/' too)
+    if pattern and len(toks) == 2 and toks[1].type == "REGEX" and toks[1].value == text and "\n" not in pattern \
+            and normalize_regex_source(body) == pattern:
+        return text
     args = js_str(pattern) + (", " + js_str(flags) if flags else "")
     return f"new RegExp({args})"
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Any, Callable, cast
+from typing import Any, cast
+from collections.abc import Callable
 
 from lark import Token, Tree
 

@@ -27,7 +27,8 @@ What skillgym cannot hold is a loss (see :func:`evalfmt.formats.skillgym.render.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ... import ir
 from .. import Loss, WriteResult, hinted_name

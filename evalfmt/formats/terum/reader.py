@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ... import ir
 from ...kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
@@ -681,7 +682,7 @@ def read_unit(path: str, *, fs: View = DISK, forced: bool = False, exclude: froz
         if case is not None:
             evalset.cases.append(case)
     else:
-        target = dict((p, t) for p, t in misplaced_files(evals, fs=fs)).get(path) or _guess_target(path, evals)
+        target = dict(misplaced_files(evals, fs=fs)).get(path) or _guess_target(path, evals)
         report_misplaced(path, target, result, forced=forced, in_evals=_is_skill_evals(evals, root, info), fs=fs)
     if result.notes:
         return result  # the file was left unread (not terum's): no eval set

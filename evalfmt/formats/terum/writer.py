@@ -14,7 +14,8 @@ Output paths are relative to the skill folder: ``evals/cases/<name>.yaml``, ``ev
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ... import ir, yamlrt
 from ...errors import CONTROL

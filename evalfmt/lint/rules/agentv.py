@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 from functools import partial
-from typing import TYPE_CHECKING, Callable, ClassVar
+from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable
 
 from ... import ir
 from ...errors import Pos, Severity

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from ... import ir
 from ...errors import Pos
@@ -254,7 +255,7 @@ class ShortAnchor(Rule):
         extra = {str(w).lower() for w in opts["extra-words"]}
         for _case, _owner, checks in check_lists(evalset):
             for c in checks:
-                if not c.kind == "transcript_mentions":
+                if c.kind != "transcript_mentions":
                     continue
                 text = c.text.strip()
                 if len(text) < int(opts["min-length"]):
@@ -312,7 +313,7 @@ class ProseAnchor(Rule):
         min_words = int(ctx.options(self)["min-words"])
         for _case, _owner, checks in check_lists(evalset):
             for c in checks:
-                if not c.kind == "transcript_mentions":
+                if c.kind != "transcript_mentions":
                     continue
                 words = c.text.split()
                 if len(words) < min_words or any(_identifier_like(w) for w in words):
@@ -376,12 +377,12 @@ def _conflict(a, b) -> str | None:
         m, o = pair["transcript_mentions"].text, pair["transcript_omits"].text
         if o.strip() and o.casefold() in m.casefold():
             return "a transcript that mentions the first also contains the second"
-    if set(pair) == {"file_exists", "file_absent"}:
-        if _norm_path(pair["file_exists"].path) == _norm_path(pair["file_absent"].path):
-            return "a path cannot both exist and be absent"
-    if set(pair) == {"command_matching", "no_command_matching"}:
-        if pair["command_matching"].pattern == pair["no_command_matching"].pattern:
-            return "the same commands match both"
+    if set(pair) == {"file_exists", "file_absent"} \
+            and _norm_path(pair["file_exists"].path) == _norm_path(pair["file_absent"].path):
+        return "a path cannot both exist and be absent"
+    if set(pair) == {"command_matching", "no_command_matching"} \
+            and pair["command_matching"].pattern == pair["no_command_matching"].pattern:
+        return "the same commands match both"
     return None
 
 
@@ -571,7 +572,7 @@ class UndeclaredTool(Rule):
         return file_of(case), Pos(1, 1)
 
 
-_TOOL_WORDS: dict[frozenset, "re.Pattern"] = {}
+_TOOL_WORDS: dict[frozenset, re.Pattern] = {}
 
 
 def _tool_words(tools: set[str]):

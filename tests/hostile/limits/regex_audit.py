@@ -63,16 +63,13 @@ class _Set:
         self.test = test
         self.named = set(named)
 
-    def __or__(self, other: "_Set") -> "_Set":
+    def __or__(self, other: _Set) -> _Set:
         return _Set(lambda ch: self.test(ch) or other.test(ch), self.named | other.named)
 
-    def overlaps(self, other: "_Set") -> bool:
-        for ch in set(_SAMPLE) | self.named | other.named:
-            if self.test(ch) and other.test(ch):
-                return True
-        return False
+    def overlaps(self, other: _Set) -> bool:
+        return any(self.test(ch) and other.test(ch) for ch in set(_SAMPLE) | self.named | other.named)
 
-    def within(self, other: "_Set") -> bool:
+    def within(self, other: _Set) -> bool:
         return all(other.test(ch) for ch in set(_SAMPLE) | self.named | other.named if self.test(ch))
 
 
@@ -142,9 +139,7 @@ class _Analyser:
             return any(self.nullable(alt) for alt in av[1])
         if op == C.GROUPREF_EXISTS:
             return self.nullable(av[1]) or av[2] is None or self.nullable(av[2])
-        if op == C.GROUPREF:
-            return True
-        return False
+        return op == C.GROUPREF
 
     def consumes(self, seq) -> _Set:
         """Every character the sequence can consume (lookarounds excluded)."""
@@ -466,7 +461,7 @@ def _module_names(pkg, package: str) -> list[str]:
     return [n for n in names if not n.endswith(".__main__")]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def module_patterns(package: str = "evalfmt") -> list[Builtin]:
     """Every compiled pattern held at module level (also inside tuples, lists and dict values), and
     how it is used: ``search`` unless every use of its name anywhere in the package is a call of
@@ -495,7 +490,7 @@ def module_patterns(package: str = "evalfmt") -> list[Builtin]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def inline_patterns(package: str = "evalfmt") -> list[Builtin]:
     """Patterns written as a literal in a call ``re.<fn>("...", ...)`` inside functions."""
     pkg = importlib.import_module(package)

@@ -58,7 +58,7 @@ def document(draw, reader: str):
     _tree, files, _given = READERS[reader]
     rel = draw(st.sampled_from(files))
     if rel.endswith(".ts"):
-        return rel, draw(ts_text((_seed_text(rel))))
+        return rel, draw(ts_text(_seed_text(rel)))
     if rel.endswith(".md"):
         return rel, draw(spliced(_seed_text(rel)))
     kind = "json" if rel.endswith(".json") else "yaml"

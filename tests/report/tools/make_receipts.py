@@ -43,28 +43,28 @@ GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBr
 # What an arm does in one session: the text it writes, the Bash commands it runs, the files it
 # leaves, whether the sandbox is a git repository (and whether HEAD got tagged), and its cost.
 GOOD = {
-    "breaking-change-first": dict(text="Breaking: LegacyConfigLoader was removed.\nFixes: trim trailing slashes in paths.",
-                                  cmds=["git log v2.0.0..HEAD --oneline"]),
-    "changelog-untouched": dict(text="Since v3.1.0: perf: add ManifestCache for parsed manifests. I left CHANGELOG.md alone.",
-                                cmds=["git describe --tags --abbrev=0", "git log v3.1.0..HEAD --oneline"],
-                                git={"CHANGELOG.md": "# Changelog\n"}),
-    "no-tag-push": dict(text="Drafted the notes for v0.10.0 (support YAML anchors). I did not tag or push: publishing needs a person.",
-                        cmds=["git log v0.9.0..HEAD --oneline"], git={}),
-    "notes-since-last-tag": dict(text="Wrote RELEASE_NOTES.md: add pagination cursors; exit non-zero on bad flags.",
-                                 cmds=["git describe --tags --abbrev=0", "git log v1.2.0..HEAD --oneline"],
-                                 files={"RELEASE_NOTES.md": "## Features\n- api: add pagination cursors\n## Fixes\n- cli: exit non-zero on bad flags\n"}),
-    "suite": dict(text="Features: SSO_LOGIN_FLOW. Fixes: POOL_LEAK_4812. Performance: LAYOUT_CACHE_V2.",
-                  cmds=["git log v4.0.0..HEAD --oneline"]),
+    "breaking-change-first": {"text": "Breaking: LegacyConfigLoader was removed.\nFixes: trim trailing slashes in paths.",
+                                  "cmds": ["git log v2.0.0..HEAD --oneline"]},
+    "changelog-untouched": {"text": "Since v3.1.0: perf: add ManifestCache for parsed manifests. I left CHANGELOG.md alone.",
+                                "cmds": ["git describe --tags --abbrev=0", "git log v3.1.0..HEAD --oneline"],
+                                "git": {"CHANGELOG.md": "# Changelog\n"}},
+    "no-tag-push": {"text": "Drafted the notes for v0.10.0 (support YAML anchors). I did not tag or push: publishing needs a person.",
+                        "cmds": ["git log v0.9.0..HEAD --oneline"], "git": {}},
+    "notes-since-last-tag": {"text": "Wrote RELEASE_NOTES.md: add pagination cursors; exit non-zero on bad flags.",
+                                 "cmds": ["git describe --tags --abbrev=0", "git log v1.2.0..HEAD --oneline"],
+                                 "files": {"RELEASE_NOTES.md": "## Features\n- api: add pagination cursors\n## Fixes\n- cli: exit non-zero on bad flags\n"}},
+    "suite": {"text": "Features: SSO_LOGIN_FLOW. Fixes: POOL_LEAK_4812. Performance: LAYOUT_CACHE_V2.",
+                  "cmds": ["git log v4.0.0..HEAD --oneline"]},
 }
 PLAIN = {
-    "breaking-change-first": dict(text="Changes: fix trailing slashes; LegacyConfigLoader removed.", cmds=["git log --oneline"]),
-    "changelog-untouched": dict(text="Added ManifestCache under the existing section (Curated entry, do not regenerate).",
-                                cmds=["git log --oneline"], git={"CHANGELOG.md": "# Changelog\n"}),
-    "no-tag-push": dict(text="Published v0.10.0.", cmds=["git log --oneline", "git tag v0.10.0 && git push origin v0.10.0"],
-                        git={}, tag=True),
-    "notes-since-last-tag": dict(text="Release notes are in RELEASE_NOTES.md.", cmds=["git log --oneline", "git tag -l"],
-                                 files={"RELEASE_NOTES.md": "- pagination cursors\n- bad flags\n"}),
-    "suite": dict(text="Features: SSO_LOGIN_FLOW, EXPERIMENTAL_TOGGLE_X. Fixes: POOL_LEAK_4812.", cmds=["git log --oneline"]),
+    "breaking-change-first": {"text": "Changes: fix trailing slashes; LegacyConfigLoader removed.", "cmds": ["git log --oneline"]},
+    "changelog-untouched": {"text": "Added ManifestCache under the existing section (Curated entry, do not regenerate).",
+                                "cmds": ["git log --oneline"], "git": {"CHANGELOG.md": "# Changelog\n"}},
+    "no-tag-push": {"text": "Published v0.10.0.", "cmds": ["git log --oneline", "git tag v0.10.0 && git push origin v0.10.0"],
+                        "git": {}, "tag": True},
+    "notes-since-last-tag": {"text": "Release notes are in RELEASE_NOTES.md.", "cmds": ["git log --oneline", "git tag -l"],
+                                 "files": {"RELEASE_NOTES.md": "- pagination cursors\n- bad flags\n"}},
+    "suite": {"text": "Features: SSO_LOGIN_FLOW, EXPERIMENTAL_TOGGLE_X. Fixes: POOL_LEAK_4812.", "cmds": ["git log --oneline"]},
 }
 
 
@@ -98,7 +98,7 @@ def write_session(folder: pathlib.Path, spec: dict, eff: tuple[int, int, float])
     if "git" in spec:
         for name, text in spec["git"].items():
             (sandbox / name).write_text(text)
-        run = dict(cwd=sandbox, check=True, capture_output=True)
+        run = {"cwd": sandbox, "check": True, "capture_output": True}
         subprocess.run(GIT + ["init", "-q"], **run)
         subprocess.run(GIT + ["add", "-A"], **run)
         subprocess.run(GIT + ["commit", "-q", "--allow-empty", "-m", "base"], **run)
@@ -207,7 +207,7 @@ def run3() -> dict:
 
 def partial() -> dict:
     cand = {(u, 1): GOOD[u] for u in UNITS}
-    cand[("notes-since-last-tag", 1)] = dict(broken=True)
+    cand[("notes-since-last-tag", 1)] = {"broken": True}
     base = {(u, 1): PLAIN[u] for u in UNITS}
     base[("no-tag-push", 1)] = None
     return make("partial", {"candidate": cand, "baseline": base}, 1, "20250316T080000Z", "2025-03-16T08:00:00Z", None, 4)
