@@ -58,6 +58,14 @@ def nullish(value: Any) -> bool:
     return value is None or value is UNDEFINED
 
 
+def coalesce(*values: Any) -> Any:
+    """``a ?? b ?? c``: the first value that is not null or undefined (else the last)."""
+    for v in values:
+        if not nullish(v):
+            return v
+    return values[-1]
+
+
 def is_number(value: Any) -> bool:
     """``typeof value === "number"``."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -23,7 +23,7 @@ from functools import cache
 from collections.abc import Iterator
 
 from ..errors import LoadError
-from ..kinds import BUCKETS
+from ..ir import BUCKETS
 from ..load import YMap, YSeq, kind_of, load_text
 from .analysis import skill_of
 

@@ -1,28 +1,29 @@
 """Scoring checks: one case (or suite entry) against one recorded session.
 
-terum's seven kinds follow the engine exactly (see docs/scoring.md): transcript checks are
-case-insensitive substring tests on the transcript text; command checks search every Bash command
-with an ECMAScript regex (within a time budget: a catastrophic pattern ends as ``check timed out``); file checks
-resolve inside the sandbox; ``command_succeeds`` runs ``/bin/sh -ce`` in the sandbox for at most 120 s. A
-malformed check fails (``malformed check: ...``), it never raises. agentv's ``skill-trigger`` uses a detector
-(``detect.py``); its deterministic
-assertions score the final output (``assertions.py``); graders evalfmt cannot run are reported as
-not scored (``passed`` None) and do not decide the case.
+How each kind is scored is its spec's (:mod:`evalfmt.ir.kinds`): terum's seven kinds follow the engine
+exactly (see docs/scoring.md), agentv's assertions score the final output or the session's figures, graders
+evalfmt cannot run are reported as not scored (``passed`` None) and do not decide the case. A malformed check
+fails (``malformed check: ...``), it never raises. :class:`Context` is what a spec's scoring function is
+given (:class:`~evalfmt.ir.kinds.Evidence`): the session, and the means this module holds: regexes within a
+time budget (a catastrophic pattern ends as ``check timed out``), paths resolved inside the sandbox,
+``/bin/sh -ce`` in the sandbox for at most 120 s, the skill-trigger detector (``detect.py``), the judge and
+grader programs (``graders.py``).
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from typing import Any
-from collections.abc import Iterable
 
 from .. import ecmaregex, ir, js
-from . import assertions, detect, graded, graders, sandboxfs, shell
+from ..ir.kinds import Outcome, spec_of
+from . import detect, graded, graders, sandboxfs, shell
 from .judges import Judge
 from .regex_deadline import RegexTimeout, first_match
 from .session import Session
-from .skillgym_report import score_file_reads
+from .skillgym_report import file_reads, score_file_reads
 
 NO_SANDBOX = "no sandbox given (pass --sandbox DIR): file and command checks need the sandbox after the session"
 
@@ -109,6 +110,48 @@ class Context:
     run_code: bool = False
     env: dict[str, str] = field(default_factory=dict)
 
+    # what a kind's scoring function is given (evalfmt.ir.kinds.Evidence) -------------------------------
+
+    def first_match(self, pattern: str, flags: str, texts: Sequence[str]) -> int | None:
+        return first_match(pattern, flags, list(texts))
+
+    def path_exists(self, path: str) -> bool | str:
+        if self.sandbox is None:
+            return NO_SANDBOX
+        try:
+            return os.path.exists(sandboxfs.resolve(self.sandbox, path))
+        except sandboxfs.EscapeError as exc:
+            return str(exc)
+
+    def sandbox_command(self, command: str) -> Outcome:
+        if self.sandbox is None:
+            return False, NO_SANDBOX
+        if not os.path.isdir(self.sandbox):
+            return False, f"sandbox {self.sandbox} is not a directory"
+        res = shell.run_shell(command, self.sandbox, self.timeout)
+        return res.ok, res.describe(self.timeout)
+
+    def skill_detected(self, skill: str) -> tuple[bool, str]:
+        found = detect.detect(self.session, skill, self.detection)
+        return found.triggered, found.evidence
+
+    def file_reads(self) -> list[str]:
+        return file_reads(self.session)
+
+    def prompt_text(self, prompt: str, check: ir.CheckBase) -> tuple[str | None, str]:
+        return graders.prompt_text(prompt, check.span)
+
+    def model_grade(self, check: ir.CheckBase, rubric: str | None, why: str) -> Outcome:
+        return graders.model_grade(check, rubric, why, self)
+
+    def program_grade(self, check: ir.CheckBase) -> Outcome:
+        assert isinstance(check, ir.CodeGrader)
+        return graders.code_grader(check, self)
+
+    def aggregate(self, check: ir.CheckBase) -> Outcome:
+        assert isinstance(check, ir.Opaque)
+        return graders.composite(check, self, score_check)
+
 
 def score_case(case: ir.Case | ir.SuiteEntry, session: Session, sandbox: str | None = None,
                detection: str = detect.DEFAULT, extra_checks: Iterable[ir.Check] = (),
@@ -156,66 +199,18 @@ def score_check(check: ir.Check, ctx: Context) -> CheckResult:
     return CheckResult(label, kind, passed, detail, score)
 
 
-def _score(check: ir.Check, ctx: Context) -> tuple[bool | None, str]:
-    s = ctx.session
+def _score(check: ir.Check, ctx: Context) -> Outcome:
+    """A check's outcome, as its kind's spec scores it (:mod:`evalfmt.ir.kinds`)."""
     if isinstance(check, ir.Opaque):
-        return _opaque(check, ctx)
-    if isinstance(check, (ir.TranscriptMentions, ir.TranscriptOmits)):
-        found = s.transcript_contains(check.text.lower())
-        if isinstance(check, ir.TranscriptMentions):
-            return found, "found in the transcript" if found else "not found in the transcript"
-        return (not found), "found in the transcript" if found else "not found in the transcript"
-    if isinstance(check, (ir.CommandMatching, ir.NoCommandMatching)):
-        commands = s.bash_commands()
-        index = first_match(check.pattern, check.flags or "", commands)
-        hit = None if index is None else commands[index]
-        if hit is not None:
-            what = f"matched by Bash command: {_cut(hit)}"
-        else:
-            what = f"no Bash command matched ({len(commands)} run)"
-        return (hit is not None) == isinstance(check, ir.CommandMatching), what
-    if isinstance(check, (ir.FileExists, ir.FileAbsent)):
-        if ctx.sandbox is None:
-            return False, NO_SANDBOX
-        try:
-            path = sandboxfs.resolve(ctx.sandbox, check.path)
-        except sandboxfs.EscapeError as exc:
-            return False, str(exc)
-        exists = os.path.exists(path)
-        what = "exists" if exists else "does not exist"
-        return exists == isinstance(check, ir.FileExists), what
-    if isinstance(check, ir.CommandSucceeds):
-        if ctx.sandbox is None:
-            return False, NO_SANDBOX
-        if not os.path.isdir(ctx.sandbox):
-            return False, f"sandbox {ctx.sandbox} is not a directory"
-        res = shell.run_shell(check.command, ctx.sandbox, ctx.timeout)
-        return res.ok, res.describe(ctx.timeout)
-    if isinstance(check, ir.SkillTrigger):
-        if not check.skill:
-            return False, "malformed check: skill-trigger needs a 'skill'"
-        detection = detect.detect(s, check.skill, ctx.detection)
-        expect = check.expects_trigger
-        ok = detection.triggered == expect
-        detail = detection.evidence if expect else f"{detection.evidence} (expected not to trigger)"
-        if check.negate:
-            return (not ok), f"negated: {detail}"
-        return ok, f"{ctx.detection}: {detail}"
-    if isinstance(check, ir.ToolTrajectory):
-        return graded.tool_trajectory(check, s)
-    if isinstance(check, ir.TokenUsage):
-        return graded.token_usage(check, s)
-    result = assertions.score(check, s)
-    if result is not None:
-        return result
-    if graders.is_model_graded(check):
-        return graders.model_grader(check, ctx)
-    if isinstance(check, ir.CodeGrader):
-        return graders.code_grader(check, ctx)
-    return None, f"not scored: '{check.kind}' needs a grader evalfmt does not run"
+        scored = _opaque(check, ctx)
+        if scored is not None:
+            return scored
+    return spec_of(check).score(check, ctx)
 
 
-def _opaque(check: ir.Opaque, ctx: Context) -> tuple[bool | None, str]:
+def _opaque(check: ir.Opaque, ctx: Context) -> Outcome | None:
+    """The opaque checks the executor still scores from their raw value (no typed class yet); None for the
+    rest (scored by the opaque kind's spec)."""
     if check.origin == "skillgym" and check.type in ("fileReads.includes", "fileReads.notIncludes"):
         return score_file_reads(check, ctx.session)
     if check.type == "execution-metrics":
@@ -231,24 +226,13 @@ def _opaque(check: ir.Opaque, ctx: Context) -> tuple[bool | None, str]:
                       "function to run")
     if check.origin == "promptfoo" and check.type in ("javascript", "python", "webhook"):
         return None, f"not scored: promptfoo's {check.type} assertion is code evalfmt does not run"
-    if check.origin not in (None, "terum"):
-        return None, f"not scored: custom assertion '{check.type or 'opaque'}'"
-    if check.type is None:
-        return False, "unrecognized check spec"
-    if check.type not in ir.TERUM_KINDS:
-        return False, f"unknown check kind '{check.type}'"
+    if check.origin not in (None, "terum") or check.type not in ir.TERUM_KINDS:
+        return None
     # A known kind with a missing or non-string argument: the engine coerces it with String().
     raw = check.raw
     text = js.string(raw.get(check.type, js.UNDEFINED) if isinstance(raw, dict) else js.UNDEFINED)
-    field_name = {"transcript_mentions": "text", "transcript_omits": "text", "command_matching": "pattern",
-                  "no_command_matching": "pattern", "file_exists": "path", "file_absent": "path",
-                  "command_succeeds": "command"}[check.type]
-    args: dict[str, Any] = {field_name: text}
-    model = ir.CHECK_MODELS[check.type](**args)
-    # CHECK_MODELS holds the classes of the ir.Check union, typed by their base class
-    return _score(model, ctx)  # type: ignore[arg-type]
+    args: dict[str, Any] = {ir.TERUM_ARG_FIELD[check.type]: text}
+    model: Any = ir.CHECK_MODELS[check.type](**args)  # (one of the union's classes)
+    return _score(model, ctx)
 
 
-def _cut(s: str, n: int = 120) -> str:
-    s = s.replace("\n", " ")
-    return s if len(s) <= n else s[: n - 1] + "…"

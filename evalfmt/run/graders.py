@@ -38,7 +38,7 @@ from ..fsview import DISK
 from ..ir.build import as_written
 from ..paths import repository
 from . import judges
-from .graded import Scored, _limit, _verdict
+from ..ir.kinds import Scored, number as _limit, verdict as _verdict
 from .runners import agent_env, run_process
 from .session import Session
 
@@ -83,30 +83,18 @@ C = TypeVar("C", bound=Context)
 # ------------------------------------------------------------------------------------ model graders
 
 
-def rubric_of(check: ir.Check, ctx: Context) -> tuple[str | None, str]:
-    """The rubric a model grader holds, or (None, why it cannot be graded)."""
-    if isinstance(check, ir.LlmGrader):
-        if check.prompt is None and check.template is not None:
-            return None, "an llm-grader prompt template is a command evalfmt does not run"
-        if check.prompt is None:
-            return (ctx.criteria, "") if ctx.criteria else (None, "the llm-grader has no prompt and the test no "
-                                                                  "criteria")
-        return _prompt_text(check.prompt, check.span)
-    if isinstance(check, ir.Rubrics):
-        lines = [c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or "")
-                 for c in check.criteria]
-        return "\n".join(f"- {x}" for x in lines if x) or None, "the rubric has no criteria"
-    if isinstance(check, ir.Opaque):
-        raw = check.raw if isinstance(check.raw, dict) else {}
-        if check.type == "rubric":
-            text = raw.get("criteria") if isinstance(raw.get("criteria"), str) else raw.get("value")
-            return (text, "") if isinstance(text, str) and text.strip() else (None, "the rubric has no criteria")
-        value = raw.get("value")
-        return f"{check.type}: {value if isinstance(value, str) else orjson.dumps(value).decode()}", ""
-    return None, f"'{check.kind}' is not a model grader"
+def rubric_of(check: ir.Opaque) -> tuple[str | None, str]:
+    """The rubric an opaque model grader holds (agentv ``rubric``, promptfoo's model-graded types), or (None, why
+    it cannot be graded)."""
+    raw = check.raw if isinstance(check.raw, dict) else {}
+    if check.type == "rubric":
+        text = raw.get("criteria") if isinstance(raw.get("criteria"), str) else raw.get("value")
+        return (text, "") if isinstance(text, str) and text.strip() else (None, "the rubric has no criteria")
+    value = raw.get("value")
+    return f"{check.type}: {value if isinstance(value, str) else orjson.dumps(value).decode()}", ""
 
 
-def _prompt_text(prompt: str, span: ir.Span | None) -> tuple[str | None, str]:
+def prompt_text(prompt: str, span: ir.Span | None) -> tuple[str | None, str]:
     """An llm-grader's prompt: the file it names (relative to the eval file, as agentv resolves it), else
     the text itself; (None, why) for a file outside the eval file's repository (the nearest folder above
     it holding ``.git``, else its own folder): an eval file from elsewhere must not send a key or a home
@@ -123,20 +111,21 @@ def _prompt_text(prompt: str, span: ir.Span | None) -> tuple[str | None, str]:
     return prompt, ""
 
 
-def is_model_graded(check: ir.Check) -> bool:
-    if isinstance(check, (ir.LlmGrader, ir.Rubrics)):
-        return True
-    if isinstance(check, ir.Opaque):
-        return (check.origin == "agentv" and check.type == "rubric") or \
-            (check.origin == "promptfoo" and check.type in PROMPTFOO_MODEL_GRADED)
-    return False
+def is_model_graded(check: ir.Opaque) -> bool:
+    """An opaque check a model grades (agentv ``rubric``, promptfoo's model-graded types)."""
+    return (check.origin == "agentv" and check.type == "rubric") or \
+        (check.origin == "promptfoo" and check.type in PROMPTFOO_MODEL_GRADED)
 
 
-def model_grader(check: ir.Check, ctx: Context) -> Result:
+def model_grader(check: ir.Opaque, ctx: Context) -> Result:
+    return model_grade(check, *rubric_of(check), ctx)
+
+
+def model_grade(check: ir.CheckBase, rubric: str | None, why: str, ctx: Context) -> Result:
+    """The judge's grade of the session against ``rubric`` (None: not gradable, ``why`` says why)."""
     judge = ctx.judge
     if judge is None or not judge.configured:
         return None, NEEDS_A_JUDGE
-    rubric, why = rubric_of(check, ctx)
     if rubric is None:
         return None, f"not scored: {why}"
     s = ctx.session
@@ -146,7 +135,7 @@ def model_grader(check: ir.Check, ctx: Context) -> Result:
     return _verdict(_with_common(check), g.score, f"judge: {g.reason}" if g.reason else "judge")
 
 
-def _with_common(check: ir.Check) -> ir.CheckBase:
+def _with_common(check: ir.CheckBase) -> ir.CheckBase:
     """A check's min_score and negate, read from the raw mapping of an opaque one (promptfoo's ``threshold``
     is the min_score of its model-graded assertions; the reader puts llm-rubric's in ``min_score``)."""
     if isinstance(check, ir.Opaque) and isinstance(check.raw, dict):
@@ -338,7 +327,7 @@ def _aggregate_outside(kind: str, agg: dict, names: list[str], results: list[Che
     if judge is None or not judge.configured:
         return None, NEEDS_A_JUDGE
     prompt = agg.get("prompt")
-    template, why = _prompt_text(prompt, check.span) if isinstance(prompt, str) else (DEFAULT_AGGREGATOR_PROMPT, "")
+    template, why = prompt_text(prompt, check.span) if isinstance(prompt, str) else (DEFAULT_AGGREGATOR_PROMPT, "")
     if template is None:
         return None, f"not scored: {why}"
     rubric = template.replace(RESULTS_PLACEHOLDER, orjson.dumps(table, option=orjson.OPT_INDENT_2).decode())

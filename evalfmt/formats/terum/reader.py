@@ -23,7 +23,7 @@ from typing import Any
 from collections.abc import Callable
 
 from ... import ir
-from ...kinds import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
+from ...ir import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
 from ...errors import Diagnostic, LoadError, Severity
 from ...js import is_integer as is_js_integer, is_number as is_js_number, string as js_string
 from ...frontmatter import find as find_frontmatter

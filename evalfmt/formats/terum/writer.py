@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from ... import ir, yamlrt
 from ...errors import CONTROL
-from ...kinds import TERUM_ARG_FIELD as ARG_FIELD
+from ...ir import TERUM_ARG_FIELD as ARG_FIELD
 from .. import Loss, WriteResult, loss_at
 from ..agentv.reader import TEST_KEYS
 from ..losses import Rule, Table, check_feature

@@ -1,0 +1,48 @@
+"""One spec per check kind: the table readers, writers, the executor, transpile and lint rules read instead of
+naming kinds (docs/internals.md, "One table per check kind").
+
+Each module declares the IR classes of one kind or of a family of twins (``transcript_mentions`` and
+``transcript_omits``) and, for each, a :class:`~evalfmt.ir.kinds.spec.KindSpec`. :data:`SPECS` lists every
+spec in the order of the IR's JSON Schema. Adding a kind is one module here (its class and its spec, listed in
+:data:`MODULES`), its class in the ``Check`` union of :mod:`evalfmt.ir`, and its tests;
+``tests/formats/test_kind_specs.py`` fails on a kind without every entry.
+"""
+
+from __future__ import annotations
+
+from . import (budget, code_grader, command_succeeds, commands, equals, files, is_json, llm_grader, opaque,
+               output_text, output_values, regex, rubrics, skill_trigger, tool_trajectory, transcript)
+from .spec import (FORMATS, Absent, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo, Scored, Skillgym,
+                   Terum, Verbatim, negated, number, on_output, verdict)
+
+#: the kind modules, in the order their kinds are listed
+MODULES = (transcript, commands, files, command_succeeds, skill_trigger, output_text, output_values, regex, equals,
+           is_json, llm_grader, rubrics, code_grader, tool_trajectory, budget, opaque)
+_ORDER = ("transcript_mentions", "transcript_omits", "command_matching", "no_command_matching", "file_exists",
+          "file_absent", "command_succeeds", "skill-trigger", "contains", "icontains", "contains-any",
+          "contains-all", "icontains-any", "icontains-all", "starts-with", "ends-with", "regex", "equals", "is-json",
+          "llm-grader", "rubrics", "code-grader", "tool-trajectory", "latency", "cost", "token-usage", "opaque")
+_ALL = {s.kind: s for m in MODULES for s in m.SPECS}
+#: kind -> its spec, in the order of the IR's JSON Schema
+SPECS: dict[str, KindSpec] = {k: _ALL[k] for k in _ORDER}
+#: check class -> its spec
+BY_CLASS: dict[type, KindSpec] = {s.cls: s for s in SPECS.values()}
+#: terum's check kinds (its own checks, not the trigger prompts or the judge), in the order its docs list them
+TERUM_KINDS = tuple(k for k, s in SPECS.items() if isinstance(s.terum, Terum) and s.terum.form == "check")
+#: agentv assertion type -> the spec it reads as (custom types included; the deprecated names in ``aliases``)
+AGENTV_TYPES: dict[str, KindSpec] = {s.agentv.type: s for s in SPECS.values() if isinstance(s.agentv, Agentv)}
+#: promptfoo assertion type -> the specs written as it (trajectory:step-count holds two kinds)
+PROMPTFOO_TYPES: dict[str, tuple[KindSpec, ...]] = {}
+for _spec in SPECS.values():
+    if isinstance(_spec.promptfoo, Promptfoo):
+        PROMPTFOO_TYPES[_spec.promptfoo.type] = PROMPTFOO_TYPES.get(_spec.promptfoo.type, ()) + (_spec,)
+
+
+def spec_of(check: object) -> KindSpec:
+    """The spec of an IR check (by its class)."""
+    return BY_CLASS[type(check)]
+
+
+__all__ = ["AGENTV_TYPES", "Absent", "Agentv", "AgentvField", "BY_CLASS", "Evidence", "FORMATS", "KindSpec",
+           "MODULES", "Outcome", "PROMPTFOO_TYPES", "Promptfoo", "SPECS", "Scored", "Skillgym", "TERUM_KINDS",
+           "Terum", "Verbatim", "negated", "number", "on_output", "spec_of", "verdict"]

@@ -1,0 +1,310 @@
+"""What a spec of a check kind holds (:class:`KindSpec`), and what its scoring function is given.
+
+A kind's spec is the one place that says, for that kind: its IR class; its name and shape in every format
+(a format's entry names a *form* that format's reader and writer implement, with the form's parameters, or
+:class:`Absent` with the reason the format cannot hold it); how the executor scores it (``score``); the
+expectation sentence an ``evals.json`` gets for it; the conversion-matrix row its losses are reported
+under; its description (the JSON Schemas); and what lint rules reason about (what it looks at, whether it
+asserts that something happens or that it does not, whether a model grades it).
+
+Nothing here imports a stage: scoring functions get an :class:`Evidence`, the executor's view of one
+session (``run/checks.py`` gives it), and do what needs a process, a judge or a detector through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from ..node import CheckBase
+
+#: What a check looks at: the transcript text, the Bash commands, the sandbox's files, a command run in the
+#: sandbox, the final output, the skills the agent used, the session's figures (time, cost, tokens, tool
+#: calls), the files the agent read, a model's grade, a program's grade, its member checks, or nothing
+#: evalfmt can see (code only its own tool runs).
+Looks = Literal["transcript", "commands", "files", "sandbox", "output", "skills", "session", "reads", "model",
+                "program", "members", "nothing"]
+#: What a check asserts: that something happens (``presence``), that it does not (``absence``), that a
+#: figure stays within a bound, or a graded score.
+Asserts = Literal["presence", "absence", "bound", "score"]
+
+#: ``(passed, detail)``; ``passed`` None: not scored (the detail says why).
+Outcome = tuple[bool | None, str]
+
+
+class Scored(tuple):
+    """``(passed, detail)`` that also carries the assertion's score in [0, 1] (negation applied), which a
+    ``composite`` aggregates."""
+
+    score: float
+
+    def __new__(cls, passed: bool, detail: str, score: float) -> Scored:
+        obj = super().__new__(cls, (passed, detail))
+        obj.score = score
+        return obj
+
+
+def verdict(check: CheckBase, score: float, what: str) -> Scored:
+    """A graded check's outcome: passes at its ``min_score`` (1.0 when absent); ``negate`` inverts."""
+    need = 1.0 if check.min_score is None else float(check.min_score)
+    ok = score >= need - 1e-9
+    detail = f"score {score:.2f} (needs {need:.2f}): {what}"
+    if check.negate:
+        return Scored((not ok), f"negated: {detail}", 1.0 - score)
+    return Scored(ok, detail, score)
+
+
+def negated(check: CheckBase, ok: bool, detail: str) -> Outcome:
+    """A pass/fail outcome with the check's ``negate`` applied."""
+    if check.negate:
+        return (not ok), f"negated: {detail}"
+    return ok, detail
+
+
+def on_output(check: CheckBase, ok: bool, what: str) -> Outcome:
+    """The outcome of a check on the final output: ``what`` the output should do, said as found or expected."""
+    return negated(check, ok, f"output {what}" if ok else f"expected: output {what}")
+
+
+def number(value: Any) -> float | None:
+    """A number as a float (a bool is no number), else None."""
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+class ToolCallView(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def input(self) -> Any: ...
+
+
+class SessionView(Protocol):
+    """What scoring reads of a recorded session (:class:`evalfmt.run.session.Session`)."""
+
+    @property
+    def input_tokens(self) -> float | None: ...
+
+    @property
+    def output_tokens(self) -> float | None: ...
+
+    @property
+    def cost_usd(self) -> float | None: ...
+
+    @property
+    def duration_ms(self) -> float | None: ...
+
+    @property
+    def num_turns(self) -> float | None: ...
+
+    @property
+    def final_output(self) -> str: ...
+
+    @property
+    def tool_calls(self) -> Sequence[ToolCallView]: ...
+
+    def transcript_contains(self, needle: str) -> bool: ...
+
+    def bash_commands(self) -> list[str]: ...
+
+
+class Evidence(Protocol):
+    """What a check is scored against: one session, the sandbox after it, the test it belongs to, and the
+    executor's means (a regex engine with a time budget, the sandbox, a skill detector, a judge, a grader
+    program). :class:`evalfmt.run.checks.Context` is one."""
+
+    @property
+    def session(self) -> SessionView: ...
+
+    @property
+    def expected(self) -> object:
+        """The test's expected output (as read)."""
+        ...
+
+    @property
+    def detection(self) -> str:
+        """The skill-trigger detection mode's name."""
+        ...
+
+    @property
+    def criteria(self) -> str | None:
+        """The test's criteria (what an llm-grader without a prompt grades against)."""
+        ...
+
+    def first_match(self, pattern: str, flags: str, texts: Sequence[str]) -> int | None:
+        """The index of the first text the ECMAScript regex finds a match in (raises on a bad or slow one)."""
+        ...
+
+    def path_exists(self, path: str) -> bool | str:
+        """Whether a sandbox-relative path exists after the session; a string: why it cannot be looked at."""
+        ...
+
+    def sandbox_command(self, command: str) -> Outcome:
+        """Run ``/bin/sh -ce command`` in the sandbox (within the check time limit)."""
+        ...
+
+    def skill_detected(self, skill: str) -> tuple[bool, str]:
+        """Whether the agent used ``skill`` (by the detection mode), and the evidence."""
+        ...
+
+    def file_reads(self) -> list[str]:
+        """The paths of the files the agent read, in order."""
+        ...
+
+    def prompt_text(self, prompt: str, check: CheckBase) -> tuple[str | None, str]:
+        """A grader's prompt: the file it names relative to the eval file (inside its repository), else the text
+        itself; (None, why) when it must not be read."""
+        ...
+
+    def model_grade(self, check: CheckBase, rubric: str | None, why: str) -> Outcome:
+        """The judge's grade of the output against ``rubric`` (None: not gradable, ``why`` says why)."""
+        ...
+
+    def program_grade(self, check: CheckBase) -> Outcome:
+        """A code grader's program run on the session (only where programs may run)."""
+        ...
+
+    def aggregate(self, check: CheckBase) -> Outcome:
+        """A composite: its members scored, then aggregated."""
+        ...
+
+
+Score = Callable[[Any, Evidence], Outcome]
+
+
+# ------------------------------------------------------------------------------------ format entries
+
+
+@dataclass(frozen=True)
+class Absent:
+    """The format has no place for the kind: ``why`` (the words of the writer's loss)."""
+
+    why: str
+
+
+@dataclass(frozen=True)
+class Verbatim:
+    """A check kept as it was read (an opaque one): the format writes it back unchanged when it came from that
+    format; from another format it is lost, ``why``."""
+
+    why: str
+
+
+@dataclass(frozen=True)
+class Terum:
+    """A terum check ``{kind: argument}``: the argument fills ``field``; ``negated`` is the kind that says the
+    opposite (how ``negate: true`` is written). The form ``trigger``: not a check but a prompt of the skill's
+    ``triggers.yaml`` (``field`` names the skill); ``judge``: the case's judge rubric, when the case has none
+and every criterion is text (``field`` holds them), else lost."""
+
+    field: str
+    negated: str | None = None
+    form: Literal["check", "trigger", "judge"] = "check"
+
+
+@dataclass(frozen=True)
+class AgentvField:
+    """One key of an agentv assertion: the IR ``field`` it fills, the ``key``, its ``type`` (``str``, ``bool``,
+    ``number``, ``strlist``, ``list``, ``mapping``, ``criteria``, ``command``, ``any``; a trailing ``?`` takes
+    the value only when it has that type, leaving another value in ``extra`` without a diagnostic) and whether
+    agentv requires it."""
+
+    field: str
+    key: str
+    type: str
+    required: bool = False
+
+
+#: agentv forms: ``fields`` (``{type, <fields>}``), ``rubrics`` (also a plain string), ``llm-grader`` (its prompt
+#: or an executable template), ``code-grader`` (its fields, then its config's keys), ``custom`` (a type agentv
+#: runs only with a grader of that name: a loss), ``composite`` (member assertions and an aggregator)
+AgentvForm = Literal["fields", "rubrics", "llm-grader", "code-grader", "custom", "composite"]
+
+
+@dataclass(frozen=True)
+class Agentv:
+    """An agentv assertion: its ``type``, its keys, the other spellings agentv's ``transpile`` understands, and
+    the sentence ``agentv transpile`` writes for an entry of this type (read as written; None: the generic
+    fallback of :func:`evalfmt.transpile.agentv_layout.assertion_sentence`)."""
+
+    type: str
+    fields: tuple[AgentvField, ...] = ()
+    form: AgentvForm = "fields"
+    spellings: tuple[str, ...] = ()
+    sentence: Callable[[Any], str | None] | None = None
+
+    @property
+    def builtin(self) -> bool:
+        return self.form != "custom"
+
+
+#: promptfoo forms: ``same`` (``{type, value}``, ``not-`` for negate; ``value`` is ``text``, ``texts``, ``any``
+#: or ``none`` by the spec's ``value``), ``threshold`` (``{type, threshold}``), ``rubric`` (``llm-rubric``, one
+#: per criterion), ``skill`` (``skill-used``), ``step-count`` (``trajectory:step-count`` of a command glob)
+PromptfooForm = Literal["same", "threshold", "rubric", "skill", "step-count"]
+
+
+@dataclass(frozen=True)
+class Promptfoo:
+    """A promptfoo assertion: its ``type`` and form; ``value`` is the shape of a ``same`` value and ``field`` the
+    IR field a ``threshold`` fills."""
+
+    type: str
+    form: PromptfooForm = "same"
+    value: Literal["text", "texts", "any", "none"] = "text"
+    field: str | None = None
+
+
+#: skillgym forms: ``skills`` (``assert.skills.has/notHas``), ``commands`` (``assert.commands.includes/
+#: notIncludes``), ``transcript`` (``assert.ok`` with evalfmt's transcript helper), ``output-includes``,
+#: ``output-match`` (``assert.match`` of the final output against the value escaped, anchored or folded by
+#: the entry's ``anchor`` and ``flags``), ``regex``, ``equal`` (``assert.equal`` of the trimmed output),
+#: ``json-parse`` (``assert.doesNotThrow(() => JSON.parse(...))``)
+SkillgymForm = Literal["skills", "commands", "transcript", "output-includes", "output-match", "regex", "equal",
+                       "json-parse", "file-reads"]
+
+
+@dataclass(frozen=True)
+class Skillgym:
+    """A skillgym assert statement: its form; ``positive`` False for the negative twin (``notHas``, ``!``,
+    ``notIncludes``); ``anchor`` (``^``/``$``) and ``flags`` of an ``output-match``."""
+
+    form: SkillgymForm
+    positive: bool = True
+    anchor: str = ""
+    flags: str = ""
+
+
+FORMATS = ("terum", "agentv", "promptfoo", "skillgym")
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """Everything evalfmt says about one check kind (see the module docstring)."""
+
+    kind: str
+    cls: type[CheckBase]
+    description: str
+    #: the conversion-matrix row a writer reports its loss under (:data:`evalfmt.formats.losses.FEATURES`)
+    feature: str
+    looks_at: Looks
+    asserts: Asserts
+    #: False: the outcome is a deterministic function of the session; True: a model or a program grades it
+    graded: bool
+    score: Score
+    #: the check as one expectation sentence a grader can judge (what an ``evals.json`` holds)
+    sentence: Callable[[Any], str]
+    terum: Terum | Absent | Verbatim
+    agentv: Agentv | Absent | Verbatim
+    promptfoo: Promptfoo | Absent | Verbatim
+    skillgym: Skillgym | Absent | Verbatim
+    #: the kind that asserts the opposite (transcript_mentions <-> transcript_omits), None when negate does
+    opposite: str | None = None
+    #: agentv assertion types read as this kind besides its own (deprecated names: EV501)
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def entry(self, fmt: str) -> Terum | Agentv | Promptfoo | Skillgym | Absent | Verbatim:
+        """The kind's entry for format ``fmt`` (one of :data:`FORMATS`)."""
+        entry: Terum | Agentv | Promptfoo | Skillgym | Absent | Verbatim = getattr(self, fmt)
+        return entry
