@@ -12,10 +12,11 @@ quirk):
   position, ``prompt`` the last text of the last user message (or the string input), ``files`` the
   ``input_files`` then the file parts of user messages, ``expected_output`` the last message with
   string content (or the string itself, or ``JSON.stringify`` of any other value);
-- ``assertions`` are sentences: ``criteria`` (trimmed) first, then each assertion's sentence, then
-  the suite-level assertions' sentences; ``skill-trigger`` makes no sentence; a rubric's criteria
-  list, plain-string assertions and an llm-grader without prompt make none either (dropped);
-  unknown types become ``<type> assertion`` (so do icontains-any/all and composite);
+- ``assertions`` are sentences: ``criteria`` (trimmed) first, then each assertion's sentence (its kind's
+  ``agentv.sentence``, :mod:`evalfmt.ir.kinds`), then the suite-level assertions' sentences;
+  ``skill-trigger`` makes no sentence; a rubric's criteria list, plain-string assertions and an llm-grader
+  without prompt make none either (dropped); unknown types become ``<type> assertion`` (so do
+  icontains-any/all and composite);
 - a test with two skill-trigger assertions for the same skill is listed twice; a skill-trigger
   without a string ``skill`` goes to ``_no-skill``; tests without any skill-trigger go to ``_no-skill``
   too, and ``_no-skill`` is then appended to the skill with the most evals (the first such skill when
@@ -24,20 +25,22 @@ quirk):
   ``[a-zA-Z0-9_-]`` (every UTF-16 code unit) replaced by ``_``. Names that collide after this
   overwrite each other in agentv; here the later wins too (same bytes on disk).
 
-This module never imports the IR: the agentv layout of an agentv file is a cold-start fast path.
+The sentences are the kinds' (:mod:`evalfmt.ir.kinds`); the rest reads the YAML data, never the IR.
 """
 
 from __future__ import annotations
 
 import os
-import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import js
 from ..formats.agentv.loader import AgentvYamlError, duplicate_key_error, load_file
 from ..fsview import View
-from ..js import UNDEFINED, get, nullish
+from ..ir.kinds import AGENTV_TYPES, Agentv
+from ..ir.kinds.code_grader import grader_instruction, grader_name_from_command
+from ..js import UNDEFINED, coalesce, get, nullish
 
 NO_SKILL = "_no-skill"
 
@@ -85,99 +88,25 @@ def render(obj: dict) -> str:
 
 # ------------------------------------------------------------------------------------- sentences
 
-_CODE_FILE = re.compile(r"(?<![^/])([^/]+)\.(ts|js|mts|mjs)\Z", re.S)  # a match starts after the last '/'.
+#: agentv transpile's sentence per assertion type it knows, and per snake_case spelling it understands: each
+#: kind's ``agentv.sentence`` (:mod:`evalfmt.ir.kinds`)
+SENTENCES: dict[str, Callable[[Any], str | list[str] | None]] = {
+    name: entry.sentence for entry in (s.agentv for s in AGENTV_TYPES.values())
+    if isinstance(entry, Agentv) and entry.sentence is not None for name in (entry.type, *entry.spellings)}
 
 
-def _code_grader_instruction(name: str, description: Any) -> str:
-    desc = f" This grader: {description}." if js.truthy(description) else ""
-    return (f"Run `agentv eval assert {name} --agent-output <agent_output> --agent-input <original_prompt>` "
-            f"and check the result.{desc} The command accepts --agent-output (the agent's full response text) "
-            "and --agent-input (the original user prompt). It returns JSON on stdout: "
-            '{"score": 0-1, "reasoning": "..."}. A score >= 0.5 means pass (exit 0); below 0.5 means fail (exit 1).')
-
-
-def _grader_name_from_command(command: Any) -> Any:
-    if not isinstance(command, list) or not command:
-        return UNDEFINED
-    for arg in command:
-        if not isinstance(arg, str):
-            continue
-        m = _CODE_FILE.search(arg)
-        if m:
-            return m.group(1) or UNDEFINED
-    return UNDEFINED
-
-
-def _coalesce(*values: Any) -> Any:
-    for v in values:
-        if not nullish(v):
-            return v
-    return values[-1]
-
-
-def assertion_sentence(entry: Any) -> str | None:
-    """``assertionToNaturalLanguage``: the sentence for one assertion entry, or None."""
+def _said(entry: Any) -> str | list[str] | None:
+    """What agentv transpile writes for one assertion: its type's sentence (a list: several), else the generic
+    fallback: a grader command's instruction, else the criteria text, else the prompt text, else
+    ``<type> assertion`` (None for no type)."""
     kind = get(entry, "type")
-    if kind == "skill-trigger":
-        return None
-    if kind == "rubrics":
-        crit = get(entry, "criteria")
-        return crit if isinstance(crit, str) else None
-    if kind == "contains":
-        return f"Output contains '{js.string(get(entry, 'value'))}'"
-    if kind in ("contains-any", "contains_any", "contains-all", "contains_all"):
-        value = get(entry, "value")
-        values = js.join(value, "', '") if isinstance(value, list) else js.string(value)
-        which = "any" if "any" in kind else "all"
-        return f"Output contains {which} of: '{values}'"
-    if kind == "icontains":
-        return f"Output contains (case-insensitive) '{js.string(get(entry, 'value'))}'"
-    if kind == "regex":
-        return f"Output matches regex: {js.string(get(entry, 'value'))}"
-    if kind == "equals":
-        return f"Output exactly equals: {js.string(get(entry, 'value'))}"
-    if kind in ("is-json", "is_json"):
-        return "Output is valid JSON"
-    if kind in ("starts-with", "starts_with"):
-        return f"Output starts with '{js.string(get(entry, 'value'))}'"
-    if kind in ("ends-with", "ends_with"):
-        return f"Output ends with '{js.string(get(entry, 'value'))}'"
-    if kind in ("llm-grader", "llm_grader"):
-        rubrics = get(entry, "rubrics")
-        if isinstance(rubrics, list) and rubrics:
-            return None
-        prompt = get(entry, "prompt")
-        return prompt if isinstance(prompt, str) else None
-    if kind in ("tool-trajectory", "tool_trajectory"):
-        expected = get(entry, "expected")
-        steps = expected if isinstance(expected, list) else []
-        tools = ", ".join(js.string(t) for t in (get(e, "tool") for e in steps) if js.truthy(t))
-        return f"Agent called tools in order: {tools}" if tools else "Agent followed expected tool trajectory"
-    if kind in ("code-grader", "code_grader"):
-        name = _coalesce(get(entry, "name"), _grader_name_from_command(get(entry, "command")), "code-grader")
-        desc = get(entry, "description")
-        return _code_grader_instruction(js.string(name), desc if isinstance(desc, str) else UNDEFINED)
-    if kind in ("field-accuracy", "field_accuracy"):
-        fields = get(entry, "fields")
-        paths = ", ".join(js.string(p) for p in (get(f, "path") for f in fields) if js.truthy(p)) \
-            if isinstance(fields, list) else ""
-        return f"Fields {paths} match expected values" if paths else "Fields match expected values"
-    if kind == "latency":
-        threshold = get(entry, "threshold")
-        if js.is_number(threshold):
-            return f"Response time under {js.string(threshold)}ms"
-        return "Response time within threshold"
-    if kind == "cost":
-        budget = get(entry, "budget")
-        return f"Cost under ${js.string(budget)}" if js.is_number(budget) else "Cost within budget"
-    if kind in ("token-usage", "token_usage"):
-        return "Token usage within limits"
-    if kind in ("execution-metrics", "execution_metrics"):
-        return "Execution within metric bounds"
+    said = SENTENCES.get(kind) if isinstance(kind, str) else None
+    if said is not None:
+        return said(entry)
     command = get(entry, "command")
     if command is not UNDEFINED and js.truthy(kind):
-        name = _grader_name_from_command(command)
-        return _code_grader_instruction(js.string(kind if nullish(name) else name), UNDEFINED)
+        name = grader_name_from_command(command)
+        return grader_instruction(js.string(kind if nullish(name) else name), UNDEFINED)
     crit = get(entry, "criteria")
     if isinstance(crit, str):
         return crit
@@ -187,20 +116,17 @@ def assertion_sentence(entry: Any) -> str | None:
     return f"{js.string(kind)} assertion" if js.truthy(kind) else None
 
 
+def assertion_sentence(entry: Any) -> str | None:
+    """``assertionToNaturalLanguage``: the sentence for one assertion entry, or None (an llm-grader with rubric
+    outcomes makes those instead)."""
+    said = _said(entry)
+    return None if isinstance(said, list) else said
+
+
 def assertion_sentences(entry: Any) -> list[str]:
     """``assertionToNaturalLanguageList``: an llm-grader's rubric outcomes, else the one sentence."""
-    kind = get(entry, "type")
-    if kind in ("llm-grader", "llm_grader"):
-        rubrics = get(entry, "rubrics")
-        if isinstance(rubrics, list) and rubrics:
-            out = []
-            for r in rubrics:
-                text = _coalesce(get(r, "outcome"), get(r, "criteria"), get(r, "id"))
-                if isinstance(text, str):
-                    out.append(text)
-            return out
-    one = assertion_sentence(entry)
-    return [] if one is None else [one]
+    said = _said(entry)
+    return said if isinstance(said, list) else [] if said is None else [said]
 
 
 # ------------------------------------------------------------------------------------------ tests
@@ -289,7 +215,7 @@ def _transpile(suite: Any, tests: list, result: AgentvResult) -> AgentvResult:
     for idx, case in enumerate(tests):
         entries = _assertions_of(case)
         if get(case, "assert") is not UNDEFINED and get(case, "assertions") is UNDEFINED:
-            case_id = _coalesce(get(case, "id"), idx + 1)
+            case_id = coalesce(get(case, "id"), idx + 1)
             result.warnings.append(f"Test '{js.string(case_id)}': 'assert' is deprecated. Use 'assertions' instead.")
         nl: list[str] = []
         criteria = get(case, "criteria")

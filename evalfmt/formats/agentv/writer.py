@@ -22,10 +22,10 @@ from typing import Any
 
 from ... import ir, yamlrt
 from .. import Loss, WriteResult
-from ..losses import Rule, Table, check_feature
+from ...ir.kinds import Absent, Agentv, AgentvField, Verbatim, spec_of
+from ..losses import Rule, Table
 from ..restore import Restore, carry_all
-from .reader import (KIND_FIELDS, TERUM_FIELDS, TERUM_META, TERUM_TYPES, TEST_ORDER, TOP_ORDER, canonical_check_order,
-                     canonical_order)
+from .reader import TERUM_FIELDS, TERUM_META, TEST_ORDER, TOP_ORDER, canonical_check_order, canonical_order
 
 FILE_NAME = "EVAL.yaml"
 COMMON = ("name", "weight", "required", "min_score", "negate")
@@ -336,56 +336,84 @@ class _Writer:
         return [x for x in out if x is not _DROPPED]  # (an agentv entry may itself be null)
 
     def check(self, c: ir.CheckBase, where: str) -> Any:
-        """One assertion entry, through :data:`CHECK_WRITERS` (by IR check class); a class not there is
-        an agentv assertion type of the same name (:meth:`_assertion`)."""
-        return getattr(self, CHECK_WRITERS.get(type(c), "_assertion"))(c, where)
+        """One assertion entry: its kind's agentv entry (:mod:`evalfmt.ir.kinds`) written by its form's method
+        (:data:`FORM_WRITERS`); a check kept as it was read goes back as it was, from its own format."""
+        spec = spec_of(c)
+        entry = spec.agentv
+        if isinstance(entry, Verbatim):
+            return self._verbatim(c, entry, where)  # type: ignore[arg-type]
+        if isinstance(entry, Absent):
+            self.lose(spec.feature, c, where, f"{entry.why} ({c.label()})")
+            return _DROPPED
+        return getattr(self, FORM_WRITERS[entry.form])(c, entry, where)
 
-    def _opaque(self, c: ir.Opaque, where: str) -> Any:
+    def _verbatim(self, c: ir.Opaque, entry: Verbatim, where: str) -> Any:
         if c.origin == "agentv" or c.origin is None and isinstance(c.raw, dict) and "type" in c.raw:
             return c.raw
-        self.lose("check.opaque", c, where, f"agentv cannot run this {c.origin or 'unknown'} check "
-                                            f"({c.label()})")
+        self.lose(spec_of(c).feature, c, where, f"{entry.why.format(origin=c.origin or 'unknown')} ({c.label()})")
         return _DROPPED
 
-    def _rubrics(self, c: ir.Rubrics, where: str) -> Any:
+    def _rubrics(self, c: ir.Rubrics, entry: Agentv, where: str) -> Any:
+        """A plain string when it was read as one, else its fields."""
         if c.hints.get("shorthand") == "string" and len(c.criteria) == 1 and isinstance(c.criteria[0], str) \
                 and not c.extra and all(getattr(c, f) is None for f in COMMON):
             return c.criteria[0]
-        return self._assertion(c, where)
+        return self._assertion(c, entry, where)
 
-    def _terum_kind(self, c: ir.CheckBase, where: str) -> Any:
+    def _custom(self, c: ir.CheckBase, entry: Agentv, where: str) -> Any:
+        """A kind agentv has no type for, written as a custom assertion type agentv runs only with a grader of
+        that name; a field of the check the type has no key for is lost."""
         kind = c.kind
-        agentv_type, fld = TERUM_TYPES[kind]
-        self.lose(check_feature(kind), c, where, f"agentv has no built-in '{kind}' check: written as the custom "
-                                                 f"assertion type "
-                            f"'{agentv_type}', which agentv runs only with a grader in "
-                            f".agentv/assertions/{agentv_type}.ts")
-        if getattr(c, "flags", None):
-            self.lose("check.fields", c, where, f"'flags' of check '{c.label()}' (agentv has no such key)")
-        return self._entry(c, where, {"type": agentv_type, "value": getattr(c, fld)})
+        self.lose(spec_of(c).feature, c, where, f"agentv has no built-in '{kind}' check: written as the custom "
+                                                f"assertion type '{entry.type}', which agentv runs only with a "
+                                                f"grader in .agentv/assertions/{entry.type}.ts")
+        keyed = {f.field for f in entry.fields}
+        for name in ir.field_names(type(c)):
+            if name not in keyed and name not in _CHECK_BASE and getattr(c, name):
+                self.lose("check.fields", c, where, f"'{name}' of check '{c.label()}' (agentv has no such key)")
+        return self._assertion(c, entry, where)
 
-    def _assertion(self, c: ir.CheckBase, where: str) -> Any:
-        return self._entry(c, where, self._fields(c))
+    def _assertion(self, c: ir.CheckBase, entry: Agentv, where: str) -> Any:
+        return self._entry(c, where, self._fields(c, entry, where))
 
-    @staticmethod
-    def _fields(c: ir.CheckBase) -> dict[str, Any]:
-        values: dict[str, Any] = {"type": c.kind}
-        for fld, key, typ, _req in KIND_FIELDS.get(c.kind, ()):
-            value = getattr(c, fld)
+    def _fields(self, c: ir.CheckBase, entry: Agentv, where: str) -> dict[str, Any]:
+        """``type`` and the entry's keys the check has a value for, written by their field's type."""
+        values: dict[str, Any] = {"type": entry.type}
+        for f in entry.fields:
+            value = getattr(c, f.field)
             if value is not None:
-                values[key] = _num(value) if typ.startswith("number") else value
+                values[f.key] = self._value(c, f, value, entry, where)
         return values
 
-    def _llm_grader(self, c: ir.LlmGrader, where: str) -> Any:
+    def _value(self, c: ir.CheckBase, f: AgentvField, value: Any, entry: Agentv, where: str) -> Any:
+        typ = f.type.rstrip("?")
+        if typ == "number":
+            return _num(value)
+        if typ == "criteria" and self.r.hints(c).get("criteria") == "text" and len(value) == 1 \
+                and isinstance(value[0], str):
+            return value[0]
+        if typ == "checks":
+            return self.checks(value, f"{where}.{f.key}")
+        if typ == "aggregator":
+            return self._aggregator(value, entry)
+        return value
+
+    def _aggregator(self, agg: ir.Aggregator, entry: Agentv) -> dict[str, Any]:
+        """A composite's aggregator: its keys, then the others it was read with, in the order read."""
+        values = {f.key: _num(v) if f.type.startswith("number") else v
+                  for f in entry.aggregator if (v := getattr(agg, f.field)) is not None}
+        return self.r.back(values, agg, order_hint=None, order=self.r.hints(agg).get("keys"))
+
+    def _llm_grader(self, c: ir.LlmGrader, entry: Agentv, where: str) -> Any:
         """``prompt``: its text, else its executable template as written."""
-        values = self._fields(c)
+        values = self._fields(c, entry, where)
         if c.template is not None and c.prompt is None:
             values["prompt"] = c.template
         return self._entry(c, where, values)
 
-    def _code_grader(self, c: ir.CodeGrader, where: str) -> Any:
+    def _code_grader(self, c: ir.CodeGrader, entry: Agentv, where: str) -> Any:
         """Its fields, then the config's keys after the others (in the order read, by the keys hint)."""
-        out = self._entry(c, where, self._fields(c))
+        out = self._entry(c, where, self._fields(c, entry, where))
         out.update(c.config or {})
         return _ordered(out, c.hints.get("keys"), list(out))
 
@@ -404,11 +432,14 @@ class _Writer:
         return _ordered(values, c.hints.get("keys"), canonical_check_order(c.kind, list(values)))
 
 
-#: The method of :class:`_Writer` that writes each IR check class (the rest: :meth:`_Writer._assertion`).
-CHECK_WRITERS: dict[type[ir.CheckBase], str] = {
-    ir.Opaque: "_opaque",
-    ir.Rubrics: "_rubrics",
-    ir.LlmGrader: "_llm_grader",
-    ir.CodeGrader: "_code_grader",
-    **{ir.CHECK_MODELS[k]: "_terum_kind" for k in TERUM_TYPES},
+#: The method of :class:`_Writer` that writes each agentv form (a kind's form is its spec's ``agentv.form``).
+FORM_WRITERS: dict[str, str] = {
+    "fields": "_assertion",
+    "rubrics": "_rubrics",
+    "llm-grader": "_llm_grader",
+    "code-grader": "_code_grader",
+    "custom": "_custom",
+    "composite": "_assertion",
 }
+#: the fields every check has (:class:`~evalfmt.ir.CheckBase`), written by :meth:`_Writer._entry`
+_CHECK_BASE = frozenset(ir.field_names(ir.CheckBase)) | {"kind"}
