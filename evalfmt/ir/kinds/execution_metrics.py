@@ -4,7 +4,7 @@ assistant turns, ``max_tokens``: input and output, ``max_cost_usd``, ``max_durat
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from ..node import CheckBase, as_float, node
 from .budget import within
@@ -30,11 +30,8 @@ class ExecutionMetrics(CheckBase):
         CheckBase.__post_init__(self)
         for name in LIMITS:
             setattr(self, name, as_float(getattr(self, name)))
-
-    @property
-    def origin(self) -> str:
-        """The format that runs it (what other formats' writers name when they lose it)."""
-        return "agentv"
+    #: the format whose tool runs it (what another format's writer names in its loss)
+    origin: ClassVar[str] = "agentv"
 
 
 def _score(check: ExecutionMetrics, ev: Evidence) -> Outcome:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from ... import js
 from ...js import get
@@ -24,11 +24,8 @@ class FieldAccuracy(CheckBase):
     kind: Literal["field-accuracy"] = "field-accuracy"
     fields: list[Any] | None = None
     aggregation: str | None = None
-
-    @property
-    def origin(self) -> str:
-        """The format that runs it (what other formats' writers name when they lose it)."""
-        return "agentv"
+    #: the format whose tool runs it (what another format's writer names in its loss)
+    origin: ClassVar[str] = "agentv"
 
 
 def _parse_output(text: str) -> Any:

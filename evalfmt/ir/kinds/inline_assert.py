@@ -3,7 +3,7 @@ function to run, so evalfmt does not score it."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from ..node import CheckBase, node
 from .spec import Agentv, Evidence, KindSpec, Outcome, Verbatim
@@ -14,11 +14,8 @@ class InlineAssert(CheckBase):
     """agentv ``inline-assert`` (its keys kept in ``extra``)."""
 
     kind: Literal["inline-assert"] = "inline-assert"
-
-    @property
-    def origin(self) -> str:
-        """The format that runs it (what other formats' writers name when they lose it)."""
-        return "agentv"
+    #: the format whose tool runs it (what another format's writer names in its loss)
+    origin: ClassVar[str] = "agentv"
 
 
 def _score(check: InlineAssert, ev: Evidence) -> Outcome:

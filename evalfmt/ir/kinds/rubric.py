@@ -3,7 +3,7 @@ without either text it is not scored."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from ..node import CheckBase, node
 from .spec import Agentv, AgentvField, Evidence, KindSpec, Outcome, Verbatim
@@ -16,11 +16,8 @@ class Rubric(CheckBase):
     kind: Literal["rubric"] = "rubric"
     criteria: str | None = None
     value: str | None = None
-
-    @property
-    def origin(self) -> str:
-        """The format that runs it (what other formats' writers name when they lose it)."""
-        return "agentv"
+    #: the format whose tool runs it (what another format's writer names in its loss)
+    origin: ClassVar[str] = "agentv"
 
 
 def _score(check: Rubric, ev: Evidence) -> Outcome:
