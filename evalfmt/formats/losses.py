@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..ir.kinds import SPECS, Terum
 from . import Loss, loss_at
 
 #: The matrix rows: IR features a source may use, in the order the docs list them.
@@ -64,18 +65,10 @@ FEATURES: dict[str, str] = {
     "code": "top-level code of a skillgym suite (helpers, setup calls)",
 }
 
-CHECK_FEATURE = {
-    "transcript_mentions": "check.transcript", "transcript_omits": "check.transcript",
-    "command_matching": "check.command", "no_command_matching": "check.command",
-    "file_exists": "check.workspace", "file_absent": "check.workspace", "command_succeeds": "check.workspace",
-    "skill-trigger": "check.skill_trigger", "rubrics": "check.rubric", "llm-grader": "check.rubric",
-    "code-grader": "check.code_grader", "tool-trajectory": "check.trajectory", "latency": "check.budget",
-    "cost": "check.budget", "token-usage": "check.budget", "opaque": "check.opaque",
-}
-
-
 def check_feature(kind: str) -> str:
-    return CHECK_FEATURE.get(kind, "check.output")
+    """The matrix row a check of ``kind`` fills (its spec's ``feature``; an unknown kind: a final-output check)."""
+    spec = SPECS.get(kind)
+    return spec.feature if spec is not None else "check.output"
 
 
 @dataclass(frozen=True)
@@ -166,6 +159,6 @@ def _checks(checks: list) -> set[str]:
     for c in checks:
         out.add(check_feature(c.kind))
         if c.extra or any(getattr(c, f) is not None for f in ("name", "weight", "required", "min_score", "negate")) \
-                or (c.kind in ("command_matching", "no_command_matching") and c.flags):  # (terum's regexes take none)
+                or (isinstance(SPECS[c.kind].terum, Terum) and getattr(c, "flags", None)):  # (terum's regexes: none)
             out.add("check.fields")
     return out

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from collections.abc import Callable
 
 from ... import ir
+from ...ir.kinds import spec_of
 from ...ir.build import canonical_input
 from ...js import stringify
 from .. import Loss, WriteResult
@@ -44,46 +44,9 @@ def _lose(losses: list, key: str, where: str, what: str) -> None:
 
 
 
-def _any_all(check: ir.CheckBase) -> str:
-    k = check.kind
-    which = "any" if k.endswith("any") else "all"
-    case = " (case-insensitive)" if k.startswith("i") else ""
-    return f"Output contains {which} of{case}: " + ", ".join(f"'{v}'" for v in check.values)  # type: ignore[attr-defined]
-
-
-#: One expectation sentence per IR check class (what the writer puts in ``expectations``).
-SENTENCES: dict[type[ir.CheckBase], Callable[[Any], str]] = {
-    ir.Rubrics: lambda c: "; ".join(x if isinstance(x, str) else str(x.get("outcome") or x.get("description") or x)
-                                    for x in c.criteria),
-    ir.TranscriptMentions: lambda c: f"The transcript mentions '{c.text}'",
-    ir.TranscriptOmits: lambda c: f"The transcript does not mention '{c.text}'",
-    ir.CommandMatching: lambda c: f"A command matching /{c.pattern}/ is run",
-    ir.NoCommandMatching: lambda c: f"No command matching /{c.pattern}/ is run",
-    ir.FileExists: lambda c: f"The file '{c.path}' exists after the session",
-    ir.FileAbsent: lambda c: f"The file '{c.path}' does not exist after the session",
-    ir.CommandSucceeds: lambda c: f"The command '{c.command}' succeeds after the session",
-    ir.SkillTrigger: lambda c: f"The agent {'uses' if c.expects_trigger else 'does not use'} the skill "
-                               f"'{c.skill or ''}'",
-    ir.Contains: lambda c: f"Output contains '{c.value}'",
-    ir.Icontains: lambda c: f"Output contains (case-insensitive) '{c.value}'",
-    ir.ContainsAny: _any_all,
-    ir.ContainsAll: _any_all,
-    ir.IcontainsAny: _any_all,
-    ir.IcontainsAll: _any_all,
-    ir.StartsWith: lambda c: f"Output starts with '{c.value}'",
-    ir.EndsWith: lambda c: f"Output ends with '{c.value}'",
-    ir.Regex: lambda c: f"Output matches /{c.value}/{c.flags or ''}",
-    ir.Equals: lambda c: f"Output equals '{c.arg}'",
-    ir.IsJson: lambda c: "Output is valid JSON",
-    ir.LlmGrader: lambda c: c.prompt or "An LLM grader accepts the output",
-    ir.Opaque: lambda c: f"Passes the {c.origin + ' ' if c.origin else ''}check '{c.label()}'",
-}
-
-
 def sentence(check: ir.CheckBase) -> str:
-    """A check as one natural-language expectation a grader can judge."""
-    write = SENTENCES.get(type(check))
-    return write(check) if write is not None else f"Passes the check '{check.label()}'"
+    """A check as one natural-language expectation a grader can judge (its kind's spec says it)."""
+    return spec_of(check).sentence(check)
 
 
 def _where(node: Any, fallback: str) -> str:

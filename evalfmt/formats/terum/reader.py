@@ -23,7 +23,8 @@ from typing import Any
 from collections.abc import Callable
 
 from ... import ir
-from ...ir import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
+from ...ir import BUCKETS
+from ...ir.kinds import SPECS, TERUM_KINDS, Terum
 from ...errors import Diagnostic, LoadError, Severity
 from ...js import is_integer as is_js_integer, is_number as is_js_number, string as js_string
 from ...frontmatter import find as find_frontmatter
@@ -130,16 +131,17 @@ def parse_check(ctx: _Ctx, item: Any, where: tuple) -> ir.Check:
                   message=f"the argument of '{kind}' must be a string, not a {type_name(arg)}")
         return _opaque(span, kind, item)
     text = js_string(arg)
-    field = TERUM_ARG_FIELD[kind]
-    if kind in ("command_matching", "no_command_matching"):
+    entry = SPECS[kind].terum
+    assert isinstance(entry, Terum)  # (TERUM_KINDS are the kinds with a terum check entry)
+    if entry.argument == "regex":
         problem = regex_problem(text)
         if problem:
             ctx.value(*where, kind, code="EV105", message=f"regex {text!r}: {problem}")
-    if kind in ("file_exists", "file_absent") and escapes_sandbox(text):
+    if entry.argument == "sandbox-path" and escapes_sandbox(text):
         ctx.value(*where, kind, code="EV106",
                   message=f"path '{text}' escapes the sandbox; the check always fails "
                           "('path escapes the sandbox'): use a path relative to the sandbox root")
-    args: dict[str, Any] = {field: text}
+    args: dict[str, Any] = {entry.field: text}
     # CHECK_MODELS holds the classes of the ir.Check union, typed by their base class
     return ir.CHECK_MODELS[kind](span=span, **args)  # type: ignore[return-value]
 

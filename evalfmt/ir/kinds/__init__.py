@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import (budget, code_grader, command_succeeds, commands, equals, files, is_json, llm_grader, opaque,
                output_text, output_values, regex, rubrics, skill_trigger, tool_trajectory, transcript)
+from ._words import PROMPTFOO_NONE, TERUM_NO_OUTPUT
 from .spec import (FORMATS, Absent, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo, Scored, Skillgym,
                    Terum, Verbatim, negated, number, on_output, verdict)
 
@@ -44,5 +45,6 @@ def spec_of(check: object) -> KindSpec:
 
 
 __all__ = ["AGENTV_TYPES", "Absent", "Agentv", "AgentvField", "BY_CLASS", "Evidence", "FORMATS", "KindSpec",
-           "MODULES", "Outcome", "PROMPTFOO_TYPES", "Promptfoo", "SPECS", "Scored", "Skillgym", "TERUM_KINDS",
-           "Terum", "Verbatim", "negated", "number", "on_output", "spec_of", "verdict"]
+           "MODULES", "Outcome", "PROMPTFOO_NONE", "PROMPTFOO_TYPES", "Promptfoo", "SPECS", "Scored", "Skillgym",
+           "TERUM_KINDS", "TERUM_NO_OUTPUT", "Terum", "Verbatim", "negated", "number", "on_output", "spec_of",
+           "verdict"]

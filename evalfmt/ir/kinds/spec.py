@@ -201,6 +201,9 @@ and every criterion is text (``field`` holds them), else lost."""
     field: str
     negated: str | None = None
     form: Literal["check", "trigger", "judge"] = "check"
+    #: what the reader checks the argument for: an ECMAScript regex that compiles (EV105), a path that stays
+    #: inside the sandbox (EV106)
+    argument: Literal["text", "regex", "sandbox-path"] = "text"
 
 
 @dataclass(frozen=True)
