@@ -179,7 +179,7 @@ def score_suite(suite: ir.Suite, session: Session, sandbox: str | None = None,
 
 def _needles(checks: Iterable[ir.Check]) -> list[str]:
     """What the transcript checks among ``checks`` look for (lower-cased)."""
-    return [c.text.lower() for c in checks if isinstance(c, (ir.TranscriptMentions, ir.TranscriptOmits))]
+    return [c.text.lower() for c in checks if spec_of(c).looks_at == "transcript"]  # type: ignore[union-attr]
 
 
 def score_check(check: ir.Check, ctx: Context) -> CheckResult:

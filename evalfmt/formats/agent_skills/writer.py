@@ -4,10 +4,10 @@ loss), a skill-trigger as ``should_trigger``; the seed layout back in its own sh
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeGuard
 
 from ... import ir
-from ...ir.kinds import spec_of
+from ...ir.kinds import AgentSkills, spec_of
 from ...ir.build import canonical_input
 from ...js import stringify
 from .. import Loss, WriteResult
@@ -60,7 +60,7 @@ def skill_name_of(evalset: ir.EvalSet) -> str:
     names = []
     for case in evalset.cases:
         for c in case.checks:
-            if c.kind == "skill-trigger" and c.skill and c.skill not in names:
+            if is_trigger(c) and c.skill and c.skill not in names:
                 names.append(c.skill)
     if len(names) == 1:
         return names[0]
@@ -121,7 +121,7 @@ def _write_seed(evalset: ir.EvalSet) -> WriteResult:
         item: dict[str, Any] = {"id": case.extra.get("id", case.name)}
         if case.input is not None or "input" in case.extra:
             item["input"] = case.extra.get("input", canonical_input(case.input))
-        trig = next((c for c in case.checks if c.kind == "skill-trigger" and c.skill in (skill, None)), None)
+        trig = next((c for c in case.checks if is_trigger(c) and c.skill in (skill, None)), None)
         if "should_trigger" in case.extra:
             item["should_trigger"] = case.extra["should_trigger"]
         elif trig is not None:
@@ -163,7 +163,7 @@ def _write_case(case: ir.Case, ident: Any, skill: str, r: Restore, losses: list[
     where = _where(case, path)
     item: dict[str, Any] = {}
     _write_head(item, case, ident, r, index, losses, where)
-    trigger_checks = [c for c in case.checks if c.kind == "skill-trigger" and (c.skill in (skill, None))]
+    trigger_checks = [c for c in case.checks if is_trigger(c) and (c.skill in (skill, None))]
     trigger = trigger_checks[0] if len(trigger_checks) >= 1 else None
     if r.has(case, "should_trigger") or trigger is not None:
         item["should_trigger"] = r.value(case, "should_trigger", getattr(trigger, "expects_trigger", None))
@@ -208,6 +208,21 @@ def _expected(case: ir.Case, losses: list[Loss], where: str) -> str:
     return json.dumps(case.expected_output, ensure_ascii=False)
 
 
+def _entry(check: ir.CheckBase) -> AgentSkills:
+    return spec_of(check).agent_skills
+
+
+def _expectations(check: ir.CheckBase) -> list[Any] | None:
+    """The criteria of a check an evals.json holds as expectations (its kind's entry says which field), else None."""
+    entry = _entry(check)
+    return getattr(check, entry.field) if entry.form == "expectations" and entry.field else None
+
+
+def is_trigger(check: ir.CheckBase) -> TypeGuard[ir.SkillTrigger]:
+    """A check an evals.json holds as an eval's ``should_trigger`` (for the file's skill)."""
+    return _entry(check).form == "trigger" and isinstance(check, ir.SkillTrigger)
+
+
 def _sentences(case: ir.Case, trigger: ir.CheckBase | None, r: Restore, losses: list[Loss], where: str) -> list[str]:
     """The expectation sentences of an eval's checks (the skill-trigger it writes as should_trigger aside)."""
     sentences: list[str] = []
@@ -219,12 +234,13 @@ def _sentences(case: ir.Case, trigger: ir.CheckBase | None, r: Restore, losses: 
             continue
         # meaning: the rubric of a set read from an evals.json is its expectations list (its criteria are
         # the sentences, its fields are none to lose); another format's rubric is one only with text criteria
-        if isinstance(check, ir.Rubrics) and (r.own or all(isinstance(c, str) for c in check.criteria)):
-            for crit in check.criteria:
+        criteria = _expectations(check)
+        if criteria is not None and (r.own or all(isinstance(c, str) for c in criteria)):
+            for crit in criteria:
                 if isinstance(crit, str):
                     sentences.append(crit)
                 else:
-                    sentences.append(sentence(ir.Rubrics(criteria=[crit])))
+                    sentences.append(sentence(ir.replace(check, **{_entry(check).field or "": [crit]})))
                     _lose(losses, "check.rubric/objects", _where(check, where),
                           "rubric criterion fields other than its text")
             if not r.own:

@@ -279,7 +279,17 @@ class Skillgym:
     flags: str = ""
 
 
-FORMATS = ("terum", "agentv", "promptfoo", "skillgym")
+@dataclass(frozen=True)
+class AgentSkills:
+    """How an ``evals.json`` eval holds a check: as its ``expectations`` (``field`` holds the sentences), as
+    its ``should_trigger`` (a skill-trigger for the file's skill), or, for every other kind, as the spec's
+    expectation sentence (a loss: a model grades it, nothing checks it mechanically)."""
+
+    form: Literal["expectations", "trigger", "sentence"] = "sentence"
+    field: str | None = None
+
+
+FORMATS = ("terum", "agentv", "promptfoo", "skillgym", "agent_skills")
 
 
 @dataclass(frozen=True)
@@ -302,12 +312,17 @@ class KindSpec:
     agentv: Agentv | Absent | Verbatim
     promptfoo: Promptfoo | Absent | Verbatim
     skillgym: Skillgym | Absent | Verbatim
+    #: an evals.json (Agent Skills, skill-creator): every kind can be written, as a sentence at least
+    agent_skills: AgentSkills = AgentSkills()
     #: the kind that asserts the opposite (transcript_mentions <-> transcript_omits), None when negate does
     opposite: str | None = None
     #: agentv assertion types read as this kind besides its own (deprecated names: EV501)
     aliases: dict[str, str] = field(default_factory=dict)
+    #: the check's fields that name files relative to the eval file, rebased when a conversion writes the set
+    #: elsewhere: a ``path``, or a ``command`` (its words that look like paths)
+    paths: dict[str, Literal["path", "command"]] = field(default_factory=dict)
 
-    def entry(self, fmt: str) -> Terum | Agentv | Promptfoo | Skillgym | Absent | Verbatim:
+    def entry(self, fmt: str) -> Terum | Agentv | Promptfoo | Skillgym | AgentSkills | Absent | Verbatim:
         """The kind's entry for format ``fmt`` (one of :data:`FORMATS`)."""
-        entry: Terum | Agentv | Promptfoo | Skillgym | Absent | Verbatim = getattr(self, fmt)
+        entry: Terum | Agentv | Promptfoo | Skillgym | AgentSkills | Absent | Verbatim = getattr(self, fmt)
         return entry
