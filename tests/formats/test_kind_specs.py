@@ -165,6 +165,9 @@ class _Evidence:
     def aggregate(self, check):
         return None, "not scored"
 
+    def score_as(self, kind, argument):
+        return True, f"{kind} on {argument}"
+
 
 @pytest.mark.parametrize("kind", list(kinds.SPECS))
 def test_each_kind_scores_and_says_its_sentence(kind):

@@ -26,7 +26,7 @@ from ... import ir
 from ...ir import BUCKETS
 from ...ir.kinds import SPECS, TERUM_KINDS, Terum
 from ...errors import Diagnostic, LoadError, Severity
-from ...js import is_integer as is_js_integer, is_number as is_js_number, string as js_string
+from ...js import UNDEFINED, is_integer as is_js_integer, is_number as is_js_number, string as js_string
 from ...frontmatter import find as find_frontmatter
 from ...fsview import DISK, View
 from ...load import Loaded, load_file, load_text, plain, read_text, type_name
@@ -113,23 +113,23 @@ def parse_check(ctx: _Ctx, item: Any, where: tuple) -> ir.Check:
         ctx.value(*where, code="EV102",
                   message=f"a check must be a one-key mapping like '{{transcript_mentions: text}}', not {shape} "
                           "(the engine fails it as 'unrecognized check spec')")
-        return _opaque(span, None, item)
+        return _opaque(span, None, item, fails="unrecognized check spec")
     if kind not in TERUM_KINDS:
         hint = suggest(kind, TERUM_KINDS)
         more = f" (did you mean '{hint}'?)" if hint else f" (known: {', '.join(TERUM_KINDS)})"
         pos = ctx.loaded.key_pos(*where, kind) if has_arg else ctx.loaded.pos(*where)
         ctx.at(pos, "EV104", f"unknown check kind '{kind}'{more}; the engine fails the arm with "
                              f"\"unknown check kind '{kind}'\"", suggestion=hint)
-        return _opaque(span, kind, item)
+        return _opaque(span, kind, item, fails=f"unknown check kind '{kind}'")
     if not has_arg or arg is None:
         ctx.value(*where, code="EV103",
                   message=f"check '{kind}' needs an argument, e.g. '{{{kind}: ...}}' "
                           "(without one the engine tests the text 'undefined')")
-        return _opaque(span, kind, item)
+        return _opaque(span, kind, item, runs_with=js_string(arg if has_arg else UNDEFINED))
     if isinstance(arg, (dict, list)):
         ctx.value(*where, kind, code="EV102",
                   message=f"the argument of '{kind}' must be a string, not a {type_name(arg)}")
-        return _opaque(span, kind, item)
+        return _opaque(span, kind, item, runs_with=js_string(arg))
     text = js_string(arg)
     entry = SPECS[kind].terum
     assert isinstance(entry, Terum)  # (TERUM_KINDS are the kinds with a terum check entry)
@@ -146,8 +146,11 @@ def parse_check(ctx: _Ctx, item: Any, where: tuple) -> ir.Check:
     return ir.CHECK_MODELS[kind](span=span, **args)  # type: ignore[return-value]
 
 
-def _opaque(span: ir.Span, kind: str | None, item: Any) -> ir.Opaque:
-    return ir.Opaque(span=span, type=kind, raw=plain(item), origin="terum")
+def _opaque(span: ir.Span, kind: str | None, item: Any, fails: str | None = None,
+            runs_with: str | None = None) -> ir.Opaque:
+    """A check kept as written; ``fails``: what the engine fails it with; ``runs_with``: the text the engine
+    tests a known kind with (``String()`` of its missing or non-string argument)."""
+    return ir.Opaque(span=span, type=kind, raw=plain(item), origin="terum", fails=fails, runs_with=runs_with)
 
 
 def regex_problem(pattern: str, flags: str = "") -> str | None:

@@ -169,6 +169,11 @@ class Evidence(Protocol):
         """A composite: its members scored, then aggregated."""
         ...
 
+    def score_as(self, kind: str, argument: str) -> Outcome:
+        """A check of ``kind`` on the argument text ``argument`` (the field its terum entry names), scored
+        against the same session."""
+        ...
+
 
 Score = Callable[[Any, Evidence], Outcome]
 
