@@ -80,7 +80,7 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     for line in said:
         err(line)
     if fix or show_diff:
-        from ..lint import fix as fixer  # ~50 ms to import (python -X importtime): only to fix
+        from ..lint import fix as fixer  # 5 ms to import (python -X importtime): only to fix
     if show_diff:
         plan = fixer.plan(result.diagnostics, dict(result.texts))
         sys.stdout.write(fixer.diff(plan))
@@ -101,7 +101,7 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
     else:
         reg = None
         if fmt == "sarif":  # the rule registry only where the output names the rules: a cached run loads no rule
-            from ..lint.registry import registry  # 8 ms to import, the rules more when called
+            from ..lint.registry import registry  # 1.2 ms to import; registry() loads the rules (29 ms)
 
             reg = registry()
         sys.stdout.write(reporters.render(fmt, result, reg, fixed, quiet))

@@ -30,6 +30,7 @@ transpile`` does) and each is reported as a loss: a model grades a sentence, not
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from ...fsview import DISK, View
@@ -59,8 +60,6 @@ def detect(path: str, *, fs: View = DISK) -> bool:
 
 def _is_seed_name(path: str) -> bool:
     """``evals.json``: the name the seed layout of ``evalfmt transpile`` writes."""
-    import os
-
     return os.path.basename(path) == "evals.json"
 
 
@@ -69,20 +68,20 @@ def _default_order(item: dict) -> list[str]:
 
 
 def read(path: str, *, fs: View = DISK) -> ReadResult:
-    from .reader import read as _read
+    from .reader import read as _read  # lazy facade: the reader (0.5 ms to import) only when a file is read
 
     return _read(path, fs=fs)
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
-    from .writer import write as _write
+    from .writer import write as _write  # lazy facade: the writer (1.4 ms to import) only to write
 
     return _write(evalset, existing)
 
 
 def sentence(check: ir.CheckBase) -> str:
     """A check as one natural-language expectation a grader can judge (:func:`.writer.sentence`)."""
-    from .writer import sentence as _sentence
+    from .writer import sentence as _sentence  # lazy facade (the writer)
 
     return _sentence(check)
 
