@@ -97,4 +97,4 @@ def _fix_rounds(outcome: LintOutcome, targets: list[str], options: dict[str, Any
         outcome.fixed += len(plan.fixed)
         moved = dict(plan.renames)
         targets = [moved.get(p, p) for p in targets]
-        outcome.result = lint(targets, **options)
+        outcome.result = lint(targets, fs=View(), **options)

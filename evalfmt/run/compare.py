@@ -353,7 +353,7 @@ class _Reading:
 
     arms: dict[str, str]
     k: int
-    extra: list[ir.Check]
+    extra_checks: list[ir.Check]
     detection: str
     timeout: float
     progress: Any
@@ -368,7 +368,7 @@ class _Reading:
             run = self.prescored.get((arm, unit, rep))
             if run is None:
                 run = run_arm(arm, self.arms[arm], unit, target, rep, folders[rep], detection=self.detection,
-                              timeout=self.timeout, keep_tail=keep_tail, extra_checks=self.extra)
+                              timeout=self.timeout, keep_tail=keep_tail, extra_checks=self.extra_checks)
             if self.progress is not None:
                 self.progress(f"{arm} {unit}" + (f" #{rep}" if self.k > 1 else "")
                               + (f": dead ({run.error})" if run.dead else ""))
