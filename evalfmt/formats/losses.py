@@ -154,7 +154,7 @@ def _case(case: Any) -> set[str]:
     return out
 
 
-def _checks(checks: list) -> set[str]:
+def _checks(checks: list[Any]) -> set[str]:
     out = set()
     for c in checks:
         out.add(check_feature(c.kind))

@@ -323,3 +323,14 @@ def validate(data: Any) -> EvalSet:
     from .adapter import validate_evalset  # lazy facade: pydantic and the adapter, 61 ms (python -X importtime)
 
     return validate_evalset(data)
+
+
+__all__ = [
+    "BUCKETS", "CHECK_CLASSES", "CHECK_MODELS", "Case", "Check", "CheckBase", "CodeGrader", "CommandMatching",
+    "CommandSucceeds", "Contains", "ContainsAll", "ContainsAny", "ContentPart", "Cost", "EndsWith", "Equals",
+    "EvalSet", "FileAbsent", "FileExists", "IR_VERSION", "Icontains", "IcontainsAll", "IcontainsAny", "Input",
+    "IsJson", "Latency", "LlmGrader", "Message", "NODE_CLASSES", "NoCommandMatching", "Node", "Opaque", "Regex",
+    "Rubrics", "SkillInfo", "SkillTrigger", "Span", "StartsWith", "Suite", "SuiteEntry", "TERUM_ARG_FIELD",
+    "TERUM_KINDS", "TokenUsage", "ToolTrajectory", "TranscriptMentions", "TranscriptOmits", "TriggerPrompt",
+    "TriggerSet", "content", "dump", "field_names", "input_text", "replace", "same", "strip_spans", "validate",
+]

@@ -31,7 +31,7 @@ transpile`` does) and each is reported as a loss: a model grades a sentence, not
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...fsview import DISK, View
 from .. import Format, ReadResult, first_char, peek_keys
@@ -63,7 +63,7 @@ def _is_seed_name(path: str) -> bool:
     return os.path.basename(path) == "evals.json"
 
 
-def _default_order(item: dict) -> list[str]:
+def _default_order(item: dict[str, Any]) -> list[str]:
     return [k for k in EVAL_KEYS if k in item] + [k for k in item if k not in EVAL_KEYS]
 
 

@@ -38,7 +38,7 @@ TABLE = Table(NAME, {
 })
 
 
-def _lose(losses: list, key: str, where: str, what: str) -> None:
+def _lose(losses: list[Any], key: str, where: str, what: str) -> None:
     TABLE.add(losses, key, None, where, what)
 
 
@@ -159,7 +159,7 @@ CASE_FIELDS_LOST = ("judge", "files", "fixture", "setup", "bucket", "requires", 
 
 
 def _write_case(case: ir.Case, ident: Any, skill: str, r: Restore, losses: list[Loss], path: str,
-                index: int = 0) -> dict:
+                index: int = 0) -> dict[str, Any]:
     where = _where(case, path)
     item: dict[str, Any] = {}
     _write_head(item, case, ident, r, index, losses, where)
@@ -273,7 +273,7 @@ def _write_expectations(item: dict[str, Any], case: ir.Case, sentences: list[str
             item[key].append(case.judge)
 
 
-def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict:
+def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict[str, Any]:
     where = _where(suite, "suite")
     _lose(losses, "suite", where, f"suite entries ({len(suite.entries)}) merged into one eval: their rows are not "
                                   f"scored apart")

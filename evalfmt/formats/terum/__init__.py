@@ -41,7 +41,7 @@ def detect(path: str, *, fs: View = DISK) -> bool:
     return at_terum_path(path)
 
 
-def read(path: str, *, fs: View = DISK, forced: bool = False, exclude: frozenset = frozenset()) -> ReadResult:
+def read(path: str, *, fs: View = DISK, forced: bool = False, exclude: frozenset[str] = frozenset()) -> ReadResult:
     """Read a skill folder (or its ``evals/``) or one file of it (:func:`.reader.read_unit`)."""
     from .reader import read_unit  # lazy facade: the reader (3.8 ms to import) only when a file is read
 

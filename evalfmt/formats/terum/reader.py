@@ -25,7 +25,7 @@ from collections.abc import Callable
 from ... import ir
 from ...ir import BUCKETS
 from ...ir.kinds import SPECS, TERUM_KINDS, Terum
-from ...errors import Diagnostic, LoadError, Severity
+from ...errors import Diagnostic, LoadError, Pos, Severity
 from ...js import UNDEFINED, is_integer as is_js_integer, is_number as is_js_number, string as js_string
 from ...frontmatter import find as find_frontmatter
 from ...fsview import DISK, View
@@ -76,19 +76,19 @@ class _Ctx:
         self.diags = diags
         self.fs = fs  # what the fixture checks look at
 
-    def at(self, pos, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def at(self, pos: Pos, code: str, message: str, severity: Severity = "error", **data: Any) -> None:
         self.diags.append(Diagnostic(self.path, pos.line, pos.column, code, message, severity,
                                      fixable=bool(data.get("fix")), data=data))
 
-    def value(self, *path, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def value(self, *path: str | int, code: str, message: str, severity: Severity = "error", **data: Any) -> None:
         self.at(self.loaded.pos(*path), code, message, severity, **data)
 
-    def key(self, *path, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def key(self, *path: str | int, code: str, message: str, severity: Severity = "error", **data: Any) -> None:
         if data.get("fix"):  # what --fix replaces: it refuses when the file holds something else there
             data["old"] = path[-1]
         self.at(self.loaded.key_pos(*path), code, message, severity, **data)
 
-    def span(self, *path) -> ir.Span:
+    def span(self, *path: str | int) -> ir.Span:
         p = self.loaded.pos(*path)
         return ir.Span(self.path, p.line, p.column)
 
@@ -96,12 +96,12 @@ class _Ctx:
 # ----------------------------------------------------------------------------------------- checks
 
 
-def parse_checks(ctx: _Ctx, raw: Any, base: tuple) -> list[ir.Check]:
+def parse_checks(ctx: _Ctx, raw: Any, base: tuple[Any, ...]) -> list[ir.Check]:
     """A terum ``checks`` list into IR checks (``raw`` must be a list)."""
     return [parse_check(ctx, item, base + (i,)) for i, item in enumerate(raw)]
 
 
-def parse_check(ctx: _Ctx, item: Any, where: tuple) -> ir.Check:
+def parse_check(ctx: _Ctx, item: Any, where: tuple[Any, ...]) -> ir.Check:
     span = ctx.span(*where)
     if isinstance(item, str):
         kind, arg, has_arg = item, None, False
@@ -170,7 +170,7 @@ class _Fields:
     """What the field readers of one case (or the suite's top level) share: the document, the data, and
     the IR fields and ``extra`` they fill."""
 
-    def __init__(self, ctx: _Ctx, name: str, data: dict, suite: bool):
+    def __init__(self, ctx: _Ctx, name: str, data: dict[str, Any], suite: bool):
         self.ctx, self.name, self.data, self.suite = ctx, name, data, suite
         self.what = "suite" if suite else "case"
         self.fields: dict[str, Any] = {}
@@ -658,7 +658,7 @@ def frontmatter(md_path: str, fs: View) -> Any:
 
 # --------------------------------------------------------------------------------------- the unit
 
-def read_unit(path: str, *, fs: View = DISK, forced: bool = False, exclude: frozenset = frozenset()) -> ReadResult:
+def read_unit(path: str, *, fs: View = DISK, forced: bool = False, exclude: frozenset[str] = frozenset()) -> ReadResult:
     """Read a skill folder (or its ``evals/``) or one file of it, through ``fs``. Unless ``forced``
     (``--from terum``), a file that shows none of terum's fields is left unread with a note; files in
     ``exclude`` (read by an agentv eval file as its tests) are never read."""
@@ -724,7 +724,7 @@ def _guess_target(path: str, evals: str) -> str | None:
     return os.path.join(evals, "cases", stem + ".yaml")
 
 
-def _read_folder(root: str, result: ReadResult, forced: bool, exclude: frozenset, fs: View) -> None:
+def _read_folder(root: str, result: ReadResult, forced: bool, exclude: frozenset[str], fs: View) -> None:
     evals = os.path.join(root, "evals")
     info = _skill(root, fs)
     evalset = _evalset(root, info)

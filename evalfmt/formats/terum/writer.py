@@ -148,7 +148,7 @@ def _ext(case: ir.Case, where: str, losses: list[Loss]) -> str:
     """``yml`` when the case was read from a ``.yml`` file, else ``yaml``; any other hint (an IR file
     can hold ``yaml/../../x``) is refused with a Loss."""
     ext = case.hints.get("ext", "yaml")
-    if ext not in ("yaml", "yml"):
+    if not isinstance(ext, str) or ext not in ("yaml", "yml"):
         losses.append(loss_at(case.span, where, f"case file extension '{ext}' (only yaml or yml; written as .yaml)"))
         return "yaml"
     return ext
@@ -185,7 +185,8 @@ def _agentv_unknown(key: str) -> bool:
 CARRIES: dict[str, Callable[[str], bool]] = {"agentv": _agentv_unknown}
 
 
-def _case_data(case: ir.Case, r: Restore, where: str, losses: list[Loss], extra_checks: list | None = None) -> dict:
+def _case_data(case: ir.Case, r: Restore, where: str, losses: list[Loss],
+               extra_checks: list[Any] | None = None) -> dict[str, Any]:
     """A case file's data; the shared restoration pass ``r`` puts back the unknown keys terum holds
     (see :data:`CARRIES`) and words the others as losses."""
     d: dict[str, Any] = {}
@@ -268,7 +269,7 @@ def _foreign_fields(case: ir.Case, where: str, losses: list[Loss]) -> None:
             TABLE.add(losses, f"case.{field}", case.span, f"{where}.{field}", f"{what} of '{case.name}'")
 
 
-def _checks(checks: list, where: str, losses: list[Loss]) -> list:
+def _checks(checks: list[Any], where: str, losses: list[Loss]) -> list[Any]:
     out = []
     for i, check in enumerate(checks):
         rendered = _check(check, f"{where}[{i}]", losses)

@@ -33,7 +33,7 @@ Asserts = Literal["presence", "absence", "bound", "score"]
 Outcome = tuple[bool | None, str]
 
 
-class Scored(tuple):
+class Scored(tuple[bool, str]):
     """``(passed, detail)`` that also carries the assertion's score in [0, 1] (negation applied), which a
     ``composite`` aggregates."""
 
