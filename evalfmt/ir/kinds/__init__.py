@@ -13,8 +13,9 @@ from __future__ import annotations
 from . import (budget, code_grader, command_succeeds, commands, equals, files, is_json, llm_grader, opaque,
                output_text, output_values, regex, rubrics, skill_trigger, tool_trajectory, transcript)
 from . import composite, execution_metrics, field_accuracy, inline_assert, rubric
-from .spec import (FORMATS, Absent, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo, Scored, Skillgym,
-                   Terum, Verbatim, negated, number, on_output, verdict)
+from ._words import PROMPTFOO_NONE, TERUM_NO_OUTPUT
+from .spec import (FORMATS, Absent, AgentSkills, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo,
+                   Scored, Skillgym, Terum, Verbatim, negated, number, on_output, verdict)
 
 #: the kind modules, in the order their kinds are listed
 MODULES = (transcript, commands, files, command_succeeds, skill_trigger, output_text, output_values, regex, equals,
@@ -46,6 +47,7 @@ def spec_of(check: object) -> KindSpec:
     return BY_CLASS[type(check)]
 
 
-__all__ = ["AGENTV_TYPES", "Absent", "Agentv", "AgentvField", "BY_CLASS", "Evidence", "FORMATS", "KindSpec",
-           "MODULES", "Outcome", "PROMPTFOO_TYPES", "Promptfoo", "SPECS", "Scored", "Skillgym", "TERUM_KINDS",
-           "Terum", "Verbatim", "negated", "number", "on_output", "spec_of", "verdict"]
+__all__ = ["AGENTV_TYPES", "Absent", "AgentSkills", "Agentv", "AgentvField", "BY_CLASS", "Evidence", "FORMATS",
+           "KindSpec", "MODULES", "Outcome", "PROMPTFOO_NONE", "PROMPTFOO_TYPES", "Promptfoo", "SPECS", "Scored",
+           "Skillgym", "TERUM_KINDS", "TERUM_NO_OUTPUT", "Terum", "Verbatim", "negated", "number", "on_output",
+           "spec_of", "verdict"]
