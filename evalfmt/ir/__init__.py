@@ -40,8 +40,7 @@ from .kinds.budget import Cost, Latency, TokenUsage
 from .kinds.code_grader import CodeGrader
 from .kinds.command_succeeds import CommandSucceeds
 from .kinds.commands import CommandMatching, NoCommandMatching
-from .kinds.composite import Aggregator as Aggregator  # a composite's part: no check of its own
-from .kinds.composite import AnyCheck, Composite
+from .kinds.composite import Aggregator, AnyCheck, Composite
 from .kinds.equals import Equals
 from .kinds.execution_metrics import ExecutionMetrics
 from .kinds.field_accuracy import FieldAccuracy
@@ -341,4 +340,5 @@ __all__ = [
     "Rubrics", "SkillInfo", "SkillTrigger", "Span", "StartsWith", "Suite", "SuiteEntry", "TERUM_ARG_FIELD",
     "TERUM_KINDS", "TokenUsage", "ToolTrajectory", "TranscriptMentions", "TranscriptOmits", "TriggerPrompt",
     "TriggerSet", "content", "dump", "field_names", "input_text", "replace", "same", "strip_spans", "validate",
+    "Aggregator", "Composite", "ExecutionMetrics", "FieldAccuracy", "InlineAssert", "Rubric",
 ]

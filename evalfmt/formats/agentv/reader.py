@@ -142,21 +142,22 @@ class Ctx:
     def _pos(self, p: Pos) -> Pos:
         return Pos(p.line + self.line_offset, p.column) if self.line_offset else p
 
-    def pos(self, *path) -> Pos:
+    def pos(self, *path: Any) -> Pos:
         return self._pos(self.loaded.pos(*path))
 
-    def kpos(self, *path) -> Pos:
+    def kpos(self, *path: Any) -> Pos:
         return self._pos(self.loaded.key_pos(*path))
 
-    def span(self, *path) -> ir.Span:
+    def span(self, *path: Any) -> ir.Span:
         p = self.pos(*path)
         return ir.Span(self.path, p.line, p.column)
 
-    def add(self, p: Pos, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def add(self, p: Pos, code: str, message: str, severity: Severity = "error", **data: Any) -> None:
         self.diags.append(Diagnostic(self.path, p.line, p.column, code, message, severity,
                                      fixable=bool(data.get("fix")), data=data))
 
-    def at_value(self, path: tuple, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def at_value(self, path: tuple[Any, ...], code: str, message: str, severity: Severity = "error",
+                 **data: Any) -> None:
         if data.get("fix"):  # what --fix replaces: it refuses when the file holds something else there
             node = self.loaded.data
             for step in path:
@@ -164,7 +165,8 @@ class Ctx:
             data["old"] = node
         self.add(self.pos(*path), code, message, severity, **data)
 
-    def at_key(self, path: tuple, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def at_key(self, path: tuple[Any, ...], code: str, message: str, severity: Severity = "error",
+               **data: Any) -> None:
         if data.get("fix"):
             data["old"] = path[-1]
         self.add(self.kpos(*path), code, message, severity, **data)
@@ -228,7 +230,7 @@ def _tag_pos(text: str, pos: Pos) -> Pos:
     return Pos(pos.line, column) if column is not None else pos
 
 
-def _binary(value: Any, where: tuple) -> tuple | None:
+def _binary(value: Any, where: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """The path of the first byte string in ``value`` (a key or a value), or None."""
     if isinstance(value, bytes):
         return where
@@ -287,7 +289,7 @@ class Reader:
 
     # ------------------------------------------------------------------------------- top level
 
-    def top(self, es: ir.EvalSet, data: dict) -> None:
+    def top(self, es: ir.EvalSet, data: dict[str, Any]) -> None:
         # agentv: tests ?? eval_cases ?? evalcases, assertions ?? assert (the first one that is present)
         tests_key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
         assertions_key = next((k for k in ("assertions", "assert") if k in data), None)
@@ -366,7 +368,7 @@ class Reader:
             self._unknown(ctx, key, (key,), TOP_KEYS)
 
     @staticmethod
-    def _unknown(ctx: Ctx, key: str, where: tuple, known: tuple[str, ...]) -> None:
+    def _unknown(ctx: Ctx, key: str, where: tuple[Any, ...], known: tuple[str, ...]) -> None:
         """EV101 in the document being read (an external tests file has its own ``ctx``): an error for a
         typo of a known key (:func:`evalfmt.suggest.typo`), a warning for any other key (agentv passes
         it through: a code-grader of the author's may read it)."""
@@ -377,7 +379,7 @@ class Reader:
 
     # ------------------------------------------------------------------------------------ tests
 
-    def _tests(self, es: ir.EvalSet, value: Any, where: tuple) -> None:
+    def _tests(self, es: ir.EvalSet, value: Any, where: tuple[Any, ...]) -> None:
         ctx = self.ctx
         if isinstance(value, str):
             self._tests_path(es, value, where)
@@ -402,7 +404,7 @@ class Reader:
                 raw_case.extra["test"] = plain(item)
                 es.cases.append(raw_case)
 
-    def _add(self, es: ir.EvalSet, item: tuple) -> None:
+    def _add(self, es: ir.EvalSet, item: tuple[Any, ...]) -> None:
         """Add what :meth:`case` read: ("case", case), ("suite", suite, case) or ("trigger", prompt, skill, case)."""
         what = item[0]
         if what == "suite" and es.suite is None:
@@ -422,7 +424,7 @@ class Reader:
         """A path relative to the EVAL.yaml's folder, as a path relative to where the EVAL.yaml was given."""
         return os.path.normpath(os.path.join(os.path.dirname(self.path), ref))
 
-    def _tests_path(self, es: ir.EvalSet, ref: str, where: tuple) -> None:
+    def _tests_path(self, es: ir.EvalSet, ref: str, where: tuple[Any, ...]) -> None:
         ctx = self.ctx
         es.hints["inlined"] = [ref]
         full = self._resolve(ref)
@@ -454,7 +456,7 @@ class Reader:
         _duplicates(sub)
         return sub, loaded.data
 
-    def _tests_file(self, es: ir.EvalSet, full: str, ids: dict) -> None:
+    def _tests_file(self, es: ir.EvalSet, full: str, ids: dict[str, Any]) -> None:
         if full.lower().endswith(".jsonl"):
             self._tests_jsonl(es, full, ids)
             return
@@ -473,7 +475,7 @@ class Reader:
             else:
                 sub.at_value((i,), "EV102", f"a test must be a mapping, not a {type_name(item)}")
 
-    def _tests_jsonl(self, es: ir.EvalSet, full: str, ids: dict) -> None:
+    def _tests_jsonl(self, es: ir.EvalSet, full: str, ids: dict[str, Any]) -> None:
         try:
             text = read_text(full, fs=self.fs)
         except LoadError as exc:
@@ -521,7 +523,7 @@ class Reader:
                 continue
             self._add(es, self.case(sub, data, (), ids, 0, default_id=name))
 
-    def _file_reference(self, es: ir.EvalSet, ref: str, where: tuple, ids: dict) -> None:
+    def _file_reference(self, es: ir.EvalSet, ref: str, where: tuple[Any, ...], ids: dict[str, Any]) -> None:
         raw = ref[len("file://"):]
         full = self._resolve(raw)
         if any(ch in raw for ch in "*?{"):
@@ -538,13 +540,13 @@ class Reader:
 
     # ------------------------------------------------------------------------------------- case
 
-    def case(self, ctx: Ctx, data: dict, where: tuple, ids: dict, index: int,
-             default_id: str | None = None) -> tuple:
+    def case(self, ctx: Ctx, data: dict[str, Any], where: tuple[Any, ...], ids: dict[str, Any], index: int,
+             default_id: str | None = None) -> tuple[Any, ...]:
         """One test, as ("case", case). A test evalfmt wrote for a terum suite or trigger prompt
         (``metadata.terum.suite`` / ``trigger``) comes back as ("suite", suite, case) or
         ("trigger", prompt, skill, case)."""
         case = _case(ctx.span(*where) if where else ir.Span(ctx.path, 1 + ctx.line_offset, 1))
-        markers: dict = {}
+        markers: dict[str, Any] = {}
         judge_key = "criteria" if "criteria" in data else ("expected_outcome" if "expected_outcome" in data else None)
         checks_key = "assertions" if "assertions" in data else ("assert" if "assert" in data else None)
         order = [self._case_key(ctx, case, key, value, where + (key,), ids, (judge_key, checks_key), markers)
@@ -562,8 +564,8 @@ class Reader:
             return ("suite", self._as_suite(ctx, case, data, where), case)
         return ("case", case)
 
-    def _case_key(self, ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple, ids: dict,
-                  used: tuple[str | None, str | None], markers: dict) -> str:
+    def _case_key(self, ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple[Any, ...], ids: dict[str, Any],
+                  used: tuple[str | None, str | None], markers: dict[str, Any]) -> str:
         """Read one key of a test (``used``: the keys read as its criteria and its assertions; the markers of
         ``metadata.terum`` go into ``markers``); the name it has in the writer's key order."""
         judge_key, checks_key = used
@@ -593,7 +595,7 @@ class Reader:
         return key
 
     @staticmethod
-    def _case_judge(ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple) -> None:
+    def _case_judge(ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple[Any, ...]) -> None:
         if key == "expected_outcome":
             ctx.at_key(at, "EV501", "'expected_outcome' is deprecated: use 'criteria'", "warning",
                        fix={"rename": "criteria"})
@@ -603,7 +605,7 @@ class Reader:
             ctx.at_value(at, "EV102", f"'{key}' must be a string, not a {type_name(value)}")
             case.extra["criteria"] = plain(value)
 
-    def _case_checks(self, ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple) -> None:
+    def _case_checks(self, ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple[Any, ...]) -> None:
         if key == "assert":
             ctx.at_key(at, "EV501", "'assert' is deprecated: use 'assertions'", "warning",
                        fix={"rename": "assertions"})
@@ -616,7 +618,7 @@ class Reader:
             case.extra["assertions"] = plain(value)
 
     @staticmethod
-    def _case_expected(ctx: Ctx, case: ir.Case, value: Any, at: tuple) -> None:
+    def _case_expected(ctx: Ctx, case: ir.Case, value: Any, at: tuple[Any, ...]) -> None:
         if value is None:
             case.extra["expected_output"] = None  # agentv reads null as absent; kept so that the key writes back
         elif not isinstance(value, (str, list, dict)):
@@ -627,7 +629,7 @@ class Reader:
             case.expected_output = plain(value)
 
     @staticmethod
-    def _case_id(ctx: Ctx, case: ir.Case, value: Any, at: tuple, ids: dict) -> None:
+    def _case_id(ctx: Ctx, case: ir.Case, value: Any, at: tuple[Any, ...], ids: dict[str, Any]) -> None:
         if isinstance(value, str) and value.strip():
             case.name = value
             first = ids.get(value)
@@ -645,7 +647,7 @@ class Reader:
             case.extra["id"] = plain(value)
             case.name = "" if value is None else str(value)
 
-    def _case_ignored(self, ctx: Ctx, key: str, value: Any, at: tuple, judge_key: str | None,
+    def _case_ignored(self, ctx: Ctx, key: str, value: Any, at: tuple[Any, ...], judge_key: str | None,
                       checks_key: str | None) -> None:
         """The diagnostic for a test key evalfmt keeps in ``extra`` (a value of the wrong type, a key
         shadowed by its other spelling, a deprecated or unknown key)."""
@@ -663,7 +665,8 @@ class Reader:
             self._unknown(ctx, key, at, TEST_KEYS)
 
     @staticmethod
-    def _case_required(ctx: Ctx, case: ir.Case, data: dict, where: tuple, default_id: str | None) -> str:
+    def _case_required(ctx: Ctx, case: ir.Case, data: dict[str, Any], where: tuple[Any, ...],
+                       default_id: str | None) -> str:
         """EV103 for a test without an id or an input; the test's name."""
         name = case.name
         if "id" not in data:
@@ -681,7 +684,7 @@ class Reader:
                     f"test '{name}' has 'input_files' but no 'input'; give the prompt as 'input'")
         return name
 
-    def _as_trigger(self, case: ir.Case, data: dict) -> ir.TriggerPrompt | None:
+    def _as_trigger(self, case: ir.Case, data: dict[str, Any]) -> ir.TriggerPrompt | None:
         keys = set(data) - {"id", "input", "assertions", "metadata"}
         if keys or not isinstance(case.input, str) or case.metadata or len(case.checks) != 1:
             return None
@@ -691,7 +694,7 @@ class Reader:
             return None
         return ir.TriggerPrompt(text=case.input, should_trigger=check.should_trigger, span=case.span)
 
-    def _as_suite(self, ctx: Ctx, case: ir.Case, data: dict, where: tuple) -> ir.Suite:
+    def _as_suite(self, ctx: Ctx, case: ir.Case, data: dict[str, Any], where: tuple[Any, ...]) -> ir.Suite:
         suite = ir.Suite(**{f: getattr(case, f) for f in ir.field_names(ir.Case) if f != "checks"})
         key = "assertions" if "assertions" in data else "assert"
         for i, check in enumerate(case.checks):
@@ -705,12 +708,12 @@ class Reader:
                 suite.checks.append(check)
         return suite
 
-    def _metadata(self, case: ir.Case, ctx: Ctx, value: dict, at: tuple) -> dict:
+    def _metadata(self, case: ir.Case, ctx: Ctx, value: dict[str, Any], at: tuple[Any, ...]) -> dict[str, Any]:
         """Set the case's metadata, lifting terum's fields out of ``metadata.terum``; returns the markers
         (``suite``/``trigger``) found there."""
         meta = plain(value)
         terum = meta.get(TERUM_META)
-        markers: dict = {}
+        markers: dict[str, Any] = {}
         if isinstance(terum, dict) and list(meta)[-1] == TERUM_META:
             fields = {k: v for k, v in terum.items() if k not in TERUM_MARKERS}
             marks = {k: terum[k] for k in TERUM_MARKERS if k in terum}
@@ -722,7 +725,7 @@ class Reader:
         case.metadata = meta
         return markers
 
-    def _skipped(self, ctx: Ctx, name: str, data: dict, where: tuple) -> None:
+    def _skipped(self, ctx: Ctx, name: str, data: dict[str, Any], where: tuple[Any, ...]) -> None:
         """EV502: agentv skips a test with no criteria, expected_output, assertions or turns."""
         crit = data.get("criteria")
         if not (isinstance(crit, str) and crit):
@@ -737,7 +740,7 @@ class Reader:
                     f"agentv skips test '{name}' silently: it has no criteria, expected_output, assertions or "
                     "turns; add one")
 
-    def _trigger_conflicts(self, ctx: Ctx, checks: list, test: str | None) -> None:
+    def _trigger_conflicts(self, ctx: Ctx, checks: list[Any], test: str | None) -> None:
         """EV103 for a skill-trigger without a skill (the router's line too), EV503 for a test that asks
         one skill both to trigger and not to."""
         seen: dict[str, bool] = {}
@@ -756,7 +759,7 @@ class Reader:
 
     # ------------------------------------------------------------------------------------ input
 
-    def input(self, value: Any, at: tuple, hints: dict, ctx: Ctx | None = None) -> ir.Input | None:
+    def input(self, value: Any, at: tuple[Any, ...], hints: dict[str, Any], ctx: Ctx | None = None) -> ir.Input | None:
         """A string, or messages (a list, or agentv's object shorthand). None: wrong type (reported)."""
         ctx = ctx or self.ctx
         if isinstance(value, str):
@@ -781,7 +784,7 @@ class Reader:
         ctx.at_value(at, "EV102", f"'input' must be a string or a list of messages, not a {type_name(value)}")
         return None
 
-    def message(self, ctx: Ctx, item: Any, at: tuple) -> ir.Message | None:
+    def message(self, ctx: Ctx, item: Any, at: tuple[Any, ...]) -> ir.Message | None:
         if not isinstance(item, dict):
             ctx.at_value(at, "EV102", f"a message must be a mapping with 'role' and 'content', not a {type_name(item)}")
             return None
@@ -797,7 +800,7 @@ class Reader:
         return ir.Message(role=role, content=content, extra=extra, span=ctx.span(*at))
 
     @staticmethod
-    def _content(ctx: Ctx, item: dict, at: tuple) -> Any:
+    def _content(ctx: Ctx, item: dict[str, Any], at: tuple[Any, ...]) -> Any:
         """A message's content: a list of ``{type, value}`` parts, or the value as it is (reported when it
         is not a string, a list of parts or a mapping)."""
         content: Any = item.get("content")
@@ -829,11 +832,11 @@ class Reader:
 
     # ----------------------------------------------------------------------------------- checks
 
-    def checks(self, items: list, at: tuple, ctx: Ctx | None = None) -> list[ir.Check]:
+    def checks(self, items: list[Any], at: tuple[Any, ...], ctx: Ctx | None = None) -> list[ir.Check]:
         ctx = ctx or self.ctx
         return [self.check(ctx, item, at + (i,)) for i, item in enumerate(items)]
 
-    def check(self, ctx: Ctx, item: Any, at: tuple) -> ir.Check:
+    def check(self, ctx: Ctx, item: Any, at: tuple[Any, ...]) -> ir.Check:
         span = ctx.span(*at)
         if isinstance(item, str):
             if not item.strip():
@@ -868,7 +871,7 @@ class Reader:
         return self._typed(ctx, item, spec, at, span)
 
     @staticmethod
-    def _type(ctx: Ctx, raw_type: str, at: tuple) -> str:
+    def _type(ctx: Ctx, raw_type: str, at: tuple[Any, ...]) -> str:
         """The assertion type agentv reads ``raw_type`` as (EV501 for a snake_case or deprecated name)."""
         kind = raw_type.replace("_", "-")
         if kind != raw_type:
@@ -882,7 +885,7 @@ class Reader:
             kind = new
         return kind
 
-    def _typed(self, ctx: Ctx, item: dict, spec: KindSpec, at: tuple, span: ir.Span) -> ir.Check:
+    def _typed(self, ctx: Ctx, item: dict[str, Any], spec: KindSpec, at: tuple[Any, ...], span: ir.Span) -> ir.Check:
         """An assertion of a kind's agentv entry: its keys read by their types (a value of the wrong type kept in
         ``extra``), then what its form adds (a code grader's config, a regex checked, the unknown keys named)."""
         entry = spec.agentv
@@ -917,13 +920,13 @@ class Reader:
         return check  # type: ignore[return-value]
 
     @staticmethod
-    def _malformed(item: dict, span: ir.Span, kind: str) -> ir.Opaque:
+    def _malformed(item: dict[str, Any], span: ir.Span, kind: str) -> ir.Opaque:
         """An assertion missing what its type requires (reported): kept as it was read."""
         raw = plain(item)
         raw["type"] = kind
         return _opaque(raw, span, kind)
 
-    def _field(self, ctx: Ctx, got: _Got, field: AgentvField, value: Any, at: tuple, loose: bool) -> bool:
+    def _field(self, ctx: Ctx, got: _Got, field: AgentvField, value: Any, at: tuple[Any, ...], loose: bool) -> bool:
         """Read one key of the entry by its field's type; False: a required key of the wrong type (reported)."""
         typ = field.type.rstrip("?")
         quiet = loose or field.type.endswith("?")
@@ -946,7 +949,7 @@ class Reader:
         got.extra[field.key] = plain(value)
         return True
 
-    def _value(self, ctx: Ctx, got: _Got, value: Any, at: tuple, typ: str) -> tuple[bool, Any]:
+    def _value(self, ctx: Ctx, got: _Got, value: Any, at: tuple[Any, ...], typ: str) -> tuple[bool, Any]:
         """(whether ``value`` has the type, the IR value): the types that need the reader (criteria given as one
         text, member assertions, an aggregator), else :func:`_convert`."""
         if typ == "criteria" and isinstance(value, str):
@@ -958,14 +961,14 @@ class Reader:
             return True, self._aggregator(ctx, got.entry, value, at)
         return _convert(value, _BASE_TYPE.get(typ, typ))
 
-    def _members(self, ctx: Ctx, items: list, at: tuple) -> list[ir.Check]:
+    def _members(self, ctx: Ctx, items: list[Any], at: tuple[Any, ...]) -> list[ir.Check]:
         """A composite's member assertions, read as a test's are; what is wrong with them is not reported (as
         agentv, which reads them only when it runs the composite)."""
         quiet = Ctx(ctx.loaded, [], ctx.line_offset)
         return [self.check(quiet, item, at + (i,)) for i, item in enumerate(items)]
 
     @staticmethod
-    def _aggregator(ctx: Ctx, entry: Agentv, value: dict, at: tuple) -> ir.Aggregator:
+    def _aggregator(ctx: Ctx, entry: Agentv, value: dict[str, Any], at: tuple[Any, ...]) -> ir.Aggregator:
         """A composite's aggregator, its keys read by the entry's ``aggregator`` fields (none reported)."""
         fields: dict[str, Any] = {}
         extra: dict[str, Any] = {}
@@ -985,7 +988,7 @@ class Reader:
         return agg
 
     @staticmethod
-    def _common(ctx: Ctx, got: _Got, key: str, value: Any, at: tuple, entry: Agentv) -> None:
+    def _common(ctx: Ctx, got: _Got, key: str, value: Any, at: tuple[Any, ...], entry: Agentv) -> None:
         """One of the keys every assertion may have (name, weight, required, min_score, negate)."""
         ok, conv = _convert(value, _COMMON[key])
         if ok:
@@ -996,7 +999,7 @@ class Reader:
         got.extra[key] = plain(value)
 
     @staticmethod
-    def _regex(ctx: Ctx, fields: dict[str, Any], entry: Agentv, at: tuple) -> None:
+    def _regex(ctx: Ctx, fields: dict[str, Any], entry: Agentv, at: tuple[Any, ...]) -> None:
         """EV105 for an entry's ECMAScript regex (and flags) that ``new RegExp`` refuses or Python reads otherwise."""
         if entry.regex is None or entry.regex[0] not in fields:
             return
@@ -1006,7 +1009,7 @@ class Reader:
             keys = {f.field: f.key for f in entry.fields}
             ctx.at_value(at + (keys[flags] if problem[0] == "flags" and flags else keys[pattern],), "EV105",
                          problem[2], problem[1])
-    def _prompt_template(self, ctx: Ctx, value: dict, at: tuple) -> None:
+    def _prompt_template(self, ctx: Ctx, value: dict[str, Any], at: tuple[Any, ...]) -> None:
         """An llm-grader's executable prompt template, ``prompt: {command: [argv...], config: {...}}``, as
         agentv 4.42.4 loads it: ``command`` (or the deprecated ``script``, used when ``command`` is absent)
         must be a non-empty list of non-empty strings, or agentv skips the test; ``config`` is a mapping
@@ -1045,7 +1048,8 @@ class Reader:
                 self._unknown(ctx, k, at + (k,), PROMPT_TEMPLATE_KEYS)
 
     @staticmethod
-    def _lossy(ctx: Ctx, item: dict, spec: KindSpec | None, kind: str, raw_type: str, at: tuple) -> None:
+    def _lossy(ctx: Ctx, item: dict[str, Any], spec: KindSpec | None, kind: str, raw_type: str,
+               at: tuple[Any, ...]) -> None:
         """EV504: assertions ``agentv transpile`` drops or reduces to a placeholder (a type's own losses are its
         spec's ``lossy``; a built-in type without a sentence, and a custom type without a command, criteria
         or prompt, become ``<type> assertion``)."""
@@ -1085,7 +1089,7 @@ class Reader:
         return self._custom
 
 
-def _placeholder(entry: Agentv | None, item: dict) -> bool:
+def _placeholder(entry: Agentv | None, item: dict[str, Any]) -> bool:
     """Whether agentv transpile writes ``<type> assertion`` for an entry: a built-in type it has no sentence
     for, or a custom type (its fallback: a command, else criteria text, else prompt text, else the placeholder)."""
     if entry is not None and entry.builtin:
@@ -1094,7 +1098,7 @@ def _placeholder(entry: Agentv | None, item: dict) -> bool:
         and not isinstance(item.get("prompt"), str)
 
 
-def case_pos(ctx: Ctx, where: tuple) -> Pos:
+def case_pos(ctx: Ctx, where: tuple[Any, ...]) -> Pos:
     return ctx.pos(*where) if where else Pos(1 + ctx.line_offset, 1)
 
 
@@ -1192,7 +1196,7 @@ def _convert(value: Any, typ: str) -> tuple[bool, Any]:
     return (True, conv(value)) if has(value) else (False, value)
 
 
-def _lift_terum(case: ir.Case, terum: dict) -> bool:
+def _lift_terum(case: ir.Case, terum: dict[str, Any]) -> bool:
     """Put terum fields written under ``metadata.terum`` back into the case; False if they do not fit."""
     if any(k not in TERUM_FIELDS for k in terum):
         return False

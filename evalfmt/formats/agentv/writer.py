@@ -107,8 +107,8 @@ def _int_keys(value: Any) -> Any:
     return value
 
 
-def _ordered(values: dict, order: list | None, canonical: list) -> dict:
-    keys: list = []
+def _ordered(values: dict[str, Any], order: list[Any] | None, canonical: list[Any]) -> dict[str, Any]:
+    keys: list[Any] = []
     for k in (order or []):
         if k in values and k not in keys:
             keys.append(k)
@@ -197,7 +197,7 @@ class _Writer:
 
     # ------------------------------------------------------------------------------------ input
 
-    def message(self, m: ir.Message) -> dict:
+    def message(self, m: ir.Message) -> dict[str, Any]:
         out: dict[str, Any] = {"role": m.role}
         if m.content is not None or "tool_calls" not in m.extra:
             out["content"] = self.content(m.content)
@@ -216,7 +216,7 @@ class _Writer:
             return {"type": content.type, "value": content.value, **content.extra}
         return content
 
-    def input(self, value: ir.Input, hints: dict) -> Any:
+    def input(self, value: ir.Input, hints: dict[str, Any]) -> Any:
         if isinstance(value, str):
             return value
         shape = hints.get("input")
@@ -260,7 +260,7 @@ class _Writer:
         present = list(values)
         return _ordered(values, case.hints.get("keys"), canonical_order(TEST_ORDER, present))
 
-    def metadata(self, case: ir.Case, where: str, marker: dict | None = None) -> dict | None:
+    def metadata(self, case: ir.Case, where: str, marker: dict[str, Any] | None = None) -> dict[str, Any] | None:
         terum: dict[str, Any] = {}
         for fld in TERUM_FIELDS:
             value = getattr(case, fld)
@@ -277,7 +277,7 @@ class _Writer:
         meta[TERUM_META] = terum
         return meta
 
-    def suite(self, suite: ir.Suite) -> dict:
+    def suite(self, suite: ir.Suite) -> dict[str, Any]:
         entries = []
         for i, entry in enumerate(suite.entries):
             row: dict[str, Any] = {"name": entry.name, "type": "composite",
@@ -298,8 +298,8 @@ class _Writer:
                                   "composite assertions of one test, scored against that test's session")
         return values
 
-    def triggers(self, ts: ir.TriggerSet, taken: set[str]) -> list[dict]:
-        out: list[dict] = []
+    def triggers(self, ts: ir.TriggerSet, taken: set[str]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
         counts = {True: 0, False: 0}
         if ts.skill is None and ts.prompts:  # a skill-trigger without 'skill' is an error agentv refuses
             self.lose("triggers/no_skill", ts, "triggers", f"{len(ts.prompts)} trigger prompts (the trigger set names "
@@ -331,7 +331,7 @@ class _Writer:
 
     # ----------------------------------------------------------------------------------- checks
 
-    def checks(self, checks: list, where: str) -> list:
+    def checks(self, checks: list[Any], where: str) -> list[Any]:
         out = [self.check(c, f"{where}[{i}]") for i, c in enumerate(checks)]
         return [x for x in out if x is not _DROPPED]  # (an agentv entry may itself be null)
 

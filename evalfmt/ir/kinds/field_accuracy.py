@@ -87,7 +87,7 @@ def _field_ok(spec: dict[str, Any], got: Any, want: Any) -> bool:
         return abs(g - w) <= (tol * abs(w) if spec.get("relative") else tol)
     if match == "date":
         return _day(got) is not None and _day(got) == _day(want)
-    return got == want
+    return bool(got == want)
 
 
 def _score(check: FieldAccuracy, ev: Evidence) -> Outcome:
