@@ -22,7 +22,7 @@ from typing import Any
 
 from ... import ir, yamlrt
 from .. import Loss, WriteResult
-from ...ir.kinds import Absent, Agentv, AgentvField, Verbatim, spec_of
+from ...ir.kinds import SPECS, Absent, Agentv, AgentvField, Verbatim, spec_of
 from ..losses import Rule, Table
 from ..restore import Restore, carry_all
 from .reader import TERUM_FIELDS, TERUM_META, TEST_ORDER, TOP_ORDER, canonical_check_order, canonical_order
@@ -34,9 +34,10 @@ _FOREIGN = ("agent-skills", "skill-creator-triggers", "skillgym", "promptfoo")
 TABLE = Table("agentv", {
     **{f"case.{fld}": Rule(f"kept as metadata.terum.{fld}; agentv does not act on it", kept=f"metadata.terum.{fld}")
        for fld in ("files", "fixture", "setup", "requires", "timeout_minutes", "max_turns")},
-    **{f"check.{k}": Rule("kept as a custom assertion type (transcript-mentions, ...); agentv runs it only with a "
-                          "grader in .agentv/assertions/", kept="custom assertion type")
-       for k in ("transcript", "command", "workspace")},
+    **{feature: Rule("kept as a custom assertion type (transcript-mentions, ...); agentv runs it only with a "
+                     "grader in .agentv/assertions/", kept="custom assertion type")
+       for feature in dict.fromkeys(s.feature for s in SPECS.values()
+                                    if isinstance(s.agentv, Agentv) and s.agentv.form == "custom")},
     "set.tests_file": Rule("written inline", kept="inline tests", sources=("agentv",)),
     "set.skill": Rule("lost unless a skill-trigger assertion names it, or it is written as the eval set's name "
                       "(a set without a name of its own), which an evals.json takes back as skill_name",
