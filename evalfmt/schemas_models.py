@@ -21,7 +21,6 @@ from pydantic.json_schema import SkipJsonSchema
 from . import ir
 from .ir.kinds import SPECS, TERUM_KINDS, KindSpec
 from .formats.agentv import reader as av
-from .ir.kinds import AGENTV_TYPES, Agentv
 from .receipt import json_schema
 
 Scalar = str | int | float | bool
@@ -144,12 +143,12 @@ _FIELD_TYPES = {"str": {"type": "string"}, "bool": {"type": "boolean"}, "number"
 
 
 def _assertion_rules(schema: dict) -> None:
-    """Per known type, the fields it needs (each kind's agentv entry, :mod:`evalfmt.ir.kinds`; none for a type
-    whose keys the reader does not check)."""
+    """Per known type (the built-in ones first), the fields it needs (each kind's agentv entry,
+    :mod:`evalfmt.ir.kinds`; none for a type whose keys the reader does not check)."""
     rules = []
-    for agentv_type, spec in AGENTV_TYPES.items():
-        entry = spec.agentv
-        if not isinstance(entry, Agentv) or entry.loose:
+    for agentv_type in av.KNOWN_TYPES:
+        entry = av.ENTRIES[agentv_type]
+        if entry.loose:
             continue
         props = {f.key: _FIELD_TYPES[f.type] for f in entry.fields if f.type in _FIELD_TYPES}
         required = [f.key for f in entry.fields if f.required]
