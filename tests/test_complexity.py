@@ -29,7 +29,6 @@ MOST_HIGH = 10
 
 #: ``path:function`` (``Class.method``; ``outer.inner`` for a nested function) -> its figure today
 KNOWN = {
-    "evalfmt/transpile/agentv_layout.py:_transpile": 26,
     "evalfmt/formats/skillgym/writer.py:_own_case_text": 25,
     "evalfmt/formats/promptfoo/expand.py:assertion_from_string": 25,
     "evalfmt/formats/promptfoo/expand.py:test_from_row": 24,

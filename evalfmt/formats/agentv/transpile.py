@@ -35,12 +35,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import js
-from ..formats.agentv.loader import AgentvYamlError, duplicate_key_error, load_file
-from ..fsview import View
-from ..ir.kinds import AGENTV_TYPES, Agentv
-from ..ir.kinds.code_grader import grader_instruction, grader_name_from_command
-from ..js import UNDEFINED, coalesce, get, nullish
+from ... import js
+from ...fsview import View
+from ...ir.kinds import AGENTV_TYPES, Agentv
+from ...ir.kinds.code_grader import grader_instruction, grader_name_from_command
+from ...js import UNDEFINED, coalesce, get, nullish
+from .loader import AgentvYamlError, duplicate_key_error, load_file
 
 NO_SKILL = "_no-skill"
 
@@ -58,7 +58,7 @@ class AgentvError(Exception):
 @dataclass
 class AgentvResult:
     #: skill name -> {"skill_name": ..., "evals": [...]} in agentv's (Map insertion) order
-    skills: dict[str, dict] = field(default_factory=dict)
+    skills: dict[str, dict[str, Any]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
     def filenames(self) -> dict[str, str]:
@@ -81,7 +81,7 @@ def safe_name(skill: str) -> str:
                    for ch in skill)
 
 
-def render(obj: dict) -> str:
+def render(obj: dict[str, Any]) -> str:
     """``JSON.stringify(obj, null, 2)`` and a newline."""
     return js.stringify(obj, 2) + "\n"
 
@@ -132,7 +132,7 @@ def assertion_sentences(entry: Any) -> list[str]:
 # ------------------------------------------------------------------------------------------ tests
 
 
-def _assertions_of(obj: Any) -> list:
+def _assertions_of(obj: Any) -> list[Any]:
     a = get(obj, "assertions")
     if isinstance(a, list):
         return a
@@ -142,7 +142,7 @@ def _assertions_of(obj: Any) -> list:
     return []
 
 
-def _extract_input(case: Any) -> tuple[str, list]:
+def _extract_input(case: Any) -> tuple[str, list[str]]:
     raw_files = get(case, "input_files")
     files = [f for f in raw_files if isinstance(f, str)] if isinstance(raw_files, list) else []
     value = get(case, "input")
@@ -196,65 +196,73 @@ def transpile(suite: Any, source: str = "EVAL.yaml") -> AgentvResult:
         raise AgentvError(str(exc)) from None
 
 
-def _transpile(suite: Any, tests: list, result: AgentvResult) -> AgentvResult:
+def _transpile(suite: Any, tests: list[Any], result: AgentvResult) -> AgentvResult:
     if get(suite, "assert") is not UNDEFINED and get(suite, "assertions") is UNDEFINED:
         result.warnings.append("'assert' is deprecated at the suite level. Use 'assertions' instead.")
     suite_nl: list[str] = []
-    suite_entries = _assertions_of(suite)
-    kept = [a for a in suite_entries if get(a, "type") != "skill-trigger"]
-    for entry in kept:
-        suite_nl.extend(assertion_sentences(entry))
-    skills = result.skills
-
-    def skill_file(name: str) -> dict:
-        f = skills.get(name)
-        if f is None:
-            f = skills[name] = {"skill_name": name, "evals": []}
-        return f
-
+    for entry in _assertions_of(suite):
+        if get(entry, "type") != "skill-trigger":
+            suite_nl.extend(assertion_sentences(entry))
     for idx, case in enumerate(tests):
-        entries = _assertions_of(case)
-        if get(case, "assert") is not UNDEFINED and get(case, "assertions") is UNDEFINED:
-            case_id = coalesce(get(case, "id"), idx + 1)
-            result.warnings.append(f"Test '{js.string(case_id)}': 'assert' is deprecated. Use 'assertions' instead.")
-        nl: list[str] = []
-        criteria = get(case, "criteria")
-        if isinstance(criteria, str) and js.trim(criteria):
-            nl.append(js.trim(criteria))
-        for entry in entries:
-            if get(entry, "type") != "skill-trigger":
-                nl.extend(assertion_sentences(entry))
-        nl.extend(suite_nl)
-        triggers = [a for a in entries if get(a, "type") == "skill-trigger"]
-        prompt, files = _extract_input(case)
-        expected = _extract_expected(get(case, "expected_output"))
-        base: dict = {"id": idx + 1, "prompt": prompt}
-        if expected is not UNDEFINED:
-            base["expected_output"] = expected
-        if files:
-            base["files"] = files
-        base["assertions"] = nl
-        if not triggers:
-            skill_file(NO_SKILL)["evals"].append(dict(base))
-        else:
-            for trig in triggers:
-                skill = get(trig, "skill")
-                name = skill if isinstance(skill, str) else NO_SKILL
-                entry = dict(base)
-                entry["should_trigger"] = get(trig, "should_trigger") is not False
-                skill_file(name)["evals"].append(entry)
-    no_skill = skills.get(NO_SKILL)
-    if no_skill is not None and no_skill["evals"]:
-        dominant = None
-        best = 0
-        for name, f in skills.items():
-            if name != NO_SKILL and len(f["evals"]) > best:
-                best = len(f["evals"])
-                dominant = name
-        if dominant:  # JavaScript truthiness: a skill named '' is never the dominant one
-            skills[dominant]["evals"].extend(no_skill["evals"])
-            del skills[NO_SKILL]
+        _test(idx, case, suite_nl, result)
+    _fold_no_skill(result.skills)
     return result
+
+
+def _test(idx: int, case: Any, suite_nl: list[str], result: AgentvResult) -> None:
+    """One test: its eval, once per skill-trigger it carries (none: for ``_no-skill``)."""
+    entries = _assertions_of(case)
+    if get(case, "assert") is not UNDEFINED and get(case, "assertions") is UNDEFINED:
+        case_id = coalesce(get(case, "id"), idx + 1)
+        result.warnings.append(f"Test '{js.string(case_id)}': 'assert' is deprecated. Use 'assertions' instead.")
+    nl: list[str] = []
+    criteria = get(case, "criteria")
+    if isinstance(criteria, str) and js.trim(criteria):
+        nl.append(js.trim(criteria))
+    for entry in entries:
+        if get(entry, "type") != "skill-trigger":
+            nl.extend(assertion_sentences(entry))
+    nl.extend(suite_nl)
+    prompt, files = _extract_input(case)
+    expected = _extract_expected(get(case, "expected_output"))
+    base: dict[str, Any] = {"id": idx + 1, "prompt": prompt}
+    if expected is not UNDEFINED:
+        base["expected_output"] = expected
+    if files:
+        base["files"] = files
+    base["assertions"] = nl
+    triggers = [a for a in entries if get(a, "type") == "skill-trigger"]
+    if not triggers:
+        _skill_file(result.skills, NO_SKILL)["evals"].append(dict(base))
+    for trig in triggers:
+        skill = get(trig, "skill")
+        entry = dict(base)
+        entry["should_trigger"] = get(trig, "should_trigger") is not False
+        _skill_file(result.skills, skill if isinstance(skill, str) else NO_SKILL)["evals"].append(entry)
+
+
+def _skill_file(skills: dict[str, dict[str, Any]], name: str) -> dict[str, Any]:
+    """The evals.json object of skill ``name``, made on first use (Map insertion order)."""
+    f = skills.get(name)
+    if f is None:
+        f = skills[name] = {"skill_name": name, "evals": []}
+    return f
+
+
+def _fold_no_skill(skills: dict[str, dict[str, Any]]) -> None:
+    """``_no-skill``'s evals go to the skill with the most evals (the first of several that tie)."""
+    no_skill = skills.get(NO_SKILL)
+    if no_skill is None or not no_skill["evals"]:
+        return
+    dominant = None
+    best = 0
+    for name, f in skills.items():
+        if name != NO_SKILL and len(f["evals"]) > best:
+            best = len(f["evals"])
+            dominant = name
+    if dominant:  # JavaScript truthiness: a skill named '' is never the dominant one
+        skills[dominant]["evals"].extend(no_skill["evals"])
+        del skills[NO_SKILL]
 
 
 # ---------------------------------------------------------------------------------- whole files
