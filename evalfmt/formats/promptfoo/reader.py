@@ -2,8 +2,9 @@
 
 A config is expanded as promptfoo expands it (:mod:`.expand`): one IR case per test, var combination and
 prompt, its input the prompt rendered with the test's vars (:mod:`.template`); ``defaultTest.assert`` is
-the set's checks. Each assertion is read by the function :data:`ASSERTION_READERS` names for its type
-(``not-`` forms negate), anything else is an ``opaque`` check kept as it is.
+the set's checks. Each assertion is read by the reader of its form (:data:`FORM_READERS`), as the specs of its
+type say (:data:`evalfmt.ir.kinds.PROMPTFOO_TYPES`; ``not-`` forms negate), anything else is an ``opaque`` check
+kept as it is.
 
 Writing back (a promptfoo set to promptfoo) needs the config as it was written, so the reader keeps, as
 hints, what the cases hold in rendered form: the ``prompts``, ``scenarios``, ``defaultTest.vars`` and each
@@ -22,17 +23,17 @@ from collections.abc import Callable
 
 from ... import ir
 from ...fsview import DISK, View
+from ...ir.kinds import PROMPTFOO_TYPES, KindSpec, Promptfoo
 from ...load import type_name
 from .. import ReadResult, Reporter, basename, open_document
 from ..skillgym.tslit import escape_regex
 from . import expand as ex
 from .files import Files, FilesError, Outside
-from .kinds import DEFAULT_PROVIDER, NAME, TO_KIND
+from .kinds import DEFAULT_PROVIDER, NAME
 from .loader import load_file
 
 VALUE_KEYS = ("type", "value", "weight")
 _GLOB_CHARS = re.compile(r"[*?\[]")
-_LIST_KINDS = ("contains-any", "contains-all", "icontains-any", "icontains-all")
 #: a config's keys the cases hold (rendered): kept as hints for writing back, never lost elsewhere
 CONSUMED = ("description", "tests", "defaultTest", "prompts", "scenarios")
 
@@ -808,7 +809,9 @@ def _opaque(a: Any, span: ir.Span, typ: str | None = None) -> list[ir.Check]:
 
 
 def read_assertion(r: Reporter, a: Any, where: tuple) -> list[ir.Check]:
-    """The IR checks for one promptfoo assertion."""
+    """The IR checks for one promptfoo assertion: the reader of its spec's form (:data:`FORM_READERS`), the
+    specs of its type (without ``not-``) found in :data:`~evalfmt.ir.kinds.PROMPTFOO_TYPES`; an assertion no
+    spec holds, or one its form refuses, is kept opaque."""
     span = r.span(*where)
     if not isinstance(a, dict) or not isinstance(a.get("type"), str):
         if isinstance(a, dict) and "type" not in a:
@@ -824,33 +827,58 @@ def read_assertion(r: Reporter, a: Any, where: tuple) -> list[ir.Check]:
     weight = a.get("weight")
     if weight is not None and not (isinstance(weight, (int, float)) and not isinstance(weight, bool)):
         return _opaque(a, span, typ)
-    reader = ASSERTION_READERS.get(base)
-    if reader is None and base in TO_KIND:
-        reader = _same_kind
-    checks = reader(_Assertion(a, base, negate, span, {k: v for k, v in a.items() if k not in VALUE_KEYS}, weight)) \
-        if reader is not None else None
+    specs = PROMPTFOO_TYPES.get(base)
+    checks = None
+    if specs is not None:
+        x = _Assertion(a, base, negate, span, {k: v for k, v in a.items() if k not in VALUE_KEYS}, weight)
+        checks = FORM_READERS[_entry(specs[0]).form](x, specs)
     return checks if checks is not None else _opaque(a, span, typ)
 
 
-def _same_kind(x: _Assertion) -> list[ir.Check] | None:
-    """An output check promptfoo and the IR share (``contains``, ``regex``, ``equals``, ...)."""
-    kind = TO_KIND[x.base]
-    cls: Any = ir.CHECK_MODELS[kind]
-    if kind in _LIST_KINDS:
-        if isinstance(x.value, list) and all(isinstance(v, str) for v in x.value):
-            return [cls(values=list(x.value), **x.common())]
-        return None
-    if kind == "is-json":
-        return [cls(**x.common())] if "value" not in x.a else None
-    if kind == "equals":
-        return [cls(value=x.value, **x.common())] if "value" in x.a else None
+def _entry(spec: KindSpec) -> Promptfoo:
+    entry = spec.promptfoo
+    assert isinstance(entry, Promptfoo)  # (PROMPTFOO_TYPES lists the specs with a promptfoo form)
+    return entry
+
+
+# the forms (evalfmt.ir.kinds.spec.PromptfooForm): each reads an assertion as the specs of its type say
+
+
+def _same(x: _Assertion, specs: tuple[KindSpec, ...]) -> list[ir.Check] | None:
+    """``{type, value}``: a check promptfoo and the IR share (``contains``, ``regex``, ``equals``, ...); the
+    spec's ``value`` says what the value must be."""
+    spec = specs[0]
+    return _SAME_VALUES[_entry(spec).value](x, spec.cls)
+
+
+def _one_text(x: _Assertion, cls: Any) -> list[ir.Check] | None:
     return [cls(value=x.value, **x.common())] if isinstance(x.value, str) else None
 
 
-def _skill_used(x: _Assertion) -> list[ir.Check] | None:
+def _texts(x: _Assertion, cls: Any) -> list[ir.Check] | None:
+    if isinstance(x.value, list) and all(isinstance(v, str) for v in x.value):
+        return [cls(values=list(x.value), **x.common())]
+    return None
+
+
+def _any_value(x: _Assertion, cls: Any) -> list[ir.Check] | None:
+    return [cls(value=x.value, **x.common())] if "value" in x.a else None
+
+
+def _no_value(x: _Assertion, cls: Any) -> list[ir.Check] | None:
+    return [cls(**x.common())] if "value" not in x.a else None
+
+
+#: the value of a ``same`` assertion (the spec's ``value``) -> how it is read
+_SAME_VALUES: dict[str, Callable[[_Assertion, Any], list[ir.Check] | None]] = {
+    "text": _one_text, "texts": _texts, "any": _any_value, "none": _no_value}
+
+
+def _skill(x: _Assertion, specs: tuple[KindSpec, ...]) -> list[ir.Check] | None:
     """``skill-used`` with a name, ``{name}`` or a list of names: one skill-trigger per name. promptfoo checks a
     list as one assertion (every name used; ``not-``: none), so the checks of a list share its weight (each
     ``weight / n``, the assertion's weight 1 when it gives none): the list counts once, not once per name."""
+    cls: Any = specs[0].cls
     value = x.value
     names: Any = [value] if isinstance(value, str) else value
     hints: dict[str, Any] = {"key_order": list(x.a)}
@@ -868,45 +896,52 @@ def _skill_used(x: _Assertion) -> list[ir.Check] | None:
             h["group"] = len(names)
             if len(names) > 1:
                 h["group_weight"] = x.weight  # (the assertion's own weight, None when it gives none)
-        checks.append(ir.SkillTrigger(skill=n.strip(), should_trigger=False if x.negate else None, span=x.span,
-                                      hints=h, weight=weight))
+        checks.append(cls(skill=n.strip(), should_trigger=False if x.negate else None, span=x.span,
+                          hints=h, weight=weight))
     return checks
 
 
-def _step_count(x: _Assertion) -> list[ir.Check] | None:
-    """``trajectory:step-count`` of a literal command glob, at least once or never: a command check."""
+#: the bounds of a ``trajectory:step-count`` a command check is, by what the check asserts
+_STEP_BOUNDS = {(1, None): "presence", (None, 0): "absence"}
+
+
+def _step_count(x: _Assertion, specs: tuple[KindSpec, ...]) -> list[ir.Check] | None:
+    """``trajectory:step-count`` of a literal command glob, at least once (the spec asserting presence) or
+    never (the one asserting absence)."""
     value = x.value
     if not (isinstance(value, dict) and value.get("type") == "command" and isinstance(value.get("pattern"), str)
             and set(value) <= {"type", "pattern", "min", "max"}):
         return None
     lit = _glob_literal(value["pattern"])
-    bounds = (value.get("min"), value.get("max"))
-    if lit is None or x.extra or x.weight is not None or x.negate or bounds not in ((1, None), (None, 0)):
+    asserts = _STEP_BOUNDS.get((value.get("min"), value.get("max")))
+    if lit is None or x.extra or x.weight is not None or x.negate or asserts is None:
         return None
-    cls = ir.CommandMatching if bounds == (1, None) else ir.NoCommandMatching
+    cls: Any = next(s.cls for s in specs if s.asserts == asserts)
     return [cls(pattern=lit[0], span=x.span, hints={"key_order": list(x.a)})]
 
 
-def _llm_rubric(x: _Assertion) -> list[ir.Check] | None:
-    """``llm-rubric``: its ``threshold`` is the score the judge must give (the IR's ``min_score``)."""
+def _rubric(x: _Assertion, specs: tuple[KindSpec, ...]) -> list[ir.Check] | None:
+    """``llm-rubric``: one criterion; its ``threshold`` is the score the judge must give (the IR's
+    ``min_score``)."""
+    cls: Any = specs[0].cls
     if not isinstance(x.value, str) or x.negate:
         return None
     threshold = x.extra.get("threshold")
     if isinstance(threshold, (int, float)) and not isinstance(threshold, bool):
         del x.extra["threshold"]
-        return [ir.Rubrics(criteria=[x.value], min_score=threshold, **x.common())]
-    return [ir.Rubrics(criteria=[x.value], **x.common())]
+        return [cls(criteria=[x.value], min_score=threshold, **x.common())]
+    return [cls(criteria=[x.value], **x.common())]
 
 
-def _budget(x: _Assertion) -> list[ir.Check] | None:
-    """``latency`` / ``cost`` with a numeric threshold."""
+def _threshold(x: _Assertion, specs: tuple[KindSpec, ...]) -> list[ir.Check] | None:
+    """``{type, threshold}`` with a numeric threshold (``latency``, ``cost``): it fills the spec's field."""
+    spec = specs[0]
     threshold = x.a.get("threshold")
     if x.negate or "value" in x.a or not isinstance(threshold, (int, float)) or isinstance(threshold, bool):
         return None
     x.extra.pop("threshold")
-    if x.base == "latency":
-        return [ir.Latency(threshold=threshold, **x.common())]
-    return [ir.Cost(budget=threshold, **x.common())]
+    cls: Any = spec.cls
+    return [cls(**{_entry(spec).field or "threshold": threshold}, **x.common())]
 
 
 def _glob_literal(pattern: str) -> tuple[str, str] | None:
@@ -920,11 +955,8 @@ def _glob_literal(pattern: str) -> tuple[str, str] | None:
     return regex, core
 
 
-#: promptfoo assertion type (without ``not-``) -> its IR checks, None when the assertion is kept opaque
-#: (the types promptfoo and the IR share, :data:`~.kinds.TO_KIND`, are read by ``_same_kind``)
-ASSERTION_READERS: dict[str, Callable[[_Assertion], list[ir.Check] | None]] = {
-    "skill-used": _skill_used,
-    "trajectory:step-count": _step_count,
-    "llm-rubric": _llm_rubric,
-    "latency": _budget, "cost": _budget,
+#: a promptfoo form (the ``form`` of a spec's :class:`~evalfmt.ir.kinds.Promptfoo` entry) -> how an assertion
+#: of it is read, given the specs of its type: its IR checks, None when the assertion is kept opaque
+FORM_READERS: dict[str, Callable[[_Assertion, tuple[KindSpec, ...]], list[ir.Check] | None]] = {
+    "same": _same, "threshold": _threshold, "rubric": _rubric, "skill": _skill, "step-count": _step_count,
 }

@@ -1,12 +1,12 @@
 """Writing promptfoo configs: IR -> ``promptfooconfig.yaml`` (and the tests files it references).
 
-Pure and deterministic. Each IR check kind promptfoo can hold maps to a small function through
-:data:`ASSERTION_WRITERS`; a kind without one, or a check its function refuses, becomes a loss in one
-place (:func:`_assertion`). A set read from promptfoo is written back with its own presentation: the
-writer asks the shared restoration pass (:mod:`evalfmt.formats.restore`, through :meth:`_W.hints`,
-:meth:`_W.restore`, which puts a node's extra keys back and restores its key order, or reports another
-format's extra keys as lost), and YAML is written over the existing text with comments and key order
-kept (ruamel round trip).
+Pure and deterministic. Each IR check is written as its kind's spec says (:mod:`evalfmt.ir.kinds`): the writer
+of the entry's form (:data:`FORM_WRITERS`); a kind the entry says promptfoo cannot hold, or a check its form's
+writer refuses, becomes a loss in one place (:func:`_assertion`). A set read from promptfoo is written back
+with its own presentation: the writer asks the shared restoration pass (:mod:`evalfmt.formats.restore`,
+through :meth:`_W.hints`, :meth:`_W.restore`, which puts a node's extra keys back and restores its key order,
+or reports another format's extra keys as lost), and YAML is written over the existing text with comments and
+key order kept (ruamel round trip).
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ from typing import Any
 from collections.abc import Callable, Mapping
 
 from ... import ir, yamlrt
+from ...ir.kinds import PROMPTFOO_NONE, Promptfoo, Verbatim, spec_of
 from .. import Loss, WriteResult, hinted_name, plain_name, plain_relpath
-from ..losses import Rule, Table, check_feature
+from ..losses import Rule, Table
 from ..restore import Restore, reorder
 from ..skillgym.tslit import literal_of
-from .kinds import DEFAULT_NAME, DEFAULT_PROVIDER, NAME, SAME
+from .kinds import DEFAULT_NAME, DEFAULT_PROVIDER, NAME
 
 TABLE = Table(NAME, {
     "check.opaque": Rule("lost: another format's code means nothing to promptfoo"),
@@ -56,14 +57,6 @@ LOST_CASE_FIELDS = (
     ("input_files", "input_files"), ("tags", "tags"), ("timeout_ms", "timeoutMs"), ("expected_fail", "expectedFail"),
     ("expected_output", "expected_output"),
 )
-#: why a check kind promptfoo has no assertion for is lost
-_WHY = {
-    "transcript_mentions": "promptfoo's contains checks only the final output, not the transcript",
-    "transcript_omits": "promptfoo's contains checks only the final output, not the transcript",
-    "file_exists": "promptfoo does not inspect the workspace",
-    "file_absent": "promptfoo does not inspect the workspace",
-    "command_succeeds": "promptfoo does not run commands after the session",
-}
 
 
 class _W:
@@ -102,7 +95,7 @@ class _W:
 
 @dataclass
 class _Lost:
-    """A check its writer function refuses: the loss says ``what`` (None: the kind's default reason)."""
+    """A check its form's writer refuses: the loss says ``what`` (None: the kind's default reason)."""
 
     what: str | None = None
 
@@ -111,12 +104,18 @@ _Written = dict | list | _Lost
 
 
 def _assertion(w: _W, check: Any, where: str) -> list:
-    """promptfoo assertions for one IR check (empty when it is lost)."""
-    writer = ASSERTION_WRITERS.get(check.kind)
-    out = writer(w, check, where) if writer is not None else _Lost()
+    """promptfoo assertions for one IR check, as its spec's promptfoo entry says (empty when it is lost: a kind
+    the entry says is absent, with the entry's reason, or a check its form's writer refuses)."""
+    spec = spec_of(check)
+    entry = spec.promptfoo
+    if isinstance(entry, Promptfoo):
+        out = FORM_WRITERS[entry.form](w, check, where, entry)
+    elif isinstance(entry, Verbatim):
+        out = _verbatim(check, entry)
+    else:
+        out = _Lost(f"check '{check.label()}' ({entry.why})")
     if isinstance(out, _Lost):
-        w.lose(check_feature(check.kind), check.span, where,
-               out.what or f"check '{check.label()}' ({_WHY.get(check.kind, 'no promptfoo equivalent')})")
+        w.lose(spec.feature, check.span, where, out.what or f"check '{check.label()}' ({PROMPTFOO_NONE})")
         return []
     if isinstance(out, list):
         return out
@@ -133,45 +132,53 @@ def _common_losses(w: _W, check: Any, where: str, held: tuple[str, ...] = ()) ->
             w.lose("check.fields", check.span, where, f"'{f}' of check '{check.label()}'")
 
 
-def _opaque(w: _W, check: Any, where: str) -> _Written:
+def _verbatim(check: Any, entry: Verbatim) -> _Written:
+    """A check kept as read (an opaque one): promptfoo's own is written back unchanged, another format's lost."""
     if check.origin == NAME:
         return [check.raw]
-    return _Lost(f"{check.origin or 'opaque'} check '{check.label()}' (no promptfoo equivalent)")
+    return _Lost(f"{check.origin or 'opaque'} check '{check.label()}' ({entry.why})")
 
 
-def _same(w: _W, check: Any, where: str) -> _Written:
-    """An output check promptfoo has the same type for (``not-`` for a negated one)."""
-    k = check.kind
-    out: dict[str, Any] = {"type": ("not-" if check.negate else "") + SAME[k]}
-    if k == "regex" and (check.flags or "").replace("g", ""):
-        w.lose("check.output/flags", check.span, where, f"flags '{check.flags}' of check '{check.label()}' "
+# the forms (evalfmt.ir.kinds.spec.PromptfooForm): each writes a check as its spec's entry says
+
+
+def _same(w: _W, check: Any, where: str, entry: Promptfoo) -> _Written:
+    """``{type, value}``: an output check promptfoo has the same type for (``not-`` for a negated one), its value
+    as the entry's ``value`` says; a regex's flags are lost (promptfoo's regex takes none)."""
+    out: dict[str, Any] = {"type": ("not-" if check.negate else "") + entry.type}
+    flags = getattr(check, "flags", None)
+    if (flags or "").replace("g", ""):
+        w.lose("check.output/flags", check.span, where, f"flags '{flags}' of check '{check.label()}' "
                                                         "(promptfoo's regex takes none)")
-    if k in ("contains-any", "contains-all", "icontains-any", "icontains-all"):
+    if entry.value == "texts":
         out["value"] = list(check.values)
-    elif k != "is-json":
+    elif entry.value != "none":
         out["value"] = check.value
     return out
 
 
-def _skill_used(w: _W, check: Any, where: str) -> _Written:
+def _skill(w: _W, check: Any, where: str, entry: Promptfoo) -> _Written:
+    """``skill-used`` / ``not-skill-used`` with the skill's name (``{name}`` when read so)."""
     if not check.skill:
         return _Lost("skill-trigger check without a skill name")
     fires = check.expects_trigger != bool(check.negate)
     value: Any = {"name": check.skill} if w.hints(check).get("form") == "object" else check.skill
-    return {"type": ("" if fires else "not-") + "skill-used", "value": value}
+    return {"type": ("" if fires else "not-") + entry.type, "value": value}
 
 
-def _step_count(w: _W, check: Any, where: str) -> _Written:
+def _step_count(w: _W, check: Any, where: str, entry: Promptfoo) -> _Written:
+    """``trajectory:step-count`` of a command glob: at least once for a check asserting presence, never for one
+    asserting absence (``negate`` swaps them)."""
     glob = _glob_of(check.pattern)
     if glob is None or check.extra or check.flags:  # a flag (e.g. i) the glob does not say
         return _Lost(f"check '{check.label()}' (promptfoo's trajectory:step-count takes a case-insensitive glob; "
                      "this regex has no faithful glob)")
-    positive = (check.kind == "command_matching") != bool(check.negate)
-    return {"type": "trajectory:step-count",
+    positive = (spec_of(check).asserts == "presence") != bool(check.negate)
+    return {"type": entry.type,
             "value": {"type": "command", "pattern": glob, **({"min": 1} if positive else {"max": 0})}}
 
 
-def _llm_rubric(w: _W, check: Any, where: str) -> _Written:
+def _rubric(w: _W, check: Any, where: str, entry: Promptfoo) -> _Written:
     """One ``llm-rubric`` per criterion (an object criterion keeps only its text)."""
     label = check.label()
     crits = [c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or "") for c in check.criteria]
@@ -179,7 +186,7 @@ def _llm_rubric(w: _W, check: Any, where: str) -> _Written:
         w.lose("check.rubric/objects", check.span, where, f"criterion fields other than the text of check '{label}'")
     res: list[dict] = []
     for c in crits:
-        item: dict[str, Any] = {"type": "llm-rubric", "value": c}
+        item: dict[str, Any] = {"type": entry.type, "value": c}
         if check.weight is not None:
             item["weight"] = _number(check.weight)
         if check.min_score is not None:
@@ -193,22 +200,16 @@ def _llm_rubric(w: _W, check: Any, where: str) -> _Written:
     return res
 
 
-def _latency(w: _W, check: Any, where: str) -> _Written:
-    return {"type": "latency", "threshold": _number(check.threshold)} if check.threshold is not None else _Lost()
+def _threshold(w: _W, check: Any, where: str, entry: Promptfoo) -> _Written:
+    """``{type, threshold}`` from the entry's field (``latency``, ``cost``); lost without one."""
+    value = getattr(check, entry.field or "threshold")
+    return {"type": entry.type, "threshold": _number(value)} if value is not None else _Lost()
 
 
-def _cost(w: _W, check: Any, where: str) -> _Written:
-    return {"type": "cost", "threshold": _number(check.budget)} if check.budget is not None else _Lost()
-
-
-#: IR check kind -> its promptfoo assertion (a kind missing here has none: a loss)
-ASSERTION_WRITERS: dict[str, Callable[[_W, Any, str], _Written]] = {
-    **dict.fromkeys(SAME, _same),
-    "skill-trigger": _skill_used,
-    "command_matching": _step_count, "no_command_matching": _step_count,
-    "rubrics": _llm_rubric,
-    "latency": _latency, "cost": _cost,
-    "opaque": _opaque,
+#: a promptfoo form (the ``form`` of a spec's :class:`~evalfmt.ir.kinds.Promptfoo` entry) -> how a check of it
+#: is written: an assertion, a list of them, or :class:`_Lost`
+FORM_WRITERS: dict[str, Callable[[_W, Any, str, Promptfoo], _Written]] = {
+    "same": _same, "threshold": _threshold, "rubric": _rubric, "skill": _skill, "step-count": _step_count,
 }
 
 
