@@ -37,6 +37,7 @@ from dataclasses import field
 from typing import Annotated, Any
 
 from .kinds.budget import Cost, Latency, TokenUsage
+from .kinds.code import Code
 from .kinds.code_grader import CodeGrader
 from .kinds.command_succeeds import CommandSucceeds
 from .kinds.commands import CommandMatching, NoCommandMatching
@@ -48,6 +49,7 @@ from .kinds.files import FileAbsent, FileExists
 from .kinds.inline_assert import InlineAssert
 from .kinds.is_json import IsJson
 from .kinds.llm_grader import LlmGrader
+from .kinds.model_graded import ModelGraded
 from .kinds.opaque import Opaque
 from .kinds.output_text import Contains, EndsWith, Icontains, StartsWith
 from .kinds.output_values import ContainsAll, ContainsAny, IcontainsAll, IcontainsAny
@@ -137,6 +139,7 @@ Check = Annotated[
     TranscriptMentions | TranscriptOmits | CommandMatching | NoCommandMatching | FileExists | FileAbsent
     | CommandSucceeds | SkillTrigger | Contains | Icontains | ContainsAny | ContainsAll | IcontainsAny | IcontainsAll
     | StartsWith | EndsWith | Regex | Equals | IsJson | LlmGrader | Rubrics | CodeGrader | ToolTrajectory | Latency
+    | ModelGraded | Code
     | Cost | TokenUsage | ExecutionMetrics | FieldAccuracy | Rubric | Composite | InlineAssert | Opaque,
     _TaggedByKind()]
 
@@ -342,3 +345,4 @@ __all__ = [
     "TriggerSet", "content", "dump", "field_names", "input_text", "replace", "same", "strip_spans", "validate",
     "Aggregator", "Composite", "ExecutionMetrics", "FieldAccuracy", "InlineAssert", "Rubric",
 ]
+__all__ += ["Code", "ModelGraded"]

@@ -226,10 +226,6 @@ def _opaque(check: ir.Opaque, ctx: Context) -> Outcome | None:
     rest (scored by the opaque kind's spec)."""
     if check.origin == "skillgym" and check.type in ("fileReads.includes", "fileReads.notIncludes"):
         return score_file_reads(check, ctx.session)
-    if graders.is_model_graded(check):
-        return graders.model_grader(check, ctx)
-    if check.origin == "promptfoo" and check.type in ("javascript", "python", "webhook"):
-        return None, f"not scored: promptfoo's {check.type} assertion is code evalfmt does not run"
     return None
 
 

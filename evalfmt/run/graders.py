@@ -30,7 +30,7 @@ from ..ir.build import as_written
 from ..ir.kinds.code_grader import ONLY_IN_RUN, answer_score, answer_texts
 from ..paths import repository
 from . import judges
-from ..ir.kinds import number as _limit, verdict as _verdict
+from ..ir.kinds import verdict as _verdict
 from .runners import agent_env, run_process
 from .session import Session
 
@@ -52,20 +52,10 @@ class Context(Protocol):
 
 Result = tuple[bool | None, str]
 NEEDS_A_JUDGE = "not scored: needs a judge"
-#: promptfoo assertion types graded by a model (the value is the rubric, or what the output is held to)
-PROMPTFOO_MODEL_GRADED = ("llm-rubric", "g-eval", "model-graded-closedqa", "model-graded-factuality", "factuality",
-                          "answer-relevance", "context-faithfulness", "context-recall", "context-relevance")
 PROMPT_MAX_BYTES = 256 * 1024
 
 
 # ------------------------------------------------------------------------------------ model graders
-
-
-def rubric_of(check: ir.Opaque) -> tuple[str | None, str]:
-    """The rubric an opaque model grader holds (promptfoo's model-graded types)."""
-    raw = check.raw if isinstance(check.raw, dict) else {}
-    value = raw.get("value")
-    return f"{check.type}: {value if isinstance(value, str) else orjson.dumps(value).decode()}", ""
 
 
 def prompt_text(prompt: str, span: ir.Span | None) -> tuple[str | None, str]:
@@ -85,15 +75,6 @@ def prompt_text(prompt: str, span: ir.Span | None) -> tuple[str | None, str]:
     return prompt, ""
 
 
-def is_model_graded(check: ir.Opaque) -> bool:
-    """An opaque check a model grades (promptfoo's model-graded types)."""
-    return check.origin == "promptfoo" and check.type in PROMPTFOO_MODEL_GRADED
-
-
-def model_grader(check: ir.Opaque, ctx: Context) -> Result:
-    return model_grade(check, *rubric_of(check), ctx)
-
-
 def model_grade(check: ir.CheckBase, rubric: str | None, why: str, ctx: Context) -> Result:
     """The judge's grade of the session against ``rubric`` (None: not gradable, ``why`` says why)."""
     judge = ctx.judge
@@ -105,18 +86,7 @@ def model_grade(check: ir.CheckBase, rubric: str | None, why: str, ctx: Context)
     g = judges.grade(judge, ctx.task, rubric, s.final_output, s.tail(judges.TAIL_CHARS))
     if g.score is None:
         return None, f"not scored: {g.failure}: {g.reason}"
-    return _verdict(_with_common(check), g.score, f"judge: {g.reason}" if g.reason else "judge")
-
-
-def _with_common(check: ir.CheckBase) -> ir.CheckBase:
-    """A check's min_score and negate, read from the raw mapping of an opaque one (promptfoo's ``threshold``
-    is the min_score of its model-graded assertions; the reader puts llm-rubric's in ``min_score``)."""
-    if isinstance(check, ir.Opaque) and isinstance(check.raw, dict):
-        raw = check.raw
-        threshold = raw.get("threshold") if check.origin == "promptfoo" else raw.get("min_score")
-        return ir.replace(check, min_score=_limit(threshold) if check.min_score is None else check.min_score,
-                          negate=raw.get("negate") is True if check.negate is None else check.negate)
-    return check
+    return _verdict(check, g.score, f"judge: {g.reason}" if g.reason else "judge")
 
 
 # ------------------------------------------------------------------------------------ code graders

@@ -36,6 +36,8 @@ SAMPLES: dict[str, ir.CheckBase] = {
     "regex": ir.Regex(value="^Do", flags="i"),
     "equals": ir.Equals(value="42"),
     "is-json": ir.IsJson(),
+    "model-graded": ir.ModelGraded(grader="g-eval", value="clear", min_score=0.5),
+    "code": ir.Code(language="javascript", source="output.length > 3"),
     "llm-grader": ir.LlmGrader(prompt="Is it polite?"),
     "rubrics": ir.Rubrics(criteria=["polite", {"outcome": "short"}]),
     "code-grader": ir.CodeGrader(command=["python3", "grade.py"]),
@@ -80,6 +82,7 @@ def problems(spec: object) -> list[str]:
         named = [f.field for f in entry.fields] if isinstance(entry, specmod.Agentv) else \
             [entry.field] if isinstance(entry, (specmod.Terum, specmod.Promptfoo, specmod.AgentSkills)) \
             and entry.field else []
+        named += [entry.into] if isinstance(entry, specmod.Promptfoo) and entry.into else []
         out += [f"{spec.kind}: its {fmt} entry names '{n}', no field of {spec.cls.__name__}" for n in named
                 if n not in fields]
     out += [f"{spec.kind}: its paths name '{n}', no field of {spec.cls.__name__}" for n in spec.paths if n not in fields]

@@ -63,12 +63,12 @@ def test_skill_used_and_rubrics_map_onto_checks():
     trigger = first.checks[0]
     assert (trigger.kind, trigger.skill, trigger.should_trigger, trigger.weight) == \
         ("skill-trigger", "vgv-ai-flutter-plugin:bloc", None, 3)
-    assert [c.kind for c in first.checks] == ["skill-trigger"] + ["regex"] * 5 + ["opaque", "rubrics", "rubrics"]
+    assert [c.kind for c in first.checks] == ["skill-trigger"] + ["regex"] * 5 + ["code", "rubrics", "rubrics"]
     assert last.checks[0].should_trigger is False
     assert [(c.kind, c.negate) for c in last.checks[1:3]] == [("regex", True), ("regex", True)]
     (comparison,) = promptfoo.read(str(CONFORMANCE / "promptfoo" /
                                        "promptfoo_examples_claude-agent-sdk_skill-comparison_promptfooconfig.yaml")).sets
-    assert [c.kind for c in comparison.checks] == ["skill-trigger", "opaque"]  # defaultTest.assert
+    assert [c.kind for c in comparison.checks] == ["skill-trigger", "code"]  # defaultTest.assert
     assert comparison.cases[0].input == "Review src/auth.ts for password handling security issues."
     assert comparison.cases[0].extra == {"vars": {"expectedIssues": ["weak-password-hash", "timing-unsafe-compare"]}}
 
@@ -221,6 +221,57 @@ def test_command_checks_as_trajectory_step_count():
         "this regex has no faithful glob)"]
 
 
+MODEL_GRADED_AND_CODE = """\
+prompts: ['{{q}}']
+providers: [echo]
+tests:
+  - description: graded
+    vars: {q: hi}
+    assert:
+      - {type: g-eval, value: clear, threshold: 0.7, metric: m}
+      - {type: factuality, value: {fact: 1}}
+      - {type: llm-rubric, value: [a, b]}
+      - {type: answer-relevance, negate: true, weight: heavy}
+      - {type: not-g-eval, value: clear}
+      - {type: javascript, value: output.length > 1, threshold: 0.5}
+      - {type: python}
+"""
+
+
+def test_model_graded_and_code_assertions_are_typed_checks(tmp_path):
+    """promptfoo's model-graded types and its code types read into their own kinds (issue 25: a closed IR), are
+    written back byte for byte, and other formats lose them in the words of a check only promptfoo runs."""
+    (tmp_path / "promptfooconfig.yaml").write_text(MODEL_GRADED_AND_CODE, encoding="utf-8")
+    (evalset,) = promptfoo.read(str(tmp_path / "promptfooconfig.yaml")).sets
+    checks = evalset.cases[0].checks
+    assert [(c.kind, c.label()) for c in checks] == [
+        ("model-graded", "g-eval"), ("model-graded", "factuality"), ("model-graded", "llm-rubric"),
+        ("model-graded", "answer-relevance"), ("opaque", "not-g-eval"), ("code", "javascript"), ("code", "python")]
+    geval, fact, rubric, relevance, _, js, py = checks
+    assert (geval.grader, geval.value, geval.min_score, geval.extra) == ("g-eval", "clear", 0.7, {"metric": "m"})
+    assert (fact.value, rubric.value) == ({"fact": 1}, ["a", "b"])
+    assert (relevance.negate, relevance.weight, relevance.extra) == (True, None, {"weight": "heavy"})
+    assert (js.language, js.source, js.extra, py.source) == ("javascript", "output.length > 1", {"threshold": 0.5}, None)
+    written = promptfoo.write(evalset, existing={"promptfooconfig.yaml": MODEL_GRADED_AND_CODE})
+    assert (written.files["promptfooconfig.yaml"], written.losses) == (MODEL_GRADED_AND_CODE, [])
+    from evalfmt.formats import agentv, skillgym, terum
+
+    named = ("'g-eval'", "(g-eval)", "'python'", "(python)")
+    lost = {name: [loss.what for loss in fmt.write(evalset).losses if any(n in loss.what for n in named)]
+            for name, fmt in (("terum", terum), ("agentv", agentv), ("skillgym", skillgym),
+                              ("agent-skills", agent_skills))}
+    assert lost == {
+        "terum": ["promptfoo check 'g-eval' (terum has no such check kind)",
+                  "promptfoo check 'python' (terum has no such check kind)"],
+        "agentv": ["agentv cannot run this promptfoo check (g-eval)", "agentv cannot run this promptfoo check (python)"],
+        "skillgym": ["check 'g-eval' of 'graded' (skillgym has no equivalent: promptfoo code)",
+                     "check 'python' of 'graded' (skillgym has no equivalent: promptfoo code)"],
+        "agent-skills": ["check 'g-eval' became the expectation sentence \"Passes the promptfoo check 'g-eval'\" (a model "
+                         "grades it; nothing checks it mechanically)",
+                         "check 'python' became the expectation sentence \"Passes the promptfoo check 'python'\" (a model "
+                         "grades it; nothing checks it mechanically)"]}
+
+
 # ------------------------------------------------------------------------------------ property
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=20)
@@ -238,6 +289,10 @@ CHECKS = st.one_of(
     st.builds(ir.Rubrics, criteria=st.lists(TEXT, min_size=1, max_size=1)),
     st.builds(ir.CommandMatching, pattern=st.from_regex(r"[a-z][a-z -]{0,10}", fullmatch=True)),
     st.builds(ir.Latency, threshold=st.sampled_from([1000.0, 2500.5])),
+    st.builds(ir.ModelGraded, grader=st.sampled_from(["g-eval", "factuality", "context-recall"]),
+              value=st.one_of(st.none(), TEXT), min_score=st.sampled_from([None, 0.5]),
+              negate=st.sampled_from([None, True])),
+    st.builds(ir.Code, language=st.sampled_from(["javascript", "python", "webhook"]), source=TEXT),
 )
 
 

@@ -15,7 +15,9 @@ tests come inline, from ``file://`` YAML/JSON/JSONL files and globs, CSV/JSON ta
 | ``trajectory:step-count`` ``{type: command, pattern: "*text*", min: 1}`` / ``max: 0`` | ``command_matching`` / ``no_command_matching`` on the escaped text |
 | ``llm-rubric`` | ``rubrics`` with one criterion |
 | ``latency`` / ``cost`` with a threshold | ``latency`` / ``cost`` |
-| anything else (``javascript``, ``python``, counts, patterns, ...) | ``opaque`` (origin ``promptfoo``), written back unchanged |
+| ``g-eval``, ``model-graded-*``, ``factuality``, ``answer-relevance``, ``context-*`` (an ``llm-rubric`` whose value is no text) | ``model-graded`` (``threshold``: ``min_score``) |
+| ``javascript`` / ``python`` / ``webhook`` | ``code`` (not run) |
+| anything else (``similar``, counts, patterns, ...) | ``opaque`` (origin ``promptfoo``), written back unchanged |
 
 ``weight`` is the check's weight; other assertion keys stay in ``extra``.
 
@@ -28,8 +30,9 @@ The package: :mod:`.kinds` (names both directions share), :mod:`.loader` (YAML a
 bounded), :mod:`.template` (nunjucks on Jinja2, bounded), with :mod:`.template_ast` (a template's tree checked
 and rewritten for nunjucks' meanings), :mod:`.nunjucks` (nunjucks' look-ups, filters, tests and globals) and
 :mod:`.jsops` (JavaScript's operators), :mod:`.expand` (promptfoo's expansion of a config: prompts, tests,
-rendering), :mod:`.reader` (config and tests files -> IR, one function per assertion type) and
-:mod:`.writer` (IR -> config, one function per IR check kind).
+rendering), :mod:`.reader` (config and tests files -> IR, one function per assertion form) and
+:mod:`.writer` (IR -> config, one function per assertion form); which kinds promptfoo holds, as which type and
+in which form, is each kind's spec (:mod:`evalfmt.ir.kinds`).
 """
 
 from __future__ import annotations

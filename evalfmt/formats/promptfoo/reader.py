@@ -789,6 +789,8 @@ class _Assertion:
     span: ir.Span
     extra: dict
     weight: Any
+    #: common fields a form read from the assertion's own keys (``min_score``, ``negate``)
+    common_fields: dict[str, Any] = field(default_factory=dict)
 
     @property
     def value(self) -> Any:
@@ -797,7 +799,7 @@ class _Assertion:
     def common(self) -> dict[str, Any]:
         """The keyword arguments every check read from an assertion takes."""
         out: dict[str, Any] = {"span": self.span, "weight": self.weight, "extra": self.extra,
-                               "hints": {"key_order": list(self.a)}}
+                               "hints": {"key_order": list(self.a)}, **self.common_fields}
         if self.negate:
             out["negate"] = True
         return out
@@ -824,15 +826,22 @@ def read_assertion(r: Reporter, a: Any, where: tuple) -> list[ir.Check]:
     typ = a["type"]
     negate = typ.startswith("not-")
     base = typ[4:] if negate else typ
-    weight = a.get("weight")
-    if weight is not None and not (isinstance(weight, (int, float)) and not isinstance(weight, bool)):
-        return _opaque(a, span, typ)
-    specs = PROMPTFOO_TYPES.get(base)
-    checks = None
-    if specs is not None:
-        x = _Assertion(a, base, negate, span, {k: v for k, v in a.items() if k not in VALUE_KEYS}, weight)
-        checks = FORM_READERS[_entry(specs[0]).form](x, specs)
-    return checks if checks is not None else _opaque(a, span, typ)
+    specs = PROMPTFOO_TYPES.get(base, ())
+    for form in dict.fromkeys(_entry(s).form for s in specs):  # (the type's own kind first)
+        x = _Assertion(a, base, negate, span, {k: v for k, v in a.items() if k not in VALUE_KEYS}, a.get("weight"))
+        if not _number(x.weight) and x.weight is not None:
+            if form not in WHOLE:
+                continue
+            x.extra = {k: v for k, v in a.items() if k not in ("type", "value")}  # (the odd weight stays beside it)
+            x.weight = None
+        checks = FORM_READERS[form](x, tuple(s for s in specs if _entry(s).form == form))
+        if checks is not None:
+            return checks
+    return _opaque(a, span, typ)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _entry(spec: KindSpec) -> Promptfoo:
@@ -944,6 +953,37 @@ def _threshold(x: _Assertion, specs: tuple[KindSpec, ...]) -> list[ir.Check] | N
     return [cls(**{_entry(spec).field or "threshold": threshold}, **x.common())]
 
 
+def _graded(x: _Assertion, specs: tuple[KindSpec, ...]) -> list[ir.Check] | None:
+    """``{type, value, threshold}`` of a model-graded type: the type fills the entry's ``field``, the value its
+    ``into``; a numeric ``threshold`` is the score the grade needs (``min_score``), ``negate: true`` negates it."""
+    if x.negate:
+        return None
+    extra = dict(x.extra)
+    if _number(extra.get("threshold")):
+        x.common_fields["min_score"] = extra.pop("threshold")
+    if extra.get("negate") is True:
+        del extra["negate"]
+        x.common_fields["negate"] = True
+    x.extra = extra
+    return _typed(x, specs[0])
+
+
+def _code(x: _Assertion, specs: tuple[KindSpec, ...]) -> list[ir.Check] | None:
+    """``{type, value}`` of code only promptfoo runs: the type fills the entry's ``field``, the value its
+    ``into``; every other key stays beside them."""
+    return None if x.negate else _typed(x, specs[0])
+
+
+def _typed(x: _Assertion, spec: KindSpec) -> list[ir.Check]:
+    """A check whose field (the entry's ``field``) holds the assertion's type, and ``into`` its value."""
+    entry = _entry(spec)
+    cls: Any = spec.cls
+    fields: dict[str, Any] = {entry.field or "type": x.base}
+    if "value" in x.a:
+        fields[entry.into or "value"] = x.value
+    return [cls(**fields, **x.common())]
+
+
 def _glob_literal(pattern: str) -> tuple[str, str] | None:
     """A promptfoo glob that is literal text with ``*`` only at the ends: (anchoring, text)."""
     start = pattern.startswith("*")
@@ -959,4 +999,8 @@ def _glob_literal(pattern: str) -> tuple[str, str] | None:
 #: of it is read, given the specs of its type: its IR checks, None when the assertion is kept opaque
 FORM_READERS: dict[str, Callable[[_Assertion, tuple[KindSpec, ...]], list[ir.Check] | None]] = {
     "same": _same, "threshold": _threshold, "rubric": _rubric, "skill": _skill, "step-count": _step_count,
+    "graded": _graded, "code": _code,
 }
+#: the forms that keep an assertion whole: a ``weight`` that is no number stays beside it (the others leave
+#: such an assertion opaque)
+WHOLE = ("graded", "code")

@@ -108,8 +108,10 @@ def _assertion(w: _W, check: Any, where: str) -> list:
     the entry says is absent, with the entry's reason, or a check its form's writer refuses)."""
     spec = spec_of(check)
     entry = spec.promptfoo
+    held: tuple[str, ...] = ()
     if isinstance(entry, Promptfoo):
         out = FORM_WRITERS[entry.form](w, check, where, entry)
+        held = _HELD.get(entry.form, ())
     elif isinstance(entry, Verbatim):
         out = _verbatim(check, entry)
     else:
@@ -121,7 +123,7 @@ def _assertion(w: _W, check: Any, where: str) -> list:
         return out
     if check.weight is not None:
         out["weight"] = _number(check.weight)
-    _common_losses(w, check, where)
+    _common_losses(w, check, where, held)
     label = check.label()
     return [w.restore(out, check, "check.fields", where, lambda key: f"'{key}' of check '{label}'")]
 
@@ -206,11 +208,35 @@ def _threshold(w: _W, check: Any, where: str, entry: Promptfoo) -> _Written:
     return {"type": entry.type, "threshold": _number(value)} if value is not None else _Lost()
 
 
+def _typed(w: _W, check: Any, where: str, entry: Promptfoo) -> _Written:
+    """``{type, value}`` of a check whose ``field`` holds its assertion type (``graded``, ``code``): the value from
+    the entry's ``into`` (left out when the assertion had none)."""
+    out: dict[str, Any] = {"type": getattr(check, entry.field or "type")}
+    value = getattr(check, entry.into or "value")
+    if value is not None or "value" in (w.hints(check).get("key_order") or ()):
+        out["value"] = value
+    return out
+
+
+def _graded(w: _W, check: Any, where: str, entry: Promptfoo) -> _Written:
+    """A model-graded assertion: its type and value, ``threshold`` the score it needs, ``negate: true`` as read."""
+    out = _typed(w, check, where, entry)
+    assert isinstance(out, dict)
+    if check.min_score is not None:
+        out["threshold"] = _number(check.min_score)
+    if check.negate:
+        out["negate"] = True
+    return out
+
+
 #: a promptfoo form (the ``form`` of a spec's :class:`~evalfmt.ir.kinds.Promptfoo` entry) -> how a check of it
 #: is written: an assertion, a list of them, or :class:`_Lost`
 FORM_WRITERS: dict[str, Callable[[_W, Any, str, Promptfoo], _Written]] = {
     "same": _same, "threshold": _threshold, "rubric": _rubric, "skill": _skill, "step-count": _step_count,
+    "graded": _graded, "code": _typed,
 }
+#: the common fields a form writes itself (not lost beside it)
+_HELD = {"graded": ("min_score",)}
 
 
 def _number(value: Any) -> Any:

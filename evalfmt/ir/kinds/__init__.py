@@ -13,17 +13,20 @@ from __future__ import annotations
 from . import (budget, code_grader, command_succeeds, commands, equals, files, is_json, llm_grader, opaque,
                output_text, output_values, regex, rubrics, skill_trigger, tool_trajectory, transcript)
 from . import composite, execution_metrics, field_accuracy, inline_assert, rubric
+from . import code, model_graded
 from ._words import PROMPTFOO_NONE, TERUM_NO_OUTPUT
 from .spec import (FORMATS, Absent, AgentSkills, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo,
                    Scored, Skillgym, Terum, Verbatim, negated, number, on_output, verdict)
 
 #: the kind modules, in the order their kinds are listed
 MODULES = (transcript, commands, files, command_succeeds, skill_trigger, output_text, output_values, regex, equals,
+           model_graded, code,
            is_json, llm_grader, rubrics, code_grader, tool_trajectory, budget,
            execution_metrics, field_accuracy, rubric, composite, inline_assert, opaque)
 _ORDER = ("transcript_mentions", "transcript_omits", "command_matching", "no_command_matching", "file_exists",
           "file_absent", "command_succeeds", "skill-trigger", "contains", "icontains", "contains-any",
           "contains-all", "icontains-any", "icontains-all", "starts-with", "ends-with", "regex", "equals", "is-json",
+          "model-graded", "code",
           "llm-grader", "rubrics", "code-grader", "tool-trajectory", "latency", "cost", "token-usage",
           "execution-metrics", "field-accuracy", "rubric", "composite", "inline-assert", "opaque")
 _ALL = {s.kind: s for m in MODULES for s in m.SPECS}
@@ -35,11 +38,16 @@ BY_CLASS: dict[type, KindSpec] = {s.cls: s for s in SPECS.values()}
 TERUM_KINDS = tuple(k for k, s in SPECS.items() if isinstance(s.terum, Terum) and s.terum.form == "check")
 #: agentv assertion type -> the spec it reads as (custom types included; the deprecated names in ``aliases``)
 AGENTV_TYPES: dict[str, KindSpec] = {s.agentv.type: s for s in SPECS.values() if isinstance(s.agentv, Agentv)}
-#: promptfoo assertion type -> the specs written as it (trajectory:step-count holds two kinds)
+#: promptfoo assertion type -> the specs read from it (trajectory:step-count holds two kinds; an llm-rubric whose
+#: value is no text is model-graded)
 PROMPTFOO_TYPES: dict[str, tuple[KindSpec, ...]] = {}
 for _spec in SPECS.values():
     if isinstance(_spec.promptfoo, Promptfoo):
         PROMPTFOO_TYPES[_spec.promptfoo.type] = PROMPTFOO_TYPES.get(_spec.promptfoo.type, ()) + (_spec,)
+for _spec in SPECS.values():  # (after the kinds whose own type it is: an entry's other types)
+    if isinstance(_spec.promptfoo, Promptfoo):
+        for _type in _spec.promptfoo.types:
+            PROMPTFOO_TYPES[_type] = PROMPTFOO_TYPES.get(_type, ()) + (_spec,)
 
 
 def spec_of(check: object) -> KindSpec:

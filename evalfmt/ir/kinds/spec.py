@@ -281,19 +281,24 @@ class Agentv:
 
 #: promptfoo forms: ``same`` (``{type, value}``, ``not-`` for negate; ``value`` is ``text``, ``texts``, ``any``
 #: or ``none`` by the spec's ``value``), ``threshold`` (``{type, threshold}``), ``rubric`` (``llm-rubric``, one
-#: per criterion), ``skill`` (``skill-used``), ``step-count`` (``trajectory:step-count`` of a command glob)
-PromptfooForm = Literal["same", "threshold", "rubric", "skill", "step-count"]
+#: per criterion), ``skill`` (``skill-used``), ``step-count`` (``trajectory:step-count`` of a command glob),
+#: ``graded`` (``{type, value, threshold}`` of a type one of the entry's, graded by promptfoo's model), ``code``
+#: (``{type, value}`` of a type one of the entry's, code only promptfoo runs)
+PromptfooForm = Literal["same", "threshold", "rubric", "skill", "step-count", "graded", "code"]
 
 
 @dataclass(frozen=True)
 class Promptfoo:
     """A promptfoo assertion: its ``type`` and form; ``value`` is the shape of a ``same`` value and ``field`` the
-    IR field a ``threshold`` fills."""
+    IR field a ``threshold`` fills, or the one that holds the type of a ``graded`` or ``code`` assertion (one of
+    ``type`` and ``types``), whose value fills ``into``."""
 
     type: str
     form: PromptfooForm = "same"
     value: Literal["text", "texts", "any", "none"] = "text"
     field: str | None = None
+    types: tuple[str, ...] = ()
+    into: str | None = None
 
 
 #: skillgym forms: ``skills`` (``assert.skills.has/notHas``), ``commands`` (``assert.commands.includes/
