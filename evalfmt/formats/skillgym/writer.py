@@ -31,6 +31,7 @@ from typing import Any
 from collections.abc import Mapping
 
 from ... import ir
+from ...ir.kinds import Verbatim, spec_of
 from .. import Loss, WriteResult, hinted_name
 from ..losses import Rule, Table, check_feature
 from ..restore import Restore
@@ -489,7 +490,7 @@ def _why(check: Any) -> str:
         return "a skillgym report does not hold the workspace after the session"
     if k in ("rubrics", "llm-grader"):
         return "no model grader"
-    if k == "opaque":
+    if isinstance(spec_of(check).skillgym, Verbatim):  # (a check only its own tool runs)
         return f"{check.origin or 'unknown'} code"
     return ""
 
