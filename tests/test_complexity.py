@@ -30,19 +30,9 @@ MOST_HIGH = 10
 #: ``path:function`` (``Class.method``; ``outer.inner`` for a nested function) -> its figure today
 KNOWN = {
     "evalfmt/formats/skillgym/writer.py:_own_case_text": 25,
-    "evalfmt/formats/promptfoo/expand.py:assertion_from_string": 25,
-    "evalfmt/formats/promptfoo/expand.py:test_from_row": 24,
-    "evalfmt/formats/promptfoo/expand.py:read_prompts": 24,
-    "evalfmt/formats/promptfoo/template_ast.py:_check_order": 23,
-    "evalfmt/formats/promptfoo/expand.py:_process": 22,
     "evalfmt/formats/ir_json.py:_report": 22,
-    "evalfmt/formats/promptfoo/reader.py:_read_rows": 21,
-    "evalfmt/formats/promptfoo/reader.py:_Config._read_test": 21,
-    "evalfmt/formats/promptfoo/jsops.py:_power": 21,
     "evalfmt/formats/terum/reader.py:read_unit": 20,
     "evalfmt/formats/terum/reader.py:read_suite_entries": 20,
-    "evalfmt/formats/promptfoo/reader.py:_Config._read_default": 20,
-    "evalfmt/formats/promptfoo/expand.py:_from_file": 20,
     "evalfmt/formats/agent_skills/reader.py:read": 20,
     "evalfmt/formats/agent_skills/reader.py:_read_seed": 20,
 }

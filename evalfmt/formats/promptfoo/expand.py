@@ -35,7 +35,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ... import js
 from .files import Files, FilesError, Outside
@@ -182,30 +182,7 @@ def read_prompts(value: Any, base: str, files: Files) -> list[Prompt]:
     promptfoo stops."""
     if value is None:
         value = ["{{prompt}}"]
-    if isinstance(value, str):
-        entries: list[dict] = [{"raw": value}]
-    elif isinstance(value, list):
-        entries = []
-        seen: set[str] = set()
-        for item in value:
-            if isinstance(item, str):
-                if item in seen:
-                    continue
-                seen.add(item)
-                entries.append({"raw": item})
-            elif isinstance(item, dict) and isinstance(item.get("raw") or item.get("id"), str):
-                if not isinstance(item.get("id"), str) and not isinstance(item.get("label"), str):
-                    raise ConfigError("a prompt object needs a 'label' or an 'id' (promptfoo refuses this one)",
-                                      ("prompts", len(entries)))
-                entries.append({**item, "raw": item.get("raw") or item.get("id")})
-            else:
-                raise ConfigError(f"a prompt must be a string or an object with 'raw' or 'id', not {_js(item)}",
-                                  ("prompts",))
-    elif isinstance(value, dict) and value:
-        entries = [{"raw": k, "label": v} for k, v in value.items()]
-    else:
-        raise ConfigError(f"'prompts' must be a string, a list or a mapping of prompts, not {_js(value)}",
-                          ("prompts",))
+    entries = _prompt_entries(value)
     out: list[Prompt] = []
     for i, entry in enumerate(entries):
         got = _process(entry, base, files, 1)
@@ -222,6 +199,37 @@ def read_prompts(value: Any, base: str, files: Files) -> list[Prompt]:
     return out
 
 
+def _prompt_entries(value: Any) -> list[dict]:
+    """The entries of a ``prompts`` value, each ``{raw, label?, id?}``."""
+    if isinstance(value, str):
+        return [{"raw": value}]
+    if isinstance(value, list):
+        return _listed_prompts(value)
+    if isinstance(value, dict) and value:
+        return [{"raw": k, "label": v} for k, v in value.items()]
+    raise ConfigError(f"'prompts' must be a string, a list or a mapping of prompts, not {_js(value)}", ("prompts",))
+
+
+def _listed_prompts(value: list) -> list[dict]:
+    """A list of prompts: strings (each once) and objects with ``raw`` or ``id`` (and ``label`` or ``id``)."""
+    entries: list[dict] = []
+    seen: set[str] = set()
+    for item in value:
+        if isinstance(item, str):
+            if item not in seen:
+                seen.add(item)
+                entries.append({"raw": item})
+        elif isinstance(item, dict) and isinstance(item.get("raw") or item.get("id"), str):
+            if not isinstance(item.get("id"), str) and not isinstance(item.get("label"), str):
+                raise ConfigError("a prompt object needs a 'label' or an 'id' (promptfoo refuses this one)",
+                                  ("prompts", len(entries)))
+            entries.append({**item, "raw": item.get("raw") or item.get("id")})
+        else:
+            raise ConfigError(f"a prompt must be a string or an object with 'raw' or 'id', not {_js(item)}",
+                              ("prompts",))
+    return entries
+
+
 def _process(entry: dict, base: str, files: Files, depth: int) -> list[Prompt]:
     raw: str = entry["raw"]
     label = entry.get("label") if isinstance(entry.get("label"), str) else None
@@ -230,13 +238,7 @@ def _process(entry: dict, base: str, files: Files, depth: int) -> list[Prompt]:
         return [Prompt(raw, label or raw, pid, why="an executable prompt (exec:)")]
     if not maybe_file_path(raw):
         return [Prompt(raw, label if label is not None else raw, pid)]
-    rel = raw[len("file://"):] if raw.startswith("file://") else raw
-    func = None
-    if ":" in rel:
-        at = rel.rfind(":")
-        head = rel[:at]
-        if at > 1 and (head.endswith(_JS_EXT) or head.endswith((".py", ".go", ".rb"))):
-            rel, func = head, rel[at + 1:]
+    rel, func = _function_of(raw[len("file://"):] if raw.startswith("file://") else raw)
     path = os.path.normpath(os.path.join(base, rel))
     if files.isdir(path):
         return [Prompt(raw, label if label is not None else raw, pid,
@@ -252,18 +254,23 @@ def _process(entry: dict, base: str, files: Files, depth: int) -> list[Prompt]:
     return _from_file(raw, rel, path, label, pid, files)
 
 
+def _function_of(rel: str) -> tuple[str, str | None]:
+    """A prompt path and the function it names after its last ``:`` (a JavaScript, Python, Go or Ruby file's)."""
+    at = rel.rfind(":")
+    head = rel[:at]
+    if at > 1 and (head.endswith(_JS_EXT) or head.endswith((".py", ".go", ".rb"))):
+        return head, rel[at + 1:]
+    return rel, None
+
+
 def _from_file(raw: str, rel: str, path: str, label: str | None, pid: str | None,
                files: Files) -> list[Prompt]:
     """The prompts of one prompt file, by its extension (promptfoo's processors)."""
     ext = os.path.splitext(path)[1]
     shown = label or path
-    if ext.endswith(_JS_EXT) or ext in (".py",):
-        kind = "a Python prompt function" if ext == ".py" else "a JavaScript prompt function"
-        return [Prompt(raw, shown, pid, why=f"{kind} ('{rel}')")]
-    if ext in _EXEC_EXT:
-        return [Prompt(raw, shown, pid, why=f"an executable prompt ('{rel}')")]
-    if ext == ".csv":
-        return [Prompt(raw, shown, pid, why=f"prompts from a CSV file ('{rel}')")]
+    why = _not_read(ext, rel)
+    if why is not None:
+        return [Prompt(raw, shown, pid, why=why)]
     if ext not in (".txt", ".md", ".j2", ".json", ".jsonl", ".yaml", ".yml"):
         return []
     try:
@@ -272,6 +279,25 @@ def _from_file(raw: str, rel: str, path: str, label: str | None, pid: str | None
         return [Prompt(raw, shown, pid, why=str(exc))]
     except Exception:
         raise ConfigError(f"prompt file '{rel}' does not exist (promptfoo stops here)", ("prompts",)) from None
+    return _file_prompts(ext, text, path, label, pid, files)
+
+
+def _not_read(ext: str, rel: str) -> str | None:
+    """Why a prompt file of extension ``ext`` is not rendered (a program or a table), None for a text one."""
+    if ext.endswith(_JS_EXT) or ext in (".py",):
+        kind = "a Python prompt function" if ext == ".py" else "a JavaScript prompt function"
+        return f"{kind} ('{rel}')"
+    if ext in _EXEC_EXT:
+        return f"an executable prompt ('{rel}')"
+    if ext == ".csv":
+        return f"prompts from a CSV file ('{rel}')"
+    return None
+
+
+def _file_prompts(ext: str, text: str, path: str, label: str | None, pid: str | None, files: Files) -> list[Prompt]:
+    """The prompts a text prompt file holds, by its extension (``.txt`` parts, the whole text, JSON lines, the
+    JSON or YAML value)."""
+    shown = label or path
     if ext == ".txt":
         return [Prompt(p, f"{label}: {path}: {p}" if label else f"{path}: {p}", pid) for p in _txt_prompts(text)]
     if ext in (".md", ".j2"):
@@ -384,52 +410,72 @@ def csv_rows(text: str) -> list[dict]:
 
 def test_from_row(row: dict) -> dict:
     """promptfoo's ``testCaseFromCsvRow``: a CSV row as a test."""
-    vars_: dict = {}
-    asserts: list = []
-    options: dict = {}
-    metadata: dict = {}
-    out: dict = {}
-    metric = None
-    threshold = None
+    test = _Row()
     for key, value in ((k.strip(), v) for k, v in row.items()):
+        test.column(key, value)
+    return test.test()
+
+
+@dataclass
+class _Row:
+    """A CSV row being read as a test: its vars, assertions, options, metadata and test keys."""
+
+    vars: dict = field(default_factory=dict)
+    asserts: list = field(default_factory=list)
+    options: dict = field(default_factory=dict)
+    metadata: dict = field(default_factory=dict)
+    out: dict = field(default_factory=dict)
+    metric: str | None = None
+    threshold: float | int | None = None
+
+    def column(self, key: str, value: str) -> None:
+        """One column: an ``__expected`` assertion, a ``__`` setting, ``__metadata:`` or a var."""
         if key.startswith("__expected"):
             if value.strip():
-                asserts.append(assertion_from_string(value.strip()))
-        elif key == "__prefix":
-            options["prefix"] = value
-        elif key == "__suffix":
-            options["suffix"] = value
-        elif key == "__description":
-            out["description"] = value
-        elif key == "__providerOutput":
-            out["providerOutput"] = value
-        elif key == "__metric":
-            metric = value
-        elif key == "__threshold":
-            threshold = _finite(value)
+                self.asserts.append(assertion_from_string(value.strip()))
+        elif key in _ROW_SETTINGS:
+            _ROW_SETTINGS[key](self, value)
         elif key.startswith("__metadata:"):
-            mkey = key[len("__metadata:"):]
-            if mkey.endswith("[]") and value.strip():
-                metadata[mkey[:-2]] = [v.strip().replace("\\,", ",") for v in re.split(r"(?<!\\),", value)]
-            elif value.strip():
-                metadata[mkey] = value
+            self.meta(key[len("__metadata:"):], value)
         elif key.startswith("__config:") or key == "__metadata":
             raise ConfigError(f"the CSV column '{key}' is not read by evalfmt")
         else:
-            vars_[key] = value
-    for a in asserts:
-        if metric is not None:
-            a["metric"] = metric
-    test: dict = {"vars": vars_, "assert": asserts, "options": options}
-    if out.get("description"):
-        test["description"] = out["description"]
-    if out.get("providerOutput"):
-        test["providerOutput"] = out["providerOutput"]
-    if threshold is not None:
-        test["threshold"] = threshold
-    if metadata:
-        test["metadata"] = metadata
-    return test
+            self.vars[key] = value
+
+    def meta(self, mkey: str, value: str) -> None:
+        """``__metadata:key`` (``key[]``: a list split at unescaped commas)."""
+        if mkey.endswith("[]") and value.strip():
+            self.metadata[mkey[:-2]] = [v.strip().replace("\\,", ",") for v in re.split(r"(?<!\\),", value)]
+        elif value.strip():
+            self.metadata[mkey] = value
+
+    def test(self) -> dict:
+        for a in self.asserts:
+            if self.metric is not None:
+                a["metric"] = self.metric
+        test: dict = {"vars": self.vars, "assert": self.asserts, "options": self.options}
+        if self.out.get("description"):
+            test["description"] = self.out["description"]
+        if self.out.get("providerOutput"):
+            test["providerOutput"] = self.out["providerOutput"]
+        if self.threshold is not None:
+            test["threshold"] = self.threshold
+        if self.metadata:
+            test["metadata"] = self.metadata
+        return test
+
+
+def _set(where: str, key: str) -> Callable[[_Row, str], None]:
+    return lambda row, value: getattr(row, where).__setitem__(key, value)
+
+
+#: a CSV row's setting columns -> what each sets
+_ROW_SETTINGS: dict[str, Callable[[_Row, str], None]] = {
+    "__prefix": _set("options", "prefix"), "__suffix": _set("options", "suffix"),
+    "__description": _set("out", "description"), "__providerOutput": _set("out", "providerOutput"),
+    "__metric": lambda row, value: setattr(row, "metric", value),
+    "__threshold": lambda row, value: setattr(row, "threshold", _finite(value)),
+}
 
 
 def _finite(value: str | None) -> float | int | None:
@@ -459,36 +505,58 @@ _THRESHOLD_TYPES = ("answer-relevance", "classifier", "context-faithfulness", "c
                     "starts-with")
 
 
+#: an ``__expected`` cell's prefix -> the assertion type, and whether its value is trimmed
+_PREFIXES = {"javascript:": ("javascript", True), "fn:": ("javascript", True), "eval:": ("javascript", True),
+             "grade:": ("llm-rubric", False), "llm-rubric:": ("llm-rubric", False), "python:": ("python", True)}
+#: a typed cell: ``not-``, a base type, a threshold in parentheses, ``:`` and the value
+_TYPED = re.compile(rf"(not-)?({'|'.join(re.escape(t) for t in BASE_TYPES)})"
+                    r"(?:\((\d+(?:\.\d+)?)\))?(?::([\s\S]*))?")
+
+
 def assertion_from_string(expected: str) -> dict:
     """promptfoo's ``assertionFromString``: an ``__expected`` cell as an assertion."""
-    if expected.startswith(("javascript:", "fn:", "eval:")) or (expected.startswith("file://")
-                                                                and expected[7:].endswith(_JS_EXT)):
-        cut = 11 if expected.startswith("javascript:") else 3 if expected.startswith("fn:") else \
-            5 if expected.startswith("eval:") else 0
-        return {"type": "javascript", "value": expected[cut:].strip()}
-    if expected.startswith(("grade:", "llm-rubric:")):
-        return {"type": "llm-rubric", "value": expected[6 if expected.startswith("grade:") else 11:]}
-    if expected.startswith("python:") or (expected.startswith("file://") and (expected.endswith(".py")
-                                                                             or ".py:" in expected)):
-        return {"type": "python", "value": expected[7:].strip()}
-    types = "|".join(re.escape(t) for t in BASE_TYPES)
-    m = re.fullmatch(rf"(not-)?({types})(?:\((\d+(?:\.\d+)?)\))?(?::([\s\S]*))?", expected)
+    code = _code_file(expected) if expected.startswith("file://") else _prefixed(expected)
+    if code is not None:
+        return code
+    m = _TYPED.fullmatch(expected)
     if m is None:
         return {"type": "equals", "value": expected}
     neg, typ, thr, value = m.groups()
-    full = ("not-" if neg else "") + typ
-    if typ in ("contains-all", "contains-any", "icontains-all", "icontains-any"):
-        return {"type": full, "value": _comma_values(value) if value else value} if value is not None \
-            else {"type": full}
-    if typ in ("contains-json", "is-json"):
-        return {"type": full, "value": value} if value is not None else {"type": full}
-    out: dict = {"type": full}
-    if value is not None:
-        out["value"] = value.strip()
+    out: dict = {"type": ("not-" if neg else "") + typ, **_cell_value(typ, value)}
     if typ in _THRESHOLD_TYPES:
         t = _finite(thr)
         out["threshold"] = t if t is not None else (0.8 if typ == "similar" else 0.75)
     return out
+
+
+def _code_file(expected: str) -> dict | None:
+    """``file://`` a JavaScript file (the whole cell its value) or a Python one (its path, function too)."""
+    if expected[7:].endswith(_JS_EXT):
+        return {"type": "javascript", "value": expected.strip()}
+    if expected.endswith(".py") or ".py:" in expected:
+        return {"type": "python", "value": expected[7:].strip()}
+    return None
+
+
+def _prefixed(expected: str) -> dict | None:
+    """A cell starting ``javascript:``, ``fn:``, ``eval:``, ``grade:``, ``llm-rubric:`` or ``python:``."""
+    for prefix, (typ, trim) in _PREFIXES.items():
+        if expected.startswith(prefix):
+            value = expected[len(prefix):]
+            return {"type": typ, "value": value.strip() if trim else value}
+    return None
+
+
+def _cell_value(typ: str, value: str | None) -> dict:
+    """The ``value`` of a typed cell: a list type's comma-separated values, a JSON type's text as written,
+    another's trimmed (none without ``:``)."""
+    if value is None:
+        return {}
+    if typ in ("contains-all", "contains-any", "icontains-all", "icontains-any"):
+        return {"value": _comma_values(value) if value else value}
+    if typ in ("contains-json", "is-json"):
+        return {"value": value}
+    return {"value": value.strip()}
 
 
 def _comma_values(value: str) -> list[str]:

@@ -161,14 +161,23 @@ def _power(x: int | float, y: int | float) -> int | float:
     if isinstance(x, int) and isinstance(y, int) and 0 <= y <= 64:
         return number(x ** y)
     if x == 0 and y < 0:
-        odd = float(y).is_integer() and not math.isinf(y) and int(y) % 2 == 1
-        return -math.inf if odd and math.copysign(1.0, x) < 0 else math.inf
+        return -math.inf if _odd(y) and math.copysign(1.0, x) < 0 else math.inf
     if not float(y).is_integer() and not math.isinf(y) and not math.isinf(x):
         raise NotComputed("a power with a fractional exponent (JavaScript's Math.pow rounds some otherwise)")
+    return _pow(x, y)
+
+
+def _odd(y: int | float) -> bool:
+    """Whether ``y`` is an odd integer."""
+    return float(y).is_integer() and not math.isinf(y) and int(y) % 2 == 1
+
+
+def _pow(x: int | float, y: int | float) -> int | float:
+    """``Math.pow(x, y)`` of an integer exponent (or an infinite base or exponent), as a double."""
     try:
         return number(math.pow(x, y))
     except OverflowError:
-        return -math.inf if x < 0 and float(y).is_integer() and int(y) % 2 else math.inf
+        return -math.inf if x < 0 and _odd(y) else math.inf
     except ValueError:  # a negative base to a fractional power
         return NAN
 

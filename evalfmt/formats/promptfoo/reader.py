@@ -154,18 +154,24 @@ class _Config:
         self.config.default = default
         rest = {k: v for k, v in default.items() if k not in ("assert", "vars")}
         if "assert" in default:
-            if isinstance(default["assert"], list):
-                evalset.checks = [c for i, a in enumerate(default["assert"])
-                                  for c in read_assertion(rep, a, at + ("assert", i))]
-            else:
-                rep.add("EV102", f"'defaultTest.assert' must be a list, not a {type_name(default['assert'])}",
-                        *at, "assert")
-                rest["assert"] = default["assert"]
+            self._default_asserts(default["assert"], rep, at, rest)
         if isinstance(default.get("vars"), dict):
             self.reading.used.update(v for x in default["vars"].values() if isinstance(x, str)
                                      for v in _root_names(x))
-        if rep is not r:
+        if rep is r:
+            self._default_kept(default, rest)
+
+    def _default_asserts(self, asserts: Any, rep: Reporter, at: tuple, rest: dict) -> None:
+        """``defaultTest.assert``: the set's checks (a value that is no list stays in ``rest``)."""
+        if isinstance(asserts, list):
+            self.evalset.checks = [c for i, a in enumerate(asserts) for c in read_assertion(rep, a, at + ("assert", i))]
             return
+        rep.add("EV102", f"'defaultTest.assert' must be a list, not a {type_name(asserts)}", *at, "assert")
+        rest["assert"] = asserts
+
+    def _default_kept(self, default: dict, rest: dict) -> None:
+        """What writing an inline ``defaultTest`` back needs: its vars and key order (hints), its other keys."""
+        evalset = self.evalset
         if "vars" in default:
             evalset.hints["default_vars"] = default["vars"]
         evalset.hints["default_keys"] = list(default)
@@ -350,33 +356,43 @@ class _Config:
                           checks=[ir.replace(c) for c in own.checks]), self.test_name[key]
 
     def _read_test(self, test: ex.Test) -> ir.Case:
-        """The test's own case (name, checks, vars, other keys), as the first of its runs holds it."""
-        r = test.reporter or self.r
+        """The test's own case (name, checks, vars, other keys), as the first of its runs holds it: read with the
+        test (inline or from a tests file), or here for the runs promptfoo makes of no test, a scenario, a row."""
         if test.origin == "empty":
             return ir.Case(name="test-1", span=self.r.span(), hints={"variant": True})
         if test.origin == "scenario":
-            s, n, where, rep, item, own = test.scenario  # type: ignore[attr-defined]
-            data = test.data
-            case = ir.Case(name=data["description"] if isinstance(data.get("description"), str) and
-                           data["description"].strip() else f"scenario-{s + 1}-{n + 1}", span=rep.span(*where),
-                           hints={"scenario": s, "variant": True})
-            case.checks = [c for i, a in enumerate(_list(item.get("assert")))
-                           for c in read_assertion(rep, a, where + ("assert", i))]
-            case.checks += [c for i, a in enumerate(_list(own.data.get("assert")))
-                            for c in read_assertion(own.reporter or r, a, own.where + ("assert", i))]
-            used = {k: v for k, v in data["vars"].items() if k not in self.reading.used}
-            if used:
-                case.extra["vars"] = used
-            return case
+            return self._scenario_case(test)
         if test.origin == "rows":
-            case = ir.Case(name=test.data.get("description") or "row", span=r.span(*test.where),
-                           hints={"variant": True, "file": test.file})
-            case.checks = [c for a in _list(test.data.get("assert")) for c in read_assertion(r, a, test.where)]
-            unused = {k: v for k, v in _dict(test.data.get("vars")).items() if k not in self.reading.used}
-            if unused:
-                case.extra["vars"] = unused
-            return case
+            return self._row_case(test)
         case = test.case  # type: ignore[attr-defined]
+        return case
+
+    def _scenario_case(self, test: ex.Test) -> ir.Case:
+        """A scenario's config entry times one of its tests: both their assertions, the vars no prompt names."""
+        r = test.reporter or self.r
+        s, n, where, rep, item, own = test.scenario  # type: ignore[attr-defined]
+        data = test.data
+        case = ir.Case(name=data["description"] if isinstance(data.get("description"), str) and
+                       data["description"].strip() else f"scenario-{s + 1}-{n + 1}", span=rep.span(*where),
+                       hints={"scenario": s, "variant": True})
+        case.checks = [c for i, a in enumerate(_list(item.get("assert")))
+                       for c in read_assertion(rep, a, where + ("assert", i))]
+        case.checks += [c for i, a in enumerate(_list(own.data.get("assert")))
+                        for c in read_assertion(own.reporter or r, a, own.where + ("assert", i))]
+        used = {k: v for k, v in data["vars"].items() if k not in self.reading.used}
+        if used:
+            case.extra["vars"] = used
+        return case
+
+    def _row_case(self, test: ex.Test) -> ir.Case:
+        """A row of a tests table: its assertions, the vars no prompt names."""
+        r = test.reporter or self.r
+        case = ir.Case(name=test.data.get("description") or "row", span=r.span(*test.where),
+                       hints={"variant": True, "file": test.file})
+        case.checks = [c for a in _list(test.data.get("assert")) for c in read_assertion(r, a, test.where)]
+        unused = {k: v for k, v in _dict(test.data.get("vars")).items() if k not in self.reading.used}
+        if unused:
+            case.extra["vars"] = unused
         return case
 
     def _unrendered(self, run: ex.Run) -> None:
@@ -671,19 +687,8 @@ def _read_rows(cfg: _Config, ref: str, at: tuple, r: Reporter) -> None:
         r.add("EV107", f"tests file '{ref}' does not exist: promptfoo stops here", *at)
         return
     ext = os.path.splitext(rel)[1].lower()
-    rows: list
     try:
-        if ext == ".csv":
-            rows = [ex.test_from_row(row) for row in ex.csv_rows(cfg.files.text(path))]
-        elif ext == ".jsonl":
-            rows = _jsonl(cfg, path, r, at) or []
-        elif ext in (".json", ".yaml", ".yml"):
-            data = cfg.files.load(path)
-            rows = data if isinstance(data, list) else [data]
-            if ext in (".yaml", ".yml"):
-                rows = [ex.test_from_row(row) if isinstance(row, dict) else row for row in rows]
-        else:
-            rows = []
+        rows = _table_rows(cfg, path, ext, r, at)
     except Outside as exc:
         _refusal(cfg, r, exc, f"tests file {exc}", at)
         return
@@ -693,6 +698,27 @@ def _read_rows(cfg: _Config, ref: str, at: tuple, r: Reporter) -> None:
     except Exception as exc:  # a file that does not parse
         r.add("EV100", f"tests file '{ref}' cannot be read: {exc}", *at)
         return
+    _add_rows(cfg, rows, ref, rel, at, r)
+
+
+def _table_rows(cfg: _Config, path: str, ext: str, r: Reporter, at: tuple) -> list:
+    """The rows of a tests table by its extension: CSV rows and YAML tests as promptfoo makes tests of rows,
+    JSON and JSONL tests as they are."""
+    if ext == ".csv":
+        return [ex.test_from_row(row) for row in ex.csv_rows(cfg.files.text(path))]
+    if ext == ".jsonl":
+        return _jsonl(cfg, path, r, at) or []
+    if ext not in (".json", ".yaml", ".yml"):
+        return []
+    data = cfg.files.load(path)
+    rows = data if isinstance(data, list) else [data]
+    if ext in (".yaml", ".yml"):
+        rows = [ex.test_from_row(row) if isinstance(row, dict) else row for row in rows]
+    return rows
+
+
+def _add_rows(cfg: _Config, rows: list, ref: str, rel: str, at: tuple, r: Reporter) -> None:
+    """A table's rows as tests, each described ``Row #N`` unless it has a description."""
     for n, row in enumerate(rows):
         if not isinstance(row, dict):
             r.add("EV102", f"row {n + 1} of '{ref}' is not a test", *at)

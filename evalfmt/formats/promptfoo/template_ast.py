@@ -96,21 +96,40 @@ def _check_order(node: nodes.Node) -> None:
     """Unrenderable where nunjucks' compiled JavaScript groups operators otherwise than Jinja2 reads them:
     ``a + b ~ c`` (JavaScript adds ``a + b`` first), ``a == b < c`` and chains with ``in``, ``a * b // c``
     (nunjucks takes ``b // c`` into ``Math.floor``), ``--x``, a test after an operator (``a + b is odd``)."""
-    if isinstance(node, (nodes.Add, nodes.Sub)) and isinstance(node.right, nodes.Concat) and _bare(node.right):
-        raise Unrenderable(_ORDER)
-    if isinstance(node, nodes.Compare) and len(node.ops) > 1:
-        ops = {o.op for o in node.ops}
-        if ops & _MEMBERSHIP or (ops & _EQUALITY and ops & _RELATIONAL):
-            raise Unrenderable(_ORDER)
-    if isinstance(node, nodes.FloorDiv) and isinstance(node.left, (*_FLAT, nodes.FloorDiv)) and _bare(node.left):
-        raise Unrenderable(_ORDER)
-    if isinstance(node, nodes.Mod) and isinstance(node.left, nodes.FloorDiv) and _bare(node.left):
+    if any(regrouped(node) for regrouped in _REGROUPED):
         raise Unrenderable(_ORDER)
     if isinstance(node, (nodes.Neg, nodes.Pos)) and type(node.node) is type(node) and _bare(node.node):
         raise Unrenderable("'--' or '++' before a value (nunjucks' JavaScript does not parse it)")
-    if isinstance(node, (nodes.BinExpr, nodes.Compare, nodes.Concat, nodes.Operand)) and any(
-            isinstance(c, nodes.Test) and _bare(c) for c in node.iter_child_nodes()):
-        raise Unrenderable(_ORDER)
+
+
+def _concat_in_sum(node: nodes.Node) -> bool:
+    """``a + b ~ c``: JavaScript adds ``a + b`` first."""
+    return isinstance(node, (nodes.Add, nodes.Sub)) and isinstance(node.right, nodes.Concat) and _bare(node.right)
+
+
+def _mixed_chain(node: nodes.Node) -> bool:
+    """``a == b < c``, a chain with ``in``: JavaScript compares two at a time."""
+    if not (isinstance(node, nodes.Compare) and len(node.ops) > 1):
+        return False
+    ops = {o.op for o in node.ops}
+    return bool(ops & _MEMBERSHIP or (ops & _EQUALITY and ops & _RELATIONAL))
+
+
+def _floor_after_operator(node: nodes.Node) -> bool:
+    """``a * b // c``, ``a // b % c``: nunjucks takes the right side into ``Math.floor`` or ``%`` first."""
+    if isinstance(node, nodes.FloorDiv):
+        return isinstance(node.left, (*_FLAT, nodes.FloorDiv)) and _bare(node.left)
+    return isinstance(node, nodes.Mod) and isinstance(node.left, nodes.FloorDiv) and _bare(node.left)
+
+
+def _test_after_operator(node: nodes.Node) -> bool:
+    """``a + b is odd``: nunjucks tests ``b`` alone."""
+    return isinstance(node, (nodes.BinExpr, nodes.Compare, nodes.Concat, nodes.Operand)) and any(
+        isinstance(c, nodes.Test) and _bare(c) for c in node.iter_child_nodes())
+
+
+#: the expressions nunjucks' JavaScript groups otherwise than Jinja2 reads them
+_REGROUPED = (_concat_in_sum, _mixed_chain, _floor_after_operator, _test_after_operator)
 
 
 class _PushNot(NodeTransformer):
