@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import Loss, loss_at
+from ..ir.kinds import SPECS
 
 #: The matrix rows: IR features a source may use, in the order the docs list them.
 FEATURES: dict[str, str] = {
@@ -56,7 +57,8 @@ FEATURES: dict[str, str] = {
     "check.code_grader": "code-grader checks",
     "check.trajectory": "tool-trajectory checks",
     "check.budget": "latency, cost and token-usage checks",
-    "check.opaque": "checks only their own format runs (skillgym code, promptfoo javascript, agentv composite, ...)",
+    "check.opaque": "checks only their own format runs (skillgym code and fileReads, promptfoo javascript, agentv "
+                    "composite, ...)",
     "check.fields": "a check's name, weight, required, min_score, negate and extra keys",
     "suite": "a terum suite (rows scored against one session)",
     "triggers": "trigger prompts (should / should not trigger)",
@@ -64,14 +66,8 @@ FEATURES: dict[str, str] = {
     "code": "top-level code of a skillgym suite (helpers, setup calls)",
 }
 
-CHECK_FEATURE = {
-    "transcript_mentions": "check.transcript", "transcript_omits": "check.transcript",
-    "command_matching": "check.command", "no_command_matching": "check.command",
-    "file_exists": "check.workspace", "file_absent": "check.workspace", "command_succeeds": "check.workspace",
-    "skill-trigger": "check.skill_trigger", "rubrics": "check.rubric", "llm-grader": "check.rubric",
-    "code-grader": "check.code_grader", "tool-trajectory": "check.trajectory", "latency": "check.budget",
-    "cost": "check.budget", "token-usage": "check.budget", "opaque": "check.opaque",
-}
+#: check kind -> the matrix row its losses are reported under (its spec's ``feature``)
+CHECK_FEATURE = {kind: spec.feature for kind, spec in SPECS.items()}
 
 
 def check_feature(kind: str) -> str:

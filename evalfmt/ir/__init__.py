@@ -41,6 +41,7 @@ from .kinds.code_grader import CodeGrader
 from .kinds.command_succeeds import CommandSucceeds
 from .kinds.commands import CommandMatching, NoCommandMatching
 from .kinds.equals import Equals
+from .kinds.file_reads import FileReadMatching, NoFileReadMatching
 from .kinds.files import FileAbsent, FileExists
 from .kinds.is_json import IsJson
 from .kinds.llm_grader import LlmGrader
@@ -129,7 +130,8 @@ class _TaggedByKind:
 
 #: A check: one of :data:`CHECK_CLASSES` (tagged by ``kind``).
 Check = Annotated[
-    TranscriptMentions | TranscriptOmits | CommandMatching | NoCommandMatching | FileExists | FileAbsent
+    TranscriptMentions | TranscriptOmits | CommandMatching | NoCommandMatching | FileReadMatching | NoFileReadMatching
+    | FileExists | FileAbsent
     | CommandSucceeds | SkillTrigger | Contains | Icontains | ContainsAny | ContainsAll | IcontainsAny | IcontainsAll
     | StartsWith | EndsWith | Regex | Equals | IsJson | LlmGrader | Rubrics | CodeGrader | ToolTrajectory | Latency
     | Cost | TokenUsage | Opaque,

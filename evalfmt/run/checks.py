@@ -23,7 +23,7 @@ from . import detect, graded, graders, sandboxfs, shell
 from .judges import Judge
 from .regex_deadline import RegexTimeout, first_match
 from .session import Session
-from .skillgym_report import file_reads, score_file_reads
+from .skillgym_report import file_reads
 
 NO_SANDBOX = "no sandbox given (pass --sandbox DIR): file and command checks need the sandbox after the session"
 
@@ -211,8 +211,6 @@ def _score(check: ir.Check, ctx: Context) -> Outcome:
 def _opaque(check: ir.Opaque, ctx: Context) -> Outcome | None:
     """The opaque checks the executor still scores from their raw value (no typed class yet); None for the
     rest (scored by the opaque kind's spec)."""
-    if check.origin == "skillgym" and check.type in ("fileReads.includes", "fileReads.notIncludes"):
-        return score_file_reads(check, ctx.session)
     if check.type == "execution-metrics":
         return graded.execution_metrics(check, ctx.session)
     if check.type == "field-accuracy":

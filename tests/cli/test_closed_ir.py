@@ -26,8 +26,8 @@ REMAINING: dict[tuple[str, str, str], str] = {
     # provenance, no behaviour: plan.json records the format of the run's eval set
     ("run/skillrun.py", "_plan", "request.sets[0].format"): "provenance in plan.json (eval_format)",
     # opaque checks the executor still scores from their raw value (no typed class yet)
-    ("run/checks.py", "_opaque", "check.origin"): "which format's opaque check (skillgym fileReads, agentv "
-                                                  "composite, promptfoo code assertions, custom assertions)",
+    ("run/checks.py", "_opaque", "check.origin"): "which format's opaque check (agentv composite, promptfoo "
+                                                  "code assertions, custom assertions)",
     ("run/checks.py", "_opaque", "check.raw"): "a terum kind with a missing or non-string argument (String())",
     ("run/graded.py", "execution_metrics", "check.raw"): "agentv execution-metrics (opaque)",
     ("run/graded.py", "field_accuracy", "check.raw"): "agentv field-accuracy (opaque)",
@@ -36,7 +36,6 @@ REMAINING: dict[tuple[str, str, str], str] = {
     ("run/graders.py", "_with_common", "check.raw"): "min_score / threshold and negate of an opaque grader",
     ("run/graders.py", "_with_common", "check.origin"): "promptfoo's threshold against agentv's min_score",
     ("run/graders.py", "composite", "check.raw"): "agentv composite (opaque; its members parsed when scored)",
-    ("run/skillgym_report.py", "score_file_reads", "check.extra"): "skillgym fileReads matcher (opaque)",
 }
 
 

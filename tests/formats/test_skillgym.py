@@ -103,11 +103,12 @@ def test_array_suite_reads_literals_consts_and_helpers():
               or x.label()) for x in b.checks]
     assert kinds == [
         ("skill-trigger", "find-skills"), ("skill-trigger", "upgrading-expo"), ("skill-trigger", "react-native-cli"),
-        ("opaque", "fileReads.includes"), ("no_command_matching", r"rm\s+-rf"), ("contains", "expo install"),
+        ("file_read_matching", r"upgrading-expo/SKILL\.md$"), ("no_command_matching", r"rm\s+-rf"),
+        ("contains", "expo install"),
         ("regex", r"\bERROR\b"), ("opaque", "code"),
     ]
     assert b.checks[2].should_trigger is False and b.checks[2].extra == {"minConfidence": "strong"}
-    assert b.checks[3].extra == {"matcher": {"regex": r"upgrading-expo/SKILL\.md$", "flags": ""}}
+    assert (b.checks[3].flags, b.checks[3].extra) == (None, {})
     assert b.checks[5].hints["soft"] is True
     assert b.checks[6].negate is True
     assert c.checks[0].flags == "m" and c.checks[0].hints["subject"] == "ctx"

@@ -95,7 +95,7 @@ def test_file_reads_are_scored():
     result = score_case(known_gap, base, detection="skillgym")
     assert [(c.check, c.passed, c.detail) for c in result.checks] == [
         ("regex:exactly three", True, "output matches /exactly three/"),
-        ("fileReads.includes", True, "read /work/project/app.json"),
+        (r"file_read_matching:app\.json$", True, "read /work/project/app.json"),
     ]
     assert (result.passed, result.status, result.counts_as_passed) == (True, "unexpected-passed", False)
 

@@ -13,9 +13,11 @@ arguments (literals, or consts of literals) becomes a check:
 | ``assert.match(report.finalOutput or ctx.finalOutput(), /re/)`` | ``regex`` (``doesNotMatch``: ``negate``) |
 | ``assert.equal(report.finalOutput.trim(), "text")`` | ``equals`` |
 | ``assert.doesNotThrow(() => JSON.parse(report.finalOutput))`` | ``is-json`` |
-| ``assert.fileReads.includes|notIncludes(report, m)`` | ``opaque`` ``fileReads.includes`` (no IR kind; the matcher in ``extra``) |
+| ``assert.fileReads.includes(report, "text" or /re/)`` / ``notIncludes`` | ``file_read_matching`` / ``no_file_read_matching`` (as commands) |
 | ``assert.ok(evalfmtTranscript(report).includes("x".toLowerCase()))`` (with the helper evalfmt writes) | ``transcript_mentions`` (``!``: ``transcript_omits``) |
 
+Which kind a statement reads as comes from the kinds' specs (:mod:`evalfmt.ir.kinds`): the kind whose skillgym
+entry has the statement's form and polarity (:data:`READS`); this module knows how skillgym spells each form.
 ``assert.soft.*`` reads the same (``hints["soft"]``). Anything else is an ``opaque`` check of type
 ``code`` holding the statement verbatim. Each recognised check keeps its source statement in
 ``hints["src"]`` with the check's content at read time in ``hints["sig"]``: the writer puts the source
@@ -34,12 +36,15 @@ from collections.abc import Callable
 from lark import Tree
 
 from ... import ir
+from ...ir.kinds import SPECS, Skillgym
 from .lex import Tok
 from .parse import ParseError, parse_tokens
 from .tslit import escape_regex
 from .values import Module, NotStatic, RegexValue, jsonable
 
 CONFIDENCES = ("weak", "medium", "strong", "explicit")
+#: the forms of a list skillgym matches against ``includes`` / ``notIncludes`` -> its group of assert helpers
+LISTS = {"commands": "commands", "file-reads": "fileReads"}
 TRANSCRIPT_FN = "evalfmtTranscript"
 #: the helper the writer adds for terum's transcript checks (recognised only when present verbatim)
 TRANSCRIPT_HELPER = (
@@ -54,6 +59,21 @@ TRANSCRIPT_HELPER = (
 )
 TRANSCRIPT_COMMENT = ("// evalfmt: terum's transcript (final output, message text, tool-call arguments as JSON), "
                       "lower-cased\n")
+
+
+def _reads() -> dict[tuple[str, bool], Any]:
+    """(form, positive) -> the class of the kind whose skillgym entry has that form and polarity, written
+    without an anchor or flags (a statement of that form reads as it)."""
+    out: dict[tuple[str, bool], Any] = {}
+    for spec in SPECS.values():
+        e = spec.skillgym
+        if isinstance(e, Skillgym) and not e.anchor and not e.flags:
+            out.setdefault((e.form, e.positive), spec.cls)
+    return out
+
+
+#: (form, positive) -> the IR class a statement of that form reads as (from the kinds' specs)
+READS = _reads()
 
 
 def sig(check: Any) -> dict:
@@ -80,8 +100,6 @@ def recognize(m: Module, toks: list[Tok], lead: str, report: str | None, ctxvar:
         return [ir.Opaque(type="code", origin="skillgym", raw=text, span=span, hints={"lead": lead})]
     for c in checks:
         c.span = span
-        if c.kind == "opaque":
-            c.raw = text
     sigs = [sig(c) for c in checks]
     first = checks[0]
     first.hints.update({"lead": lead, "src": text, "sig": sigs[0] if len(sigs) == 1 else sigs})
@@ -225,8 +243,8 @@ def _skills_has(call: _Call) -> list | None:
     name = call.m.value(call.args[1]) if len(call.args) > 1 else None
     if not isinstance(name, str):
         return None
-    return [ir.SkillTrigger(skill=name, should_trigger=False if call.fn == "notHas" else None, extra=call.extra,
-                            hints=call.hints)]
+    return [READS["skills", True](skill=name, should_trigger=False if call.fn == "notHas" else None,
+                                  extra=call.extra, hints=call.hints)]
 
 
 def _skills_includes(call: _Call) -> list | None:
@@ -234,21 +252,28 @@ def _skills_includes(call: _Call) -> list | None:
     if not (isinstance(names, list) and names and all(isinstance(n, str) for n in names)):
         return None
     call.hints["call"] = "includes"
-    return [ir.SkillTrigger(skill=n, extra=dict(call.extra), hints=dict(call.hints) if i == 0 else {})
+    return [READS["skills", True](skill=n, extra=dict(call.extra), hints=dict(call.hints) if i == 0 else {})
             for i, n in enumerate(names)]
 
 
-def _commands(call: _Call) -> list | None:
-    matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
-    if matcher is None:
-        return None
-    model = ir.CommandMatching if call.fn == "includes" else ir.NoCommandMatching
-    if isinstance(matcher, str):
-        call.hints["matcher"] = "string"
-        return [model(pattern=escape_regex(matcher), hints=call.hints)]
-    check = model(pattern=matcher.source, hints=call.hints)
-    _set_flags(check, matcher.flags)
-    return [check]
+def _listed(form: str) -> Callable[[_Call], list | None]:
+    """``assert.<group>.includes|notIncludes(report, "text" or /re/)`` of a list form (:data:`LISTS`): the kind of
+    that form and polarity, its pattern the regex (a string: its escaped pattern, a substring as skillgym matches
+    it)."""
+
+    def read(call: _Call) -> list | None:
+        matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
+        if matcher is None:
+            return None
+        model = READS[form, call.fn == "includes"]
+        if isinstance(matcher, str):
+            call.hints["matcher"] = "string"
+            return [model(pattern=escape_regex(matcher), hints=call.hints)]
+        check = model(pattern=matcher.source, hints=call.hints)
+        _set_flags(check, matcher.flags)
+        return [check]
+
+    return read
 
 
 def _output_includes(call: _Call) -> list | None:
@@ -257,16 +282,8 @@ def _output_includes(call: _Call) -> list | None:
         return None
     call.hints["call"] = "output.includes"
     if isinstance(matcher, str):
-        return [ir.Contains(value=matcher, hints=call.hints)]
-    return [ir.Regex(value=matcher.source, flags=matcher.flags or None, hints=call.hints)]
-
-
-def _file_reads(call: _Call) -> list | None:
-    matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
-    if matcher is None:
-        return None
-    data = {"text": matcher} if isinstance(matcher, str) else {"regex": matcher.source, "flags": matcher.flags}
-    return [ir.Opaque(type=f"fileReads.{call.fn}", origin="skillgym", extra={"matcher": data}, hints=call.hints)]
+        return [READS["output-includes", True](value=matcher, hints=call.hints)]
+    return [READS["regex", True](value=matcher.source, flags=matcher.flags or None, hints=call.hints)]
 
 
 def _plain_match(call: _Call) -> list | None:
@@ -282,8 +299,8 @@ def _plain_match(call: _Call) -> list | None:
         call.hints["subject"] = "ctx"
     if not call.message(2):
         return None
-    return [ir.Regex(value=regex.source, flags=regex.flags or None,
-                     negate=True if call.fn == "doesNotMatch" else None, hints=call.hints)]
+    return [READS["regex", True](value=regex.source, flags=regex.flags or None,
+                                 negate=True if call.fn == "doesNotMatch" else None, hints=call.hints)]
 
 
 def _plain_equal(call: _Call) -> list | None:
@@ -298,7 +315,7 @@ def _plain_equal(call: _Call) -> list | None:
     call.hints["call"] = call.fn
     if not call.message(2):
         return None
-    return [ir.Equals(value=value, hints=call.hints)]
+    return [READS["equal", True](value=value, hints=call.hints)]
 
 
 def _plain_is_json(call: _Call) -> list | None:
@@ -308,7 +325,7 @@ def _plain_is_json(call: _Call) -> list | None:
         return None
     if " ".join(call.m.src(args[0]).split()) != f"() => JSON.parse({call.report}.finalOutput)":
         return None
-    return [ir.IsJson(hints=dict(call.hints))]
+    return [READS["json-parse", True](hints=dict(call.hints))]
 
 
 def _plain_transcript(call: _Call) -> list | None:
@@ -323,8 +340,7 @@ def _plain_transcript(call: _Call) -> list | None:
     text = call.m.value(needle) if needle is not None else None
     if not isinstance(text, str) or not call.message(1):
         return None
-    model = ir.TranscriptOmits if negated else ir.TranscriptMentions
-    return [model(text=text, hints=call.hints)]
+    return [READS["transcript", not negated](text=text, hints=call.hints)]
 
 
 def _transcript_needle(node: Any, report: str) -> Any:
@@ -343,9 +359,8 @@ def _transcript_needle(node: Any, report: str) -> Any:
 #: ``assert.<group>.<fn>`` -> the checks it reads as
 _GROUPS: dict[tuple[str, str], Callable[[_Call], list | None]] = {
     ("skills", "has"): _skills_has, ("skills", "notHas"): _skills_has, ("skills", "includes"): _skills_includes,
-    ("commands", "includes"): _commands, ("commands", "notIncludes"): _commands,
+    **{(group, fn): _listed(form) for form, group in LISTS.items() for fn in ("includes", "notIncludes")},
     ("output", "includes"): _output_includes,
-    ("fileReads", "includes"): _file_reads, ("fileReads", "notIncludes"): _file_reads,
 }
 #: plain node ``assert.<fn>`` helpers -> the checks they read as
 _PLAIN: dict[str, Callable[[_Call], list | None]] = {

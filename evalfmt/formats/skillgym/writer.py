@@ -31,8 +31,9 @@ from typing import Any
 from collections.abc import Mapping
 
 from ... import ir
+from ...ir.kinds import Absent, Skillgym, Verbatim, spec_of
 from .. import Loss, WriteResult, hinted_name
-from ..losses import Rule, Table, check_feature
+from ..losses import Rule, Table
 from ..restore import Restore
 from .checks import TRANSCRIPT_COMMENT, TRANSCRIPT_HELPER, sig
 from .render import render
@@ -344,7 +345,7 @@ def _case_text(w: _W, case: ir.Case, index: int, own_case: bool, indent: str) ->
         lines.append(f"{inner}{text},")
     checks = list(case.checks) + _set_checks(w)
     stmts = _statements(w, case, checks, "report", "ctx", inner + "  ", where)
-    code = any(c.kind == "opaque" and c.origin == "skillgym" for c in checks)
+    code = any(_own_code(c) for c in checks)
     if stmts:
         params = "report, ctx" if code else "report"
         lines.append(f"{inner}assert({params}) {{" + "".join(stmts) + f"\n{inner}}},")
@@ -430,7 +431,12 @@ def _semi(line: str) -> str:
 
 
 def _needs_report(case: ir.Case) -> bool:
-    return any(not (c.kind == "opaque" and c.origin == "skillgym") for c in case.checks)
+    return any(not _own_code(c) for c in case.checks)
+
+
+def _own_code(check: Any) -> bool:
+    """A statement of a skillgym suite evalfmt keeps as code (an opaque check read from skillgym)."""
+    return isinstance(spec_of(check).skillgym, Verbatim) and check.origin == NAME
 
 
 def _statements(w: _W, case: ir.Case, checks: list, report: str, ctxvar: str | None, indent: str,
@@ -474,23 +480,22 @@ def _unchanged_group(checks: list, i: int, h: Mapping[str, Any]) -> int:
 
 def _lose_check(w: _W, case: ir.Case, check: Any, at: str, lost: list[str]) -> None:
     """The one place a check skillgym cannot hold becomes a loss (its kind's row of the loss table)."""
-    feature = check_feature(check.kind)
+    spec = spec_of(check)
     for what in lost:
-        w.lose(feature, check, at, what)
+        w.lose(spec.feature, check, at, what)
     if not lost:
-        why = _why(check)
-        w.lose(feature, check, at, f"check '{check.label()}' of '{case.name}' (skillgym has no equivalent"
-                                   f"{': ' + why if why else ''})")
+        why = _why(check, spec.skillgym)
+        w.lose(spec.feature, check, at, f"check '{check.label()}' of '{case.name}' (skillgym has no equivalent"
+                                        f"{': ' + why if why else ''})")
 
 
-def _why(check: Any) -> str:
-    k = check.kind
-    if k in ("file_exists", "file_absent", "command_succeeds"):
-        return "a skillgym report does not hold the workspace after the session"
-    if k in ("rubrics", "llm-grader"):
-        return "no model grader"
-    if k == "opaque":
-        return f"{check.origin or 'unknown'} code"
+def _why(check: Any, entry: Skillgym | Absent | Verbatim) -> str:
+    """Why skillgym cannot hold the check: its kind's reason (an opaque check: whose code it is); none when the
+    kind has a form that this check's values do not fit."""
+    if isinstance(entry, Verbatim):
+        return f"{check.origin or 'unknown'} {entry.why}"
+    if isinstance(entry, Absent):
+        return entry.why
     return ""
 
 
@@ -513,9 +518,15 @@ def _set_losses(w: _W) -> None:
         w.lose("set.extra", e, w.where, f"{e.format} key '{key}'")
     skill = e.skill
     if skill is not None and skill.span is not None and not any(
-            c.kind == "skill-trigger" and c.skill == skill.name for case in e.cases for c in case.checks):
+            _names_skill(c, skill.name) for case in e.cases for c in case.checks):
         w.lose("set.skill", skill, w.where, f"skill name '{skill.name}' (a skillgym suite names skills only in "
                                             "skills.has assertions)")
+
+
+def _names_skill(check: Any, name: str) -> bool:
+    """A check written as ``assert.skills.has`` (or ``notHas``) naming the skill ``name``."""
+    e = spec_of(check).skillgym
+    return isinstance(e, Skillgym) and e.form == "skills" and check.skill == name
 
 
 def _suite_cases(w: _W, suite: ir.Suite) -> list[ir.Case]:

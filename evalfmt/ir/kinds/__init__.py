@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from . import (budget, code_grader, command_succeeds, commands, equals, files, is_json, llm_grader, opaque,
                output_text, output_values, regex, rubrics, skill_trigger, tool_trajectory, transcript)
+from . import file_reads
 from .spec import (FORMATS, Absent, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo, Scored, Skillgym,
                    Terum, Verbatim, negated, number, on_output, verdict)
 
 #: the kind modules, in the order their kinds are listed
-MODULES = (transcript, commands, files, command_succeeds, skill_trigger, output_text, output_values, regex, equals,
-           is_json, llm_grader, rubrics, code_grader, tool_trajectory, budget, opaque)
-_ORDER = ("transcript_mentions", "transcript_omits", "command_matching", "no_command_matching", "file_exists",
+MODULES = (transcript, commands, file_reads, files, command_succeeds, skill_trigger, output_text, output_values, regex,
+           equals, is_json, llm_grader, rubrics, code_grader, tool_trajectory, budget, opaque)
+_ORDER = ("transcript_mentions", "transcript_omits", "command_matching", "no_command_matching",
+          "file_read_matching", "no_file_read_matching", "file_exists",
           "file_absent", "command_succeeds", "skill-trigger", "contains", "icontains", "contains-any",
           "contains-all", "icontains-any", "icontains-all", "starts-with", "ends-with", "regex", "equals", "is-json",
           "llm-grader", "rubrics", "code-grader", "tool-trajectory", "latency", "cost", "token-usage", "opaque")
