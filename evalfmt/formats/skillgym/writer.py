@@ -341,8 +341,7 @@ def _case_text(w: _W, case: ir.Case, index: int, own_case: bool, indent: str) ->
     for key, value in w.kept_extra(case).items():
         if key.startswith("$") or key in FIELD_ORDER:
             continue
-        text = value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value)
-        lines.append(f"{inner}{text},")
+        lines.append(f"{inner}{_prop_source(key, value)},")
     checks = list(case.checks) + _set_checks(w)
     stmts = _statements(w, case, checks, "report", "ctx", inner + "  ", where)
     code = any(_own_code(c) for c in checks)
@@ -360,46 +359,68 @@ def _set_checks(w: _W) -> list:
 
 
 def _own_case_text(w: _W, case: ir.Case, indent: str) -> str:
+    """A case read from a skillgym suite: its properties as they were written (a changed one rewritten, one now
+    empty left out), then the new ones, before its ``assert`` (else last)."""
     props = case.hints.get("props", [])
-    out: list[list[str]] = []
-    present = set()
     prop_indent = next((_indent_of(p["lead"]) for p in props if "\n" in p["lead"]), indent + "  ")
-    assert_at = None
-    for p in props:
-        key = p.get("key")
-        if key is None:
-            out.append([p["lead"], p["text"], p["after"]])
-            continue
-        present.add(key)
-        if key == "assert":
-            assert_at = len(out)
-            out.append([p["lead"], _own_assert(w, case, p, prop_indent), p["after"]])
-            continue
-        value = _field_value(case, key)
-        if value is None:
-            continue
-        text = p["text"] if value == p.get("value") else \
-            (value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value))
-        out.append([p["lead"], text, p["after"]])
-    new: list[list[str]] = []
-    for key in FIELD_ORDER:
-        if key not in present and _field_value(case, key) is not None:
-            new.append(["\n" + prop_indent, _field_text(key, _field_value(case, key)), ","])
-    for key, value in case.extra.items():
-        if key not in present and not key.startswith("$") and key not in FIELD_ORDER:
-            text = value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value)
-            new.append(["\n" + prop_indent, text, ","])
-    if "assert" not in present and case.checks:
-        p = {"lead": "\n" + prop_indent, "head": "assert(report) {", "body_tail": "\n" + prop_indent + "}",
-             "report": "report", "ctx": None}
-        new.append([p["lead"], _own_assert(w, case, p, prop_indent), ","])
+    out, present, assert_at = _kept_props(w, case, props, prop_indent)
     at = assert_at if assert_at is not None else len(out)
-    out[at:at] = new
+    out[at:at] = _new_props(w, case, present, prop_indent)
     for i in range(len(out) - 1):
         if "," not in out[i][2]:
             out[i][2] = "," + out[i][2]
     tail = case.hints.get("tail", "\n" + indent)
     return "{" + "".join("".join(p) for p in out) + tail + "}"
+
+
+def _kept_props(w: _W, case: ir.Case, props: list[dict], prop_indent: str) -> tuple[list[list[str]], set, int | None]:
+    """The properties the case was read with, as ``[lead, text, after]``; the keys met; where ``assert`` is."""
+    out: list[list[str]] = []
+    present = set()
+    assert_at = None
+    for p in props:
+        key = p.get("key")
+        present.add(key)
+        if key == "assert":
+            assert_at = len(out)
+            text: str | None = _own_assert(w, case, p, prop_indent)
+        else:
+            text = _prop_text(case, p)
+        if text is not None:
+            out.append([p["lead"], text, p["after"]])
+    present.discard(None)
+    return out, present, assert_at
+
+
+def _prop_text(case: ir.Case, p: dict) -> str | None:
+    """A property as written while its value is unchanged (code that is no property too), else its new text;
+    None when its field is now empty."""
+    key = p.get("key")
+    if key is None:
+        return p["text"]
+    value = _field_value(case, key)
+    if value is None:
+        return None
+    return p["text"] if value == p.get("value") else _prop_source(key, value)
+
+
+def _new_props(w: _W, case: ir.Case, present: set, prop_indent: str) -> list[list[str]]:
+    """The properties the case has that it was not read with: its fields in skillgym's order, its extra keys,
+    and an ``assert`` for its checks."""
+    lead = "\n" + prop_indent
+    new = [[lead, _field_text(key, _field_value(case, key)), ","] for key in FIELD_ORDER
+           if key not in present and _field_value(case, key) is not None]
+    new += [[lead, _prop_source(key, value), ","] for key, value in case.extra.items()
+            if key not in present and not key.startswith("$") and key not in FIELD_ORDER]
+    if "assert" not in present and case.checks:
+        p = {"lead": lead, "head": "assert(report) {", "body_tail": lead + "}", "report": "report", "ctx": None}
+        new.append([lead, _own_assert(w, case, p, prop_indent), ","])
+    return new
+
+
+def _prop_source(key: str, value: Any) -> str:
+    """A property's text: ``classifyFailure`` kept as the code it was read as, any other ``key: value``."""
+    return value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value)
 
 
 def _own_assert(w: _W, case: ir.Case, p: dict, prop_indent: str) -> str:

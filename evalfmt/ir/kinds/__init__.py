@@ -10,9 +10,8 @@ spec in the order of the IR's JSON Schema. Adding a kind is one module here (its
 
 from __future__ import annotations
 
-from . import (budget, code_grader, command_succeeds, commands, equals, files, is_json, llm_grader, opaque,
+from . import (budget, code_grader, command_succeeds, commands, equals, file_reads, files, is_json, llm_grader, opaque,
                output_text, output_values, regex, rubrics, skill_trigger, tool_trajectory, transcript)
-from . import file_reads
 from .spec import (FORMATS, Absent, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo, Scored, Skillgym,
                    Terum, Verbatim, negated, number, on_output, verdict)
 
