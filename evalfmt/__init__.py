@@ -15,6 +15,8 @@ The public API (imported lazily, so that ``import evalfmt`` stays cheap)::
 The IR itself is :mod:`evalfmt.ir`; the formats are in :mod:`evalfmt.formats`.
 """
 
+import importlib
+
 __version__ = "0.1.0"
 
 _API = {
@@ -26,8 +28,6 @@ _API = {
 
 def __getattr__(name: str):
     if name in _API:
-        import importlib
-
         module = importlib.import_module(f"{__name__}.{_API[name]}")
         return getattr(module, name)
     raise AttributeError(f"module 'evalfmt' has no attribute {name!r}")

@@ -123,6 +123,134 @@ def convert(src: str, to: str, out: str | None = None, fmt: str | None = None) -
     return conv
 
 
+
+# ------------------------------------------------------------------------------ the convert command
+
+
+@dataclass
+class ConvertRequest:
+    """What ``evalfmt convert`` asks for: the source, the target format, ``-o`` and ``--from``, and the
+    policy flags (``strict``: write nothing and fail when anything would be lost or left out; ``force``:
+    convert even when a source file cannot be read; ``verbose``: one line per field kept in a form the
+    target's tools do not act on, instead of one line counting them)."""
+
+    src: str
+    to: str
+    out: str | None = None
+    fmt: str | None = None
+    strict: bool = False
+    force: bool = False
+    verbose: bool = False
+
+
+@dataclass
+class ConvertOutcome:
+    """What a :class:`ConvertRequest` comes to, before anything is written: the lines to say (stderr, in
+    order), the exit status, a failure to report after them (``error``: nothing written), the text for
+    stdout (no ``-o``: the one file), and whether the files are to be written (:func:`write_conversion`)."""
+
+    conversion: Conversion
+    said: list[str] = field(default_factory=list)
+    status: int = 0
+    error: str | None = None
+    stdout: str | None = None
+    writes: bool = False
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def plan_convert(request: ConvertRequest) -> ConvertOutcome:
+    """Convert as :func:`convert` does and decide, by the request's policy, what to say and whether to write
+    (or print) the result. Writes nothing."""
+    conv = convert(request.src, request.to, request.out, request.fmt)
+    outcome = ConvertOutcome(conv, said=_source_lines(conv, request.src))
+    if not _may_go_on(outcome, request):
+        return outcome
+    outcome.said += _loss_lines(conv, request.to, request.verbose)
+    refusal = _strict_refusal(conv) if request.strict else None
+    if refusal is not None:
+        outcome.said.append(refusal)
+        outcome.status = 1
+    elif request.out is None:
+        (outcome.stdout,) = conv.files.values()
+    else:
+        outcome.writes = True
+    return outcome
+
+
+def _source_lines(conv: Conversion, src: str) -> list[str]:
+    """The notes on the source: files left unread, files that cannot be read, structural errors."""
+    said = [f"note: {note}" for note in conv.notes]
+    said += [d.format() for d in conv.diagnostics if d.code == "EV100"]
+    others = sum(1 for d in conv.diagnostics if d.severity == "error" and d.code != "EV100")
+    if others:
+        said.append(f"note: the source has {_count(others, 'structural error')} (see 'evalfmt validate {src}'); "
+                    "they are carried over as they are")
+    return said
+
+
+def _may_go_on(outcome: ConvertOutcome, request: ConvertRequest) -> bool:
+    """False (with the status or error set) when the conversion ends before any loss line: unreadable
+    source files without ``force``, nothing the target can hold, or several files and no ``-o``."""
+    conv = outcome.conversion
+    unread = sum(1 for d in conv.diagnostics if d.code == "EV100")
+    if unread and not request.force:
+        outcome.said.append(f"{request.src}: {_count(unread, 'file')} could not be read, so converting would drop "
+                            "them; fix them or use --force")
+        outcome.status = 1
+    elif not conv.files and conv.skipped:
+        outcome.error = f"nothing written: {conv.skipped[0]}"
+    elif request.out is None and len(conv.files) != 1:
+        outcome.said.append(f"the {request.to} output is {len(conv.files)} files: give -o DIR")
+        outcome.status = 2
+    else:
+        return True
+    return False
+
+
+def _loss_lines(conv: Conversion, to: str, verbose: bool) -> list[str]:
+    """What is not written, not converted, lost, and kept in a form ``to`` does not act on (each, or counted)."""
+    said = [f"not written: {line}" for line in conv.skipped] + [f"not converted: {line}" for line in conv.left_out]
+    said += [loss.format() for loss in conv.losses if loss.lost]
+    kept = [loss for loss in conv.losses if not loss.lost]
+    if verbose:
+        said += [item.format() for item in kept]
+    elif kept:
+        said.append(f"kept {_count(len(kept), 'field')} as metadata or custom types {to} does not act on "
+                    "(converting back restores them): --verbose lists them")
+    return said
+
+
+def _strict_refusal(conv: Conversion) -> str | None:
+    """Why ``--strict`` writes nothing (cases left out, fields lost), or None."""
+    if conv.left_out:
+        return f"--strict: {_count(len(conv.left_out), 'case')} would be left out; nothing written"
+    lost = sum(1 for loss in conv.losses if loss.lost)
+    if lost:
+        return f"--strict: {_count(lost, 'field')} would be lost; nothing written"
+    return None
+
+
+def write_conversion(conv: Conversion, notify=None) -> list[str]:
+    """Write the files of ``conv`` and the fixtures it copies, as one set (``notify``: see :func:`write_files`).
+    Returns the lines that say what was done: each copy, the files written, each output skill folder that
+    holds no SKILL.md."""
+    assert conv.root is not None  # convert() sets it whenever out is given
+    copied = copied_files(conv.copies)
+    written = write_files({**conv.files, **copied}, conv.root, notify=notify)
+    said = [f"copied fixture {origin} to {dst} (terum reads fixtures only inside the skill folder)"
+            for dst, origin in conv.copies.items()]
+    total = len(conv.files) + len(copied)
+    said.append(f"wrote {_count(len(written), 'file')}"
+                + (f" ({total - len(written)} unchanged)" if len(written) != total else ""))
+    said += [f"warning: {folder} has no SKILL.md, so evalfmt does not read its evals/ and terum has no skill to run "
+             f"them with: add {os.path.join(folder, 'SKILL.md')}, or convert into the skill's folder"
+             for folder in conv.no_skill_md]
+    return said
+
+
 @dataclass
 class _Place:
     """Where one eval set of a conversion goes: the source, ``-o``, the target, whether there are several
@@ -143,7 +271,7 @@ class _Place:
 
 def _convert_set(conv: Conversion, at: _Place, evalset) -> None:
     """Rebase and write one eval set into ``conv``: its files, losses, copies, and what is skipped."""
-    from .rebase import rebase
+    from .rebase import rebase  # 0.2 ms to import (python -X importtime): only to convert, not on validate's path
 
     out, target = at.out, at.target
     if evalset.format != target.name:
@@ -176,7 +304,7 @@ def _skill_folder_needed(folder: str, missing: list[str]) -> None:
 def _per_skill(sets: list, target, losses: list) -> list:
     """The eval sets a target whose trigger prompts belong to one skill writes: one per skill the tests
     of a set name (:mod:`evalfmt.formats.by_skill`); the tests that name none are losses."""
-    from .formats.by_skill import split
+    from .formats.by_skill import split  # 0.2 ms to import (python -X importtime): only to convert (see rebase)
 
     out = []
     for evalset in sets:

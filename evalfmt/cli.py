@@ -48,7 +48,7 @@ class LazyGroup(click.Group):
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
-            import difflib
+            import difflib  # 1 ms to import (python -X importtime): only for a mistyped command
 
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.6)
             ctx.fail(f"no such command '{name}'" + (f" (did you mean '{close[0]}'?)" if close else ""))

@@ -388,31 +388,42 @@ class _Parser:
         return lo, hi, lazy, text
 
     def atom(self) -> _Node:
-        start = self.pos
         c = self.peek()
-        if c == "^":
-            self.pos += 1
-            text = f"(?<![^{_lt()}])" if self.m else "\\A"
-            return _Node(text, True, 0, 0, quantifiable=False)
-        if c == "$":
-            self.pos += 1
-            if self.m:
-                return _Node(f"(?![^{_lt()}])", True, 0, 0, quantifiable=False)
-            self.note("subtle", "'$' matches only at the very end in ECMAScript; Python's '$' also matches before a "
-                                "final newline", start)
-            return _Node("\\Z", True, 0, 0, quantifiable=False)
-        if c == ".":
-            self.pos += 1
-            if not self.s:
-                self.note("subtle", "'.' does not match '\\r', U+2028 or U+2029 in ECMAScript (Python's '.' does)",
-                          start)
-            return _Node(_ANY if self.s else _DOT, True, 1, 1)
-        if c == "(":
-            return self.group()
-        if c == "[":
-            return self.char_class()
-        if c == "\\":
-            return self.atom_escape()
+        special = _ATOMS.get(c)
+        if special is not None:
+            return special(self)
+        start = self.pos
+        self._refuse_syntax_char(c, start)
+        self.pos += 1
+        if not self.u and _is_surrogate(ord(c)):
+            self.note("subtle", "without the 'u' flag ECMAScript matches UTF-16 code units: a character outside the "
+                                "BMP is two units", start)
+        return self.char(ord(c))
+
+    def _caret(self) -> _Node:
+        self.pos += 1
+        text = f"(?<![^{_lt()}])" if self.m else "\\A"
+        return _Node(text, True, 0, 0, quantifiable=False)
+
+    def _dollar(self) -> _Node:
+        start = self.pos
+        self.pos += 1
+        if self.m:
+            return _Node(f"(?![^{_lt()}])", True, 0, 0, quantifiable=False)
+        self.note("subtle", "'$' matches only at the very end in ECMAScript; Python's '$' also matches before a "
+                            "final newline", start)
+        return _Node("\\Z", True, 0, 0, quantifiable=False)
+
+    def _dot(self) -> _Node:
+        start = self.pos
+        self.pos += 1
+        if not self.s:
+            self.note("subtle", "'.' does not match '\\r', U+2028 or U+2029 in ECMAScript (Python's '.' does)",
+                      start)
+        return _Node(_ANY if self.s else _DOT, True, 1, 1)
+
+    def _refuse_syntax_char(self, c: str, start: int) -> None:
+        """Refuse a quantifier with nothing to repeat, and (with u) a lone bracket; note ``{,n}``."""
         if c in ("*", "+", "?"):
             raise self.err("nothing to repeat")
         if c == "{":
@@ -426,11 +437,6 @@ class _Parser:
             raise self.err("lone quantifier brackets" if c == "}" else "lone ']'")
         if c == ")":
             raise self.err("unmatched ')'")  # pragma: no cover - handled by parse()
-        self.pos += 1
-        if not self.u and _is_surrogate(ord(c)):
-            self.note("subtle", "without the 'u' flag ECMAScript matches UTF-16 code units: a character outside the "
-                                "BMP is two units", start)
-        return self.char(ord(c))
 
     def char(self, cp: int) -> _Node:
         if self.i and cp in _FOLD_SPECIAL[self.u]:
@@ -446,42 +452,7 @@ class _Parser:
     def group(self) -> _Node:
         start = self.pos
         self.pos += 1
-        kind = "capture"
-        name = None
-        if self.eat("?"):
-            if self.eat(":"):
-                kind = "group"
-            elif self.eat("="):
-                kind = "ahead"
-            elif self.eat("!"):
-                kind = "nahead"
-            elif self.eat("<="):
-                kind = "behind"
-            elif self.eat("<!"):
-                kind = "nbehind"
-            elif self.eat("<"):
-                name_re = re.compile(r"([A-Za-z_$\u0080-\U0010ffff][A-Za-z0-9_$\u0080-\U0010ffff\u200c\u200d]*)>")
-                m = name_re.match(self.src, self.pos)
-                if not m or not _code_points(m.group(1)).replace("$", "_").isidentifier():
-                    raise self.err("invalid capture group name", start)
-                name = m.group(1)
-                self.pos = m.end()
-                if self.group_names.get(name) != self.group_count + 1:
-                    raise self.err(f"duplicate capture group name '{name}'", start)
-                kind = "capture"
-            else:
-                nxt = self.src[self.pos:self.pos + 2]
-                if nxt.startswith("P"):
-                    raise self.err("invalid group '(?P': Python's named-group syntax is not ECMAScript (use "
-                                   "'(?<name>...)')", start)
-                if nxt[:1] in ("i", "m", "s", "x", "-", "a", "u", "L"):
-                    raise self.err("invalid group: inline flags like '(?i)' are not ECMAScript (use the flags "
-                                   "argument)", start)
-                if nxt.startswith("#"):
-                    raise self.err("invalid group: '(?#...)' comments are not ECMAScript", start)
-                if nxt.startswith(">"):
-                    raise self.err("invalid group: atomic groups '(?>...)' are not ECMAScript", start)
-                raise self.err("invalid group", start)
+        kind, name = self._group_kind(start) if self.eat("?") else ("capture", None)
         gnum = 0
         if kind == "capture":
             self.group_count += 1
@@ -502,6 +473,22 @@ class _Parser:
             # Annex B: a lookahead may carry a quantifier without the u flag.
             return _Node(f"(?:(?{op}{inner.text}))", True, 0, 0, quantifiable=not self.u)
         return self.lookbehind(inner, kind == "behind", start)
+
+    def _group_kind(self, start: int) -> tuple[str, str | None]:
+        """After ``(?``: the kind of group (and a capture's name); refuses what is not ECMAScript."""
+        for prefix, kind in _GROUP_PREFIXES:
+            if self.eat(prefix):
+                return kind, None
+        if not self.eat("<"):
+            raise self.err(_invalid_group(self.src[self.pos:self.pos + 2]), start)
+        m = _GROUP_NAME.match(self.src, self.pos)
+        if not m or not _code_points(m.group(1)).replace("$", "_").isidentifier():
+            raise self.err("invalid capture group name", start)
+        name = m.group(1)
+        self.pos = m.end()
+        if self.group_names.get(name) != self.group_count + 1:
+            raise self.err(f"duplicate capture group name '{name}'", start)
+        return "capture", name
 
     def lookbehind(self, inner: _Node, positive: bool, start: int) -> _Node:
         op = "<=" if positive else "<!"
@@ -625,48 +612,59 @@ class _Parser:
     def character_escape(self, start: int, in_class: bool) -> int | None:
         """The code point of a character escape after the backslash; None for Annex B's lone ``\\c``."""
         c = self.peek()
-        simple = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
-        if c in simple:
+        if c in _SIMPLE_ESCAPES:
             self.pos += 1
-            return simple[c]
+            return _SIMPLE_ESCAPES[c]
         if c == "c":
-            nxt = self.peek(1)
-            if nxt.isascii() and nxt.isalpha():
-                self.pos += 2
-                return ord(nxt) % 32
-            if in_class and not self.u and (nxt.isdigit() or nxt == "_"):
-                self.pos += 2
-                return ord(nxt) % 32
-            if self.u:
-                raise self.err("invalid unicode escape '\\c'", start)
-            return None  # the backslash is literal; 'c' is read next as ordinary text
+            return self._control_escape(start, in_class)
         if c == "0" and not self.peek(1).isdigit():
             self.pos += 1
             return 0
         if c.isdigit():  # in a class: legacy octal, \8 \9 identity
-            if self.u:
-                raise self.err("invalid class escape" if in_class else "invalid decimal escape", start)
-            if c in "89":
-                self.pos += 1
-                self.note("differs", f"'\\{c}' is a literal '{c}' in ECMAScript", start)
-                return ord(c)
-            self.note("differs", "an octal escape in ECMAScript", start)
-            return self.legacy_octal()
+            return self._digit_escape(c, start, in_class)
         if c == "x":
-            m = re.compile(r"x([0-9A-Fa-f]{2})").match(self.src, self.pos)
-            if m:
-                self.pos = m.end()
-                return int(m.group(1), 16)
-            if self.u:
-                raise self.err("invalid escape '\\x'", start)
-            if self.peek(1) == "{":
-                self.note("differs", "'\\x{...}' is not a code point escape in ECMAScript: it reads as 'x' and a "
-                                     "quantifier", start)
-            self.pos += 1
-            return ord("x")
+            return self._hex_escape(start)
         if c == "u":
             return self.unicode_escape(start)
-        # identity escapes
+        return self._identity_escape(c, start, in_class)
+
+    def _control_escape(self, start: int, in_class: bool) -> int | None:
+        """``\\cX``: a control character; None when no letter follows (Annex B: a literal backslash)."""
+        nxt = self.peek(1)
+        if (nxt.isascii() and nxt.isalpha()) or (in_class and not self.u and (nxt.isdigit() or nxt == "_")):
+            self.pos += 2
+            return ord(nxt) % 32
+        if self.u:
+            raise self.err("invalid unicode escape '\\c'", start)
+        return None  # the backslash is literal; 'c' is read next as ordinary text
+
+    def _digit_escape(self, c: str, start: int, in_class: bool) -> int:
+        """A digit after the backslash where it is no backreference: \\8 and \\9 literal, else legacy octal."""
+        if self.u:
+            raise self.err("invalid class escape" if in_class else "invalid decimal escape", start)
+        if c in "89":
+            self.pos += 1
+            self.note("differs", f"'\\{c}' is a literal '{c}' in ECMAScript", start)
+            return ord(c)
+        self.note("differs", "an octal escape in ECMAScript", start)
+        return self.legacy_octal()
+
+    def _hex_escape(self, start: int) -> int:
+        """``\\xHH``; without u a ``\\x`` not followed by two hex digits is the letter x."""
+        m = re.compile(r"x([0-9A-Fa-f]{2})").match(self.src, self.pos)
+        if m:
+            self.pos = m.end()
+            return int(m.group(1), 16)
+        if self.u:
+            raise self.err("invalid escape '\\x'", start)
+        if self.peek(1) == "{":
+            self.note("differs", "'\\x{...}' is not a code point escape in ECMAScript: it reads as 'x' and a "
+                                 "quantifier", start)
+        self.pos += 1
+        return ord("x")
+
+    def _identity_escape(self, c: str, start: int, in_class: bool) -> int:
+        """A backslash before a character that stands for itself (with u: only a syntax character)."""
         if self.u:
             if c in _SYNTAX or (in_class and c == "-"):
                 self.pos += 1
@@ -676,10 +674,7 @@ class _Parser:
             raise self.err("invalid named reference", start)
         self.pos += 1
         if c.isascii() and c.isalpha():
-            py = {"A": "start of string", "Z": "end of string", "z": "end of string", "G": "a match anchor",
-                  "a": "a bell character", "e": "an escape character", "N": "a named character", "U": "a code point "
-                                                                                                      "escape",
-                  "h": "a horizontal space", "K": "a match reset", "R": "a line break", "Q": "a quote"}.get(c)
+            py = _OTHER_ESCAPES.get(c)
             extra = f" (perhaps meant as {py})" if py else ""
             self.note("differs", f"'\\{c}' is a literal '{c}' in ECMAScript{extra}", start)
         return ord(c)
@@ -776,6 +771,32 @@ class _Parser:
             return 0x5C
         return cp
 
+
+_SIMPLE_ESCAPES = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
+#: What a letter escape means in other regex dialects (ECMAScript reads it as the letter).
+_OTHER_ESCAPES = {"A": "start of string", "Z": "end of string", "z": "end of string", "G": "a match anchor",
+                  "a": "a bell character", "e": "an escape character", "N": "a named character",
+                  "U": "a code point escape", "h": "a horizontal space", "K": "a match reset", "R": "a line break",
+                  "Q": "a quote"}
+#: After ``(?``: the prefix of each kind of group but a named capture, in the order they are tried.
+_GROUP_PREFIXES = ((":", "group"), ("=", "ahead"), ("!", "nahead"), ("<=", "behind"), ("<!", "nbehind"))
+_GROUP_NAME = re.compile(r"([A-Za-z_$\u0080-\U0010ffff][A-Za-z0-9_$\u0080-\U0010ffff\u200c\u200d]*)>")
+#: What a group of another regex dialect is, by what follows ``(?`` (its first character).
+_OTHER_GROUPS = {"P": "invalid group '(?P': Python's named-group syntax is not ECMAScript (use '(?<name>...)')",
+                 **dict.fromkeys(("i", "m", "s", "x", "-", "a", "u", "L"),
+                                 "invalid group: inline flags like '(?i)' are not ECMAScript (use the flags argument)"),
+                 "#": "invalid group: '(?#...)' comments are not ECMAScript",
+                 ">": "invalid group: atomic groups '(?>...)' are not ECMAScript"}
+
+
+def _invalid_group(nxt: str) -> str:
+    """Why ``(?`` followed by ``nxt`` is no group of ECMAScript's."""
+    return _OTHER_GROUPS.get(nxt[:1], "invalid group")
+
+
+#: The atoms that start with a character of their own (anything else is that character, or refused).
+_ATOMS = {"^": _Parser._caret, "$": _Parser._dollar, ".": _Parser._dot, "(": _Parser.group, "[": _Parser.char_class,
+          "\\": _Parser.atom_escape}
 
 #: Under the i flag, keyed by the u flag: each group of characters Python's IGNORECASE folds together
 #: where ECMAScript keeps some apart, as ECMAScript's classes of its characters. Without u, ECMAScript

@@ -32,6 +32,7 @@ Standard library only, and cheap: it is on every command's reading path.
 from __future__ import annotations
 
 import glob as globmod
+import hashlib
 import os
 import stat as statmod
 import time
@@ -67,8 +68,6 @@ def _kind(mode: int) -> str:
 
 
 def _digest(data: bytes) -> str:
-    import hashlib  # (only for a file changed within the racy window: most runs never load OpenSSL)
-
     return hashlib.sha256(data).hexdigest()
 
 

@@ -26,6 +26,7 @@ Every failure raises :class:`~evalfmt.errors.LoadError` with path, line and colu
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import re
@@ -307,33 +308,97 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 
 def _index_json(text: str) -> tuple[Any, list[Duplicate]]:
     """Re-read valid JSON into YMap/YSeq with positions (iterative; only called when positions are needed)."""
-    dups: list[Duplicate] = []
     # Precompute line starts for offset -> (line, col).
     starts = [0]
     for nl in re.finditer("\n", text):
         starts.append(nl.end())
-    import bisect
 
     def at(off: int) -> tuple[int, int]:
         i = bisect.bisect_right(starts, off) - 1
         return i + 1, off - starts[i] + 1
 
+    tree = _JsonTree()
     i = _WS.match(text, 0).end()
-    # Stack frames: [container, path, pending_key, key_pos]
-    stack: list[list] = []
-    root = None
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if tree.wants_key() and c == '"':
+            m = _STRING.match(text, i)
+            assert m is not None  # the text is valid JSON: a '"' starts a string
+            tree.key(json.loads(m.group(0)), at(i))
+            i = _WS.match(text, m.end()).end() + 1  # skip ':'
+        elif c in "{[":
+            tree.open(YMap() if c == "{" else YSeq(), at(i))
+            i += 1
+        elif c in "}]":
+            tree.stack.pop()
+            i += 1
+        elif c == ",":
+            i += 1
+        else:
+            vp = at(i)
+            value, i = _json_scalar(text, i)
+            if i < 0:  # pragma: no cover - the text was valid JSON for orjson
+                break
+            tree.attach(value, vp)
+        i = _WS.match(text, i).end()
+    return tree.root, tree.dups
 
-    def attach(value: Any, vp: tuple[int, int]) -> None:
-        nonlocal root
-        if not stack:
-            root = value
+
+def _json_scalar(text: str, i: int) -> tuple[Any, int]:
+    """The string, literal or number at ``i`` of valid JSON, and where it ends (-1: none is there)."""
+    if text[i] == '"':
+        m = _STRING.match(text, i)
+        assert m is not None  # the text is valid JSON: a '"' starts a string
+        return json.loads(m.group(0)), m.end()
+    for word, value in _JSON_WORDS:
+        if text.startswith(word, i):
+            return value, i + len(word)
+    m = _NUMBER.match(text, i)
+    if not m:
+        return None, -1
+    tok = m.group(0)
+    return (int(tok) if re.fullmatch(r"-?\d+", tok) else float(tok)), m.end()
+
+
+_JSON_WORDS = (("true", True), ("false", False), ("null", None))
+
+
+class _JsonTree:
+    """The containers of a JSON text being indexed: the open ones (frames ``[container, path,
+    pending_key, key_pos]``), the root, and the duplicate keys met."""
+
+    def __init__(self) -> None:
+        self.stack: list[list] = []
+        self.root: Any = None
+        self.dups: list[Duplicate] = []
+
+    def wants_key(self) -> bool:
+        return bool(self.stack) and isinstance(self.stack[-1][0], YMap) and self.stack[-1][2] is None
+
+    def key(self, key: Any, kp: tuple[int, int]) -> None:
+        self.stack[-1][2] = key
+        self.stack[-1][3] = kp
+
+    def open(self, cont: YMap | YSeq, vp: tuple[int, int]) -> None:
+        cont.pos = vp
+        path = []
+        if self.stack:
+            parent = self.stack[-1]
+            path = parent[1] + [parent[2] if isinstance(parent[0], YMap) else len(parent[0])]
+        self.attach(cont, vp)
+        self.stack.append([cont, path, None, None])
+
+    def attach(self, value: Any, vp: tuple[int, int]) -> None:
+        if not self.stack:
+            self.root = value
             return
-        frame = stack[-1]
+        frame = self.stack[-1]
         cont = frame[0]
         if isinstance(cont, YMap):
             key, kp = frame[2], frame[3]
             if key in cont:
-                dups.append(Duplicate(tuple(frame[1]), key, Pos(*cont.kpos[key]), Pos(*kp)))
+                self.dups.append(Duplicate(tuple(frame[1]), key, Pos(*cont.kpos[key]), Pos(*kp)))
             cont[key] = value
             cont.kpos[key] = kp
             cont.vpos[key] = vp
@@ -341,57 +406,6 @@ def _index_json(text: str) -> tuple[Any, list[Duplicate]]:
         else:
             cont.append(value)
             cont.ipos.append(vp)
-
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if stack and isinstance(stack[-1][0], YMap) and stack[-1][2] is None and c == '"':
-            m = _STRING.match(text, i)
-            assert m is not None  # the text is valid JSON: a '"' starts a string
-            stack[-1][2] = json.loads(m.group(0))
-            stack[-1][3] = at(i)
-            i = _WS.match(text, m.end()).end() + 1  # skip ':'
-            i = _WS.match(text, i).end()
-            continue
-        vp = at(i)
-        if c == "{" or c == "[":
-            cont = YMap() if c == "{" else YSeq()
-            cont.pos = vp
-            path = []
-            if stack:
-                parent = stack[-1]
-                path = parent[1] + [parent[2] if isinstance(parent[0], YMap) else len(parent[0])]
-            attach(cont, vp)
-            stack.append([cont, path, None, None])
-            i += 1
-        elif c == "}" or c == "]":
-            stack.pop()
-            i += 1
-        elif c == ",":
-            i += 1
-        elif c == '"':
-            m = _STRING.match(text, i)
-            assert m is not None  # the text is valid JSON: a '"' starts a string
-            attach(json.loads(m.group(0)), vp)
-            i = m.end()
-        elif text.startswith("true", i):
-            attach(True, vp)
-            i += 4
-        elif text.startswith("false", i):
-            attach(False, vp)
-            i += 5
-        elif text.startswith("null", i):
-            attach(None, vp)
-            i += 4
-        else:
-            m = _NUMBER.match(text, i)
-            if not m:  # pragma: no cover - the text was valid JSON for orjson
-                break
-            tok = m.group(0)
-            attach(int(tok) if re.fullmatch(r"-?\d+", tok) else float(tok), vp)
-            i = m.end()
-        i = _WS.match(text, i).end()
-    return root, dups
 
 
 # ------------------------------------------------------------------------------------------ YAML
@@ -460,132 +474,26 @@ def _tagged(value: str, tag: str, path: str, mark) -> Any:
 
 
 def _load_yaml(text: str, path: str, max_bytes: int) -> tuple[Any, list[Duplicate]]:
+    # ruamel's parser: 10 ms to import (python -X importtime), only for a YAML file (a cached run reads none)
     from _ruamel_yaml import CParser
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml import events as ev
 
-    Scalar, Alias = ev.ScalarEvent, ev.AliasEvent
-    MapStart, MapEnd = ev.MappingStartEvent, ev.MappingEndEvent
-    SeqStart, SeqEnd = ev.SequenceStartEvent, ev.SequenceEndEvent
-    DocStart, StreamEnd = ev.DocumentStartEvent, ev.StreamEndEvent
-
+    tree = _YamlTree(path, max_bytes - len(text), max_bytes)
+    handlers = {ev.ScalarEvent: tree.scalar, ev.AliasEvent: tree.alias,
+                ev.MappingStartEvent: tree.map_start, ev.SequenceStartEvent: tree.seq_start,
+                ev.MappingEndEvent: tree.end, ev.SequenceEndEvent: tree.end, ev.DocumentStartEvent: tree.document}
+    stream_end = ev.StreamEndEvent
     parser = CParser(text)
-    dups: list[Duplicate] = []
-    anchors: dict[str, tuple[Any, int, int]] = {}  # name -> (value, nodes, characters)
-    # frame: [container, anchor, start_count, is_map, pending_key, key_pos, path, start_chars]
-    stack: list[list] = []
-    root: Any = None
-    docs = 0
-    count = 0
-    expanded = 0
-    # characters of scalar text read so far, aliases counted at their full size: what the document
-    # weighs once its aliases are expanded (the file's own size plus what aliases add)
-    chars = 0
-    budget = max_bytes - len(text)
-    _no_key = _NoKey
-
-    def attach(value: Any, vp: tuple[int, int], mark, is_scalar_key: bool, raw_key: str | None) -> None:
-        nonlocal root
-        if not stack:
-            root = value
-            return
-        frame = stack[-1]
-        cont = frame[0]
-        if frame[3]:
-            if frame[4] is _no_key:
-                if not is_scalar_key:
-                    raise LoadError("invalid YAML: a mapping or sequence used as a key is not supported",
-                                    path, vp[0], vp[1])
-                frame[4] = raw_key
-                frame[5] = vp
-                return
-            key = frame[4]
-            if key in cont:
-                dups.append(Duplicate(tuple(frame[6]), key, Pos(*cont.kpos[key]), Pos(*frame[5])))
-            cont[key] = value
-            cont.kpos[key] = frame[5]
-            cont.vpos[key] = vp
-            frame[4] = _no_key
-        else:
-            cont.append(value)
-            cont.ipos.append(vp)
-
-    def child_path() -> list:
-        if not stack:
-            return []
-        f = stack[-1]
-        return f[6] + [f[4] if f[3] else len(f[0])]
-
     try:
         while True:
             event = parser.get_event()
             et = type(event)
-            if et is Scalar:
-                count += 1
-                mark = event.start_mark
-                vp = (mark.line + 1, mark.column + 1)
-                raw = event.value
-                chars += len(raw)
-                if event.tag is not None and event.tag != "!":
-                    value = _tagged(raw, event.tag, path, mark)
-                elif event.implicit[0]:
-                    try:
-                        value = resolve_plain(raw)
-                    except ValueError:  # an integer of more digits than Python converts (4,300)
-                        value = _big_int(10 ** 400, raw, path, mark)
-                else:
-                    value = raw
-                if type(value) is int and not _INT_MIN <= value < _INT_END:
-                    value = _big_int(value, raw, path, mark)
-                if event.anchor is not None:
-                    anchors[event.anchor] = (value, 1, len(raw))
-                attach(value, vp, mark, True, raw)
-            elif et is MapStart or et is SeqStart:
-                count += 1
-                if len(stack) >= MAX_DEPTH:
-                    m = event.start_mark
-                    raise LoadError(f"nesting is deeper than {MAX_DEPTH} levels", path, m.line + 1, m.column + 1)
-                mark = event.start_mark
-                vp = (mark.line + 1, mark.column + 1)
-                cont = YMap() if et is MapStart else YSeq()
-                cont.pos = vp
-                cpath = child_path()
-                attach(cont, vp, mark, False, None)
-                stack.append([cont, event.anchor, count, et is MapStart, _no_key, None, cpath, chars])
-            elif et is MapEnd or et is SeqEnd:
-                frame = stack.pop()
-                if frame[1] is not None:
-                    anchors[frame[1]] = (frame[0], count - frame[2] + 1, chars - frame[7])
-            elif et is Alias:
-                mark = event.start_mark
-                if event.anchor not in anchors:
-                    raise LoadError(f"invalid YAML: unknown alias *{event.anchor}", path, mark.line + 1,
-                                    mark.column + 1)
-                value, size, weight = anchors[event.anchor]
-                expanded += size
-                count += size
-                chars += weight
-                budget -= weight
-                if expanded > MAX_ALIAS_NODES:
-                    raise LoadError(
-                        f"aliases expand to more than {MAX_ALIAS_NODES} nodes (an alias bomb?)",
-                        path, mark.line + 1, mark.column + 1,
-                    )
-                if budget < 0:
-                    raise LoadError(
-                        f"aliases expand the document to more than {_fmt_size(max_bytes)} (an alias bomb?); "
-                        "set EVALFMT_MAX_BYTES to raise the limit", path, mark.line + 1, mark.column + 1)
-                is_scalar = not isinstance(value, (dict, list))
-                attach(value, (mark.line + 1, mark.column + 1), mark, is_scalar,
-                       (value if isinstance(value, str) else _key_text(value)) if is_scalar else None)
-            elif et is DocStart:
-                docs += 1
-                if docs > 1:
-                    m = event.start_mark
-                    raise LoadError("a file must hold one YAML document, this one holds several", path,
-                                    m.line + 1, m.column + 1)
-            elif et is StreamEnd:
+            if et is stream_end:
                 break
+            handler = handlers.get(et)
+            if handler is not None:
+                handler(event)
     except LoadError:
         raise
     except MarkedYAMLError as exc:
@@ -601,51 +509,197 @@ def _load_yaml(text: str, path: str, max_bytes: int) -> tuple[Any, list[Duplicat
             parser.dispose()
         except Exception:  # pragma: no cover
             pass
-    return root, dups
+    return tree.root, tree.dups
+
+
+class _YamlTree:
+    """The located data of one YAML document, built from the parser's events, with the duplicate keys
+    met and the weight of what aliases expand to (an alias bomb stops the reading)."""
+
+    def __init__(self, path: str, budget: int, max_bytes: int) -> None:
+        self.path = path
+        self.max_bytes = max_bytes
+        self.dups: list[Duplicate] = []
+        self.anchors: dict[str, tuple[Any, int, int]] = {}  # name -> (value, nodes, characters)
+        # frame: [container, anchor, start_count, is_map, pending_key, key_pos, path, start_chars]
+        self.stack: list[list] = []
+        self.root: Any = None
+        self.docs = 0
+        self.count = 0
+        self.expanded = 0
+        # characters of scalar text read so far, aliases counted at their full size: what the document
+        # weighs once its aliases are expanded (the file's own size plus what aliases add)
+        self.chars = 0
+        self.budget = budget  # what aliases may add before the document passes max_bytes
+
+    def _error(self, message: str, mark) -> LoadError:
+        return LoadError(message, self.path, mark.line + 1, mark.column + 1)
+
+    def attach(self, value: Any, vp: tuple[int, int], is_scalar_key: bool, raw_key: str | None) -> None:
+        if not self.stack:
+            self.root = value
+            return
+        frame = self.stack[-1]
+        cont = frame[0]
+        if not frame[3]:
+            cont.append(value)
+            cont.ipos.append(vp)
+            return
+        if frame[4] is _NoKey:
+            if not is_scalar_key:
+                raise LoadError("invalid YAML: a mapping or sequence used as a key is not supported",
+                                self.path, vp[0], vp[1])
+            frame[4] = raw_key
+            frame[5] = vp
+            return
+        key = frame[4]
+        if key in cont:
+            self.dups.append(Duplicate(tuple(frame[6]), key, Pos(*cont.kpos[key]), Pos(*frame[5])))
+        cont[key] = value
+        cont.kpos[key] = frame[5]
+        cont.vpos[key] = vp
+        frame[4] = _NoKey
+
+    def child_path(self) -> list:
+        if not self.stack:
+            return []
+        f = self.stack[-1]
+        return f[6] + [f[4] if f[3] else len(f[0])]
+
+    def scalar(self, event) -> None:
+        self.count += 1
+        mark = event.start_mark
+        raw = event.value
+        self.chars += len(raw)
+        value = _scalar_value(event, self.path)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = (value, 1, len(raw))
+        self.attach(value, (mark.line + 1, mark.column + 1), True, raw)
+
+    def map_start(self, event) -> None:
+        self._start(event, YMap())
+
+    def seq_start(self, event) -> None:
+        self._start(event, YSeq())
+
+    def _start(self, event, cont: YMap | YSeq) -> None:
+        self.count += 1
+        mark = event.start_mark
+        if len(self.stack) >= MAX_DEPTH:
+            raise self._error(f"nesting is deeper than {MAX_DEPTH} levels", mark)
+        vp = (mark.line + 1, mark.column + 1)
+        cont.pos = vp
+        cpath = self.child_path()
+        self.attach(cont, vp, False, None)
+        self.stack.append([cont, event.anchor, self.count, isinstance(cont, YMap), _NoKey, None, cpath, self.chars])
+
+    def end(self, event) -> None:
+        frame = self.stack.pop()
+        if frame[1] is not None:
+            self.anchors[frame[1]] = (frame[0], self.count - frame[2] + 1, self.chars - frame[7])
+
+    def alias(self, event) -> None:
+        mark = event.start_mark
+        if event.anchor not in self.anchors:
+            raise self._error(f"invalid YAML: unknown alias *{event.anchor}", mark)
+        value, size, weight = self.anchors[event.anchor]
+        self.expanded += size
+        self.count += size
+        self.chars += weight
+        self.budget -= weight
+        if self.expanded > MAX_ALIAS_NODES:
+            raise self._error(f"aliases expand to more than {MAX_ALIAS_NODES} nodes (an alias bomb?)", mark)
+        if self.budget < 0:
+            raise self._error(f"aliases expand the document to more than {_fmt_size(self.max_bytes)} (an alias "
+                              "bomb?); set EVALFMT_MAX_BYTES to raise the limit", mark)
+        is_scalar = not isinstance(value, (dict, list))
+        self.attach(value, (mark.line + 1, mark.column + 1), is_scalar,
+                    (value if isinstance(value, str) else _key_text(value)) if is_scalar else None)
+
+    def document(self, event) -> None:
+        self.docs += 1
+        if self.docs > 1:
+            raise self._error("a file must hold one YAML document, this one holds several", event.start_mark)
+
+
+def _scalar_value(event, path: str) -> Any:
+    """The value of a scalar event: by its tag, by the core schema when plain, else its text; an integer
+    beyond 64 bits as a float."""
+    mark = event.start_mark
+    raw = event.value
+    if event.tag is not None and event.tag != "!":
+        value = _tagged(raw, event.tag, path, mark)
+    elif event.implicit[0]:
+        try:
+            value = resolve_plain(raw)
+        except ValueError:  # an integer of more digits than Python converts (4,300)
+            value = _big_int(10 ** 400, raw, path, mark)
+    else:
+        value = raw
+    if type(value) is int and not _INT_MIN <= value < _INT_END:
+        value = _big_int(value, raw, path, mark)
+    return value
 
 
 def check_expanded_size(data: Any, path: str, max_bytes: int) -> None:
     """For data whose aliases share nodes (a parser other than :func:`_load_yaml`, which counts as it
     reads): raise the alias-bomb :class:`LoadError` when the text of its keys and strings, each
     shared node counted every time it appears, passes ``max_bytes``; at the value where it does."""
+    sizes = _container_sizes(data)
+    if _weight(data, sizes) <= max_bytes:
+        return
+    line, col = _where_it_passes(data, sizes, max_bytes)
+    raise LoadError(f"aliases expand the document to more than {_fmt_size(max_bytes)} (an alias bomb?); "
+                    "set EVALFMT_MAX_BYTES to raise the limit", path, line, col)
+
+
+def _children(node: Any) -> list | None:
+    """(key, value) of each child of a mapping or sequence; None for anything else."""
+    if isinstance(node, dict):
+        return list(node.items())
+    return list(enumerate(node)) if isinstance(node, list) else None
+
+
+def _key_weight(key: Any) -> int:
+    return len(key) if isinstance(key, str) else 0
+
+
+def _container_sizes(data: Any) -> dict[int, int]:
+    """The expanded size of every container (by id), each computed once (post-order)."""
     sizes: dict[int, int] = {}
     stack: list[tuple[Any, bool]] = [(data, False)]
-    while stack:  # the size of every container, each computed once (post-order)
+    while stack:
         node, done = stack.pop()
-        if id(node) in sizes:
-            continue
-        children = list(node.items()) if isinstance(node, dict) else list(enumerate(node)) \
-            if isinstance(node, list) else None
+        children = None if id(node) in sizes else _children(node)
         if children is None:
             continue
         if not done:
             stack.append((node, True))
             stack.extend((v, False) for _, v in children if isinstance(v, (dict, list)) and id(v) not in sizes)
             continue
-        sizes[id(node)] = sum((len(k) if isinstance(k, str) else 0) + _weight(v, sizes) for k, v in children)
-    if _weight(data, sizes) <= max_bytes:
-        return
+        sizes[id(node)] = sum(_key_weight(k) + _weight(v, sizes) for k, v in children)
+    return sizes
+
+
+def _where_it_passes(data: Any, sizes: dict[int, int], max_bytes: int) -> tuple[int, int]:
+    """The position of the value at which the expanded text passes ``max_bytes``: down through the
+    containers to a shared node (an alias) or a long string."""
     left, node, seen, pos = max_bytes, data, set(), getattr(data, "pos", (1, 1))
-    while True:  # down to the value that passes the limit: a shared node (an alias) or a long string
+    while True:
         seen.add(id(node))
-        items = list(node.items()) if isinstance(node, dict) else list(enumerate(node))
-        for key, value in items:
-            w = (len(key) if isinstance(key, str) else 0) + _weight(value, sizes)
+        for key, value in _children(node) or ():
+            w = _key_weight(key) + _weight(value, sizes)
             if w <= left:
                 left -= w
                 continue
             if isinstance(value, (dict, list)) and id(value) not in seen and value is not node:
-                left -= len(key) if isinstance(key, str) else 0
+                left -= _key_weight(key)
                 pos = _child_pos(node, key)
                 node = value
                 break
-            line, col = _child_pos(node, key)
-            raise LoadError(f"aliases expand the document to more than {_fmt_size(max_bytes)} (an alias bomb?); "
-                            "set EVALFMT_MAX_BYTES to raise the limit", path, line, col)
+            return _child_pos(node, key)
         else:  # pragma: no cover - the sizes add up to more than the limit
-            line, col = pos
-            raise LoadError(f"aliases expand the document to more than {_fmt_size(max_bytes)} (an alias bomb?); "
-                            "set EVALFMT_MAX_BYTES to raise the limit", path, line, col)
+            return pos
 
 
 def _weight(value: Any, sizes: dict[int, int]) -> int:

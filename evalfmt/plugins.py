@@ -162,6 +162,7 @@ class Registry(Generic[T]):
         if self._plugins is None and self.scan_first and not declared(self.group):
             self._plugins = {}
         if self._plugins is None:
+            # 12-22 ms to import (python -X importtime): not when the scan above finds no plugin
             from importlib.metadata import entry_points
 
             found: dict[str, T] = {}

@@ -17,6 +17,7 @@ import os
 from typing import Any, TypeGuard
 
 from . import ir
+from .ir.kinds import spec_of
 from .formats import Loss, loss_at
 from .formats.terum.paths import skill_root
 from .fsview import DISK
@@ -196,14 +197,23 @@ def _messages(value: Any, src: str, dst: str) -> None:
                     part.value = move(part.value, src, dst)
 
 
+def _command(value: Any, src: str, dst: str) -> Any:
+    """A command (an argv list, or words separated by spaces) with its path-like words rebased."""
+    if isinstance(value, list):
+        return [move(a, src, dst) if _path_like(a) else a for a in value]
+    if isinstance(value, str):
+        return " ".join(move(a, src, dst) if _path_like(a) else a for a in value.split(" "))
+    return value
+
+
 def _check(chk: Any, src: str, dst: str) -> None:
-    if isinstance(chk, ir.CodeGrader):
-        if isinstance(chk.command, list):
-            chk.command = [move(a, src, dst) if _path_like(a) else a for a in chk.command]
-        elif isinstance(chk.command, str):
-            chk.command = " ".join(move(a, src, dst) if _path_like(a) else a for a in chk.command.split(" "))
-    elif isinstance(chk, ir.LlmGrader) and _path_like(chk.prompt):
-        chk.prompt = move(chk.prompt, src, dst)
+    """The fields of a check its kind's spec says name files (``paths``), rebased."""
+    for name, how in spec_of(chk).paths.items():
+        value = getattr(chk, name)
+        if how == "command":
+            setattr(chk, name, _command(value, src, dst))
+        elif _path_like(value):
+            setattr(chk, name, move(value, src, dst))
 
 
 def _extra(extra: dict, src: str, dst: str) -> None:

@@ -13,12 +13,13 @@ Editors use them through ``# yaml-language-server: $schema=<path or URL>`` (see 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, TypeVar, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema, create_model
 from pydantic.json_schema import SkipJsonSchema
 
 from . import ir
+from .ir.kinds import SPECS, TERUM_KINDS, KindSpec
 from .formats.agentv import reader as av
 from .receipt import json_schema
 
@@ -46,41 +47,18 @@ class _Open(BaseModel):
 # ------------------------------------------------------------------------------------------ terum
 
 
-class TranscriptMentions(_Strict):
-    transcript_mentions: Scalar = Field(description="Passes when this text occurs in the transcript "
-                                                    "(case-insensitive).")
+def _terum_check(spec: KindSpec) -> type[BaseModel]:
+    """The schema of one terum check, ``{kind: argument}``, from its kind's spec."""
+    fields: dict[str, Any] = {spec.kind: (Scalar, Field(description=spec.description))}
+    model: type[BaseModel] = create_model(spec.cls.__name__, __base__=_Strict, **fields)
+    return model
 
 
-class TranscriptOmits(_Strict):
-    transcript_omits: Scalar = Field(description="Passes when this text does not occur in the transcript.")
-
-
-class CommandMatching(_Strict):
-    command_matching: Scalar = Field(description="Passes when a Bash command matches this ECMAScript regex (a search).")
-
-
-class NoCommandMatching(_Strict):
-    no_command_matching: Scalar = Field(description="Passes when no Bash command matches this ECMAScript regex.")
-
-
-class FileExists(_Strict):
-    file_exists: Scalar = Field(description="Passes when this sandbox-relative path exists after the session.")
-
-
-class FileAbsent(_Strict):
-    file_absent: Scalar = Field(description="Passes when this sandbox-relative path does not exist after the session.")
-
-
-class CommandSucceeds(_Strict):
-    command_succeeds: Scalar = Field(description="Passes when `/bin/sh -ce <command>` exits 0 in the sandbox within "
-                                                 "120 s.")
-
-
-TerumCheck = Annotated[
-    TranscriptMentions | TranscriptOmits | CommandMatching | NoCommandMatching | FileExists | FileAbsent
-    | CommandSucceeds,
-    Field(description="A one-key mapping {kind: argument}."),
-]
+if TYPE_CHECKING:
+    TerumCheck = dict[str, Scalar]
+else:
+    TerumCheck = Annotated[Union[tuple(_terum_check(SPECS[k]) for k in TERUM_KINDS)],  # noqa: UP007 - a union built from a tuple
+                           Field(description="A one-key mapping {kind: argument}.")]
 Bucket = Literal[ir.BUCKETS]  # type: ignore[valid-type]
 
 

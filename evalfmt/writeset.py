@@ -33,6 +33,11 @@ import os
 import time
 from collections.abc import Callable, Mapping
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no lock
+    fcntl = None  # type: ignore[assignment]
+
 from . import guard
 from .errors import EvalfmtError
 from .paths import plain_relpath
@@ -101,7 +106,7 @@ def _rel(root: str, path: str) -> str:
 
 
 def _commit_set(root: str, paths: list[str], files: Mapping[str, bytes]) -> None:
-    import secrets
+    import secrets  # 1.8 ms to import (python -X importtime): only when a set is written (validate loads writeset)
 
     token = secrets.token_hex(6)
     entries = []
@@ -168,7 +173,7 @@ def _mode_of(path: str) -> int:
 
 def atomic_write(path: str, data: bytes) -> None:
     """One file, atomically: a temporary file in the same folder, then a rename over ``path``."""
-    import tempfile
+    import tempfile  # 1.1 ms to import (python -X importtime): only when a file is written
 
     folder = os.path.dirname(path) or "."
     try:
@@ -277,9 +282,7 @@ def lock_timeout() -> float:
 def lock(root: str, notify: Notify, timeout: float = DEFAULT_LOCK_TIMEOUT) -> _Held:
     """An exclusive lock on the folder ``root`` (created if missing), waiting at most ``timeout``
     seconds for another holder."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX: no lock
+    if fcntl is None:  # pragma: no cover - not POSIX: no lock
         return _Held(None)
     try:
         os.makedirs(root, exist_ok=True)
@@ -314,8 +317,6 @@ def lock(root: str, notify: Notify, timeout: float = DEFAULT_LOCK_TIMEOUT) -> _H
 
 
 def _acquire(fd: int, how, root: str, notify: Notify, timeout: float) -> None:
-    import fcntl
-
     try:
         how(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return

@@ -60,7 +60,7 @@ def tag_option(f):
 def read_sets(path: str, from_: str | None, one: bool = False) -> list:
     """The eval sets under ``path``; EvalfmtError when nothing usable was read. ``one``: the command acts
     on one eval set, so sets of several formats need ``--from`` (:func:`one_format`)."""
-    from ..api import read, sort_diagnostics
+    from ..api import read, sort_diagnostics  # 6-9 ms to import (python -X importtime): a cached run never pays it
     result = read(path, from_)
     if not result.sets:
         errors = [d for d in sort_diagnostics(result.diagnostics) if d.severity == "error"]
@@ -87,7 +87,7 @@ def echo_json(data: Any) -> None:
     try:
         text = orjson.dumps(data, option=orjson.OPT_INDENT_2)
     except TypeError:  # an integer beyond 64 bits that no reader caught: written as JavaScript would
-        from ..js import json_numbers
+        from ..js import json_numbers  # 1.4 ms to import (python -X importtime): only for such an integer
 
         text = orjson.dumps(json_numbers(data), option=orjson.OPT_INDENT_2)
     sys.stdout.write(text.decode("utf-8") + "\n")

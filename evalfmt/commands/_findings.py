@@ -113,10 +113,9 @@ def empty_lines(folders: Iterable[str]) -> list[str]:
 def statistics(diags: list, fmt: str) -> str:
     """Per code: how many findings, the rule's name, and whether they can be fixed (``[*]``), most
     frequent first; text as ruff prints it (tab-separated), or a JSON list."""
-    # the rules' names and the fixer: the registry loads every rule, the fixer ~50 ms (python -X importtime);
-    # only --statistics needs them
-    from ..lint.fix import can_fix
-    from ..lint.registry import registry
+    # the rules' names and the fixer, only for --statistics (python -X importtime, after a cached run's modules):
+    from ..lint.fix import can_fix  # 5 ms to import
+    from ..lint.registry import registry  # 1.2 ms to import; registry() loads the rules (29 ms)
 
     reg = registry()
     counts: dict[str, list[int]] = {}

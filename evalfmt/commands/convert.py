@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
-
 import click
 
-from ..api import convert, copied_files, write_files
+from ..api import ConvertRequest, plan_convert, write_conversion
 from ..errors import EvalfmtError
 from ._common import FORMAT_NAMES, err, from_option
 
@@ -34,60 +32,14 @@ def command(src: str, to: str, out: str | None, strict: bool, force: bool, verbo
     stops the conversion (exit 1) unless --force. Files are written atomically, unchanged files are
     not rewritten, and YAML written over an existing file keeps its comments and key order.
     """
-    conv = convert(src, to, out, from_)
-    for note in conv.notes:
-        err(f"note: {note}")
-    unread = [d for d in conv.diagnostics if d.code == "EV100"]
-    for d in unread:
-        err(d.format())
-    others = sum(1 for d in conv.diagnostics if d.severity == "error" and d.code != "EV100")
-    if others:
-        err(f"note: the source has {others} structural error{'s' if others != 1 else ''} "
-            f"(see 'evalfmt validate {src}'); they are carried over as they are")
-    if unread and not force:
-        err(f"{src}: {len(unread)} file{'s' if len(unread) != 1 else ''} could not be read, so "
-            "converting would drop them; fix them or use --force")
-        return 1
-    # errors that end the conversion come before any loss line
-    if not conv.files and conv.skipped:
-        raise EvalfmtError(f"nothing written: {conv.skipped[0]}")
-    if out is None and len(conv.files) != 1:
-        err(f"the {to} output is {len(conv.files)} files: give -o DIR")
-        return 2
-    for line in conv.skipped:
-        err(f"not written: {line}")
-    for line in conv.left_out:
-        err(f"not converted: {line}")
-    lost = [x for x in conv.losses if x.lost]
-    kept = [x for x in conv.losses if not x.lost]
-    for loss in lost:
-        err(loss.format())
-    if verbose:
-        for item in kept:
-            err(item.format())
-    elif kept:
-        err(f"kept {len(kept)} field{'s' if len(kept) != 1 else ''} as metadata or custom types {to} does not act "
-            "on (converting back restores them): --verbose lists them")
-    if strict and conv.left_out:
-        n = len(conv.left_out)
-        err(f"--strict: {n} case{'s' if n != 1 else ''} would be left out; nothing written")
-        return 1
-    if strict and lost:
-        err(f"--strict: {len(lost)} field{'s' if len(lost) != 1 else ''} would be lost; nothing written")
-        return 1
-    if out is None:
-        (text,) = conv.files.values()
-        click.echo(text, nl=False)
-        return 0
-    assert conv.root is not None  # convert() sets it whenever out is given
-    copied = copied_files(conv.copies)
-    written = write_files({**conv.files, **copied}, conv.root, notify=err)
-    for dst, origin in conv.copies.items():
-        err(f"copied fixture {origin} to {dst} (terum reads fixtures only inside the skill folder)")
-    total = len(conv.files) + len(copied)
-    err(f"wrote {len(written)} file{'s' if len(written) != 1 else ''}"
-        + (f" ({total - len(written)} unchanged)" if len(written) != total else ""))
-    for folder in conv.no_skill_md:
-        err(f"warning: {folder} has no SKILL.md, so evalfmt does not read its evals/ and terum has no skill to run "
-            f"them with: add {os.path.join(folder, 'SKILL.md')}, or convert into the skill's folder")
-    return 0
+    outcome = plan_convert(ConvertRequest(src, to, out, from_, strict=strict, force=force, verbose=verbose))
+    for line in outcome.said:
+        err(line)
+    if outcome.error is not None:
+        raise EvalfmtError(outcome.error)
+    if outcome.stdout is not None:
+        click.echo(outcome.stdout, nl=False)
+    if outcome.writes:
+        for line in write_conversion(outcome.conversion, notify=err):
+            err(line)
+    return outcome.status

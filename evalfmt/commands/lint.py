@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
-
 import click
 
-from ..lint import lint, reporters
+from ..lint import reporters
+from ..lint.request import LintRequest, run
 from ..lint.config import parse_codes
 from . import _findings
 from ._common import err, from_option
@@ -68,41 +67,21 @@ def command(paths: tuple[str, ...], fmt: str | None, select: tuple[str, ...], ig
         fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" and not statistics else "text"
     if statistics and fmt not in ("text", "json"):
         raise click.UsageError("--statistics prints text or json (give --format text or --format json)")
-    options: dict[str, Any] = {
-        "select": _codes(select), "ignore": _codes(ignore), "config_file": config_file, "isolated": isolated,
-        "fmt": from_, "skip_unrecognized": skip_unrecognized, "jobs": 1 if (fix or show_diff) else jobs,
-        "exclude": _findings.patterns(exclude)}
-    refuse = "--fix" if fix else "--diff" if show_diff else None
-    targets, fs = _findings.stdin_paths(paths, stdin_filename, from_, refuse)
-    cache = None if (fix or show_diff) else _findings.open_cache(no_cache, cache_dir)
-    result = lint(targets, cache=cache, fs=fs, **options)
-    said = [f"note: {note}" for note in sorted(result.notes)] + ([] if quiet else _findings.empty_lines(result.empty))
-    for line in said:
+    request = LintRequest(
+        options={"select": _codes(select), "ignore": _codes(ignore), "config_file": config_file,
+                 "isolated": isolated, "fmt": from_, "skip_unrecognized": skip_unrecognized, "jobs": jobs,
+                 "exclude": _findings.patterns(exclude)},
+        fix=fix, diff=show_diff, strict=strict)
+    request.paths, request.fs = _findings.stdin_paths(paths, stdin_filename, from_, request.stdin_refusal)
+    if request.uses_cache:
+        request.cache = _findings.open_cache(no_cache, cache_dir)
+    outcome = run(request)
+    for line in [f"note: {note}" for note in outcome.notes] + ([] if quiet else _findings.empty_lines(outcome.empty)):
         err(line)
-    if fix or show_diff:
-        from ..lint import fix as fixer  # ~50 ms to import (python -X importtime): only to fix
-    if show_diff:
-        plan = fixer.plan(result.diagnostics, dict(result.texts))
-        sys.stdout.write(fixer.diff(plan))
-        return _findings.exit_code(not plan.empty, exit_zero)
-    fixed = 0
-    if fix:
-        for _ in range(5):
-            plan = fixer.plan(result.diagnostics, dict(result.texts))
-            if plan.empty:
-                break
-            fixer.apply(plan)
-            fixed += len(plan.fixed)
-            moved = dict(plan.renames)
-            targets = [moved.get(p, p) for p in targets]
-            result = lint(targets, **options)
-    if statistics:
-        sys.stdout.write(_findings.statistics(result.diagnostics, fmt))
-    else:
-        reg = None
-        if fmt == "sarif":  # the rule registry only where the output names the rules: a cached run loads no rule
-            from ..lint.registry import registry  # 8 ms to import, the rules more when called
-
-            reg = registry()
-        sys.stdout.write(reporters.render(fmt, result, reg, fixed, quiet))
-    return _findings.exit_code(bool(result.errors or (strict and result.warnings)), exit_zero)
+    if outcome.diff is not None:
+        sys.stdout.write(outcome.diff)
+    elif statistics:
+        sys.stdout.write(_findings.statistics(outcome.result.diagnostics, fmt))
+    else:  # the rule registry loads only where the output names the rules (sarif): a cached run loads no rule
+        sys.stdout.write(reporters.render(fmt, outcome.result, None, outcome.fixed, quiet))
+    return _findings.exit_code(outcome.failing, exit_zero)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from importlib import metadata
 
 import click
 
@@ -12,8 +13,6 @@ from ..errors import EvalfmtError
 def install_hint() -> str:
     """How to get the extra, evalfmt not being on PyPI (the same words as docs/editors.md): the packages
     named as the installed distribution's metadata names them, so the line never drifts from pyproject."""
-    from importlib import metadata
-
     try:
         wanted = [r.split(";")[0].strip() for r in metadata.requires("evalfmt") or [] if 'extra == "lsp"' in r]
     except metadata.PackageNotFoundError:  # a source checkout on PYTHONPATH
@@ -35,7 +34,7 @@ def command(stdio: bool) -> int:
     Editor set-up: docs/editors.md.
     """
     try:
-        from ..lsp.server import serve
+        from ..lsp.server import serve  # pygls and lsprotocol: the optional dependencies of the 'lsp' extra
     except ImportError as exc:
         missing = (exc.name or "pygls").split(".")[0]
         raise EvalfmtError(f"the language server needs pygls and lsprotocol ({missing} is missing): "

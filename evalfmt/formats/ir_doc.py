@@ -6,7 +6,7 @@ can be fed back with ``--from ir``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import ir
 
@@ -16,5 +16,5 @@ if TYPE_CHECKING:  # pragma: no cover
 MARKER = "evalfmt_ir"
 
 
-def document(sets: list[ir.EvalSet], spans: bool = True) -> dict:
+def document(sets: list[ir.EvalSet], spans: bool = True) -> dict[str, Any]:
     return {MARKER: ir.IR_VERSION, "sets": [ir.dump(s, spans=spans) for s in sets]}

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..ir.kinds import SPECS, Terum
 from . import Loss, loss_at
-from ..ir.kinds import SPECS
 
 #: The matrix rows: IR features a source may use, in the order the docs list them.
 FEATURES: dict[str, str] = {
@@ -66,12 +66,10 @@ FEATURES: dict[str, str] = {
     "code": "top-level code of a skillgym suite (helpers, setup calls)",
 }
 
-#: check kind -> the matrix row its losses are reported under (its spec's ``feature``)
-CHECK_FEATURE = {kind: spec.feature for kind, spec in SPECS.items()}
-
-
 def check_feature(kind: str) -> str:
-    return CHECK_FEATURE.get(kind, "check.output")
+    """The matrix row a check of ``kind`` fills (its spec's ``feature``; an unknown kind: a final-output check)."""
+    spec = SPECS.get(kind)
+    return spec.feature if spec is not None else "check.output"
 
 
 @dataclass(frozen=True)
@@ -157,11 +155,11 @@ def _case(case: Any) -> set[str]:
     return out
 
 
-def _checks(checks: list) -> set[str]:
+def _checks(checks: list[Any]) -> set[str]:
     out = set()
     for c in checks:
         out.add(check_feature(c.kind))
         if c.extra or any(getattr(c, f) is not None for f in ("name", "weight", "required", "min_score", "negate")) \
-                or (c.kind in ("command_matching", "no_command_matching") and c.flags):  # (terum's regexes take none)
+                or (isinstance(SPECS[c.kind].terum, Terum) and getattr(c, "flags", None)):  # (terum's regexes: none)
             out.add("check.fields")
     return out

@@ -45,7 +45,8 @@ SOURCE_FEATURES: dict[str, list[str]] = {
 
 
 def table(target: str) -> Table:
-    return importlib.import_module(f"{__package__}.{WRITERS[target]}").TABLE
+    found: Table = importlib.import_module(f"{__package__}.{WRITERS[target]}").TABLE
+    return found
 
 
 def rules(target: str, feature: str, source: str) -> list[tuple[str, Rule]]:

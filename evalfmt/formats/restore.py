@@ -97,8 +97,8 @@ class Restore:
         a loss the writer words."""
         return [key for key in node.extra if not self._carry(key)]
 
-    def back(self, out: dict, node: Extra, placed: Iterable[str] = (), *, order: Iterable[str] | None = None,
-             order_hint: str | None = "key_order", lose: Callable[[str], None] | None = None) -> dict:
+    def back(self, out: dict[str, Any], node: Extra, placed: Iterable[str] = (), *, order: Iterable[str] | None = None,
+             order_hint: str | None = "key_order", lose: Callable[[str], None] | None = None) -> dict[str, Any]:
         """The pass itself: ``node``'s extra keys the output carries (:meth:`carries_key`) go into
         ``out``, but those the writer ``placed`` already (with any :data:`WHOLE` marker it handles); ``lose(key)`` is
         called for each other one (when given). Then the keys take the order the source had
@@ -115,7 +115,7 @@ class Restore:
         return reorder(out, hinted or order)
 
 
-def reorder(d: dict, order: Iterable[str] | None) -> dict:
+def reorder(d: dict[str, Any], order: Iterable[str] | None) -> dict[str, Any]:
     """``d`` with the keys named in ``order`` first, in that order, then the others as they were."""
     if not order:
         return d

@@ -134,14 +134,14 @@ def _item(r: Restore, prompt: ir.TriggerPrompt) -> Any:
     return r.back(out, prompt, ITEM_KEYS, order_hint=None)
 
 
-def _render(items: list, style: str) -> str:
+def _render(items: list[Any], style: str) -> str:
     if style == "lines" and items:
         body = ",\n".join("  " + json.dumps(it, ensure_ascii=False) for it in items)
         return "[\n" + body + "\n]\n"
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
 
 
-def _style_of(text: str, data: list) -> str:
+def _style_of(text: str, data: list[Any]) -> str:
     """'lines' when the file is one compact object per line (as several real sets are), else 'indent'."""
     if _render(data, "indent") == text:
         return "indent"

@@ -123,7 +123,7 @@ class _TaggedByKind:
     the hook runs only when :mod:`evalfmt.ir.adapter` builds its schema)."""
 
     def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
-        from .adapter import tagged_by_kind
+        from .adapter import tagged_by_kind  # lazy facade: the pydantic boundary (see validate below)
 
         return tagged_by_kind(source, handler)
 
@@ -322,6 +322,18 @@ def replace(node: N, **changes: Any) -> N:
 def validate(data: Any) -> EvalSet:
     """An :class:`EvalSet` from IR JSON data, validated (raises ``pydantic.ValidationError``). The one
     door for IR from outside (an ``.ir.json`` file): it imports pydantic (:mod:`evalfmt.ir.adapter`)."""
-    from .adapter import validate_evalset
+    from .adapter import validate_evalset  # lazy facade: pydantic and the adapter, 61 ms (python -X importtime)
 
     return validate_evalset(data)
+
+
+__all__ = [
+    "BUCKETS", "CHECK_CLASSES", "CHECK_MODELS", "Case", "Check", "CheckBase", "CodeGrader", "CommandMatching",
+    "CommandSucceeds", "Contains", "ContainsAll", "ContainsAny", "ContentPart", "Cost", "EndsWith", "Equals",
+    "EvalSet", "FileAbsent", "FileExists", "IR_VERSION", "Icontains", "IcontainsAll", "IcontainsAny", "Input",
+    "FileReadMatching", "NoFileReadMatching",
+    "IsJson", "Latency", "LlmGrader", "Message", "NODE_CLASSES", "NoCommandMatching", "Node", "Opaque", "Regex",
+    "Rubrics", "SkillInfo", "SkillTrigger", "Span", "StartsWith", "Suite", "SuiteEntry", "TERUM_ARG_FIELD",
+    "TERUM_KINDS", "TokenUsage", "ToolTrajectory", "TranscriptMentions", "TranscriptOmits", "TriggerPrompt",
+    "TriggerSet", "content", "dump", "field_names", "input_text", "replace", "same", "strip_spans", "validate",
+]

@@ -15,7 +15,7 @@ SCRIPTS = ("Latin", "Cyrillic", "Greek", "Armenian", "Hebrew", "Arabic", "Syriac
 
 
 def generate() -> str:
-    import regex  # type: ignore[import-untyped]  # no stubs installed: a dev-only dependency of this generator
+    import regex  # type: ignore[import-untyped]  # no stubs; regex: a dev-only dependency of this generator
 
     pats = [(i, regex.compile(rf"\p{{Script={s}}}")) for i, s in enumerate(SCRIPTS)]
     letter = regex.compile(r"\p{L}")

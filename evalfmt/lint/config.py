@@ -133,56 +133,79 @@ def parse_codes(value: Any, where: str) -> list[str]:
 def from_table(table: dict, path: str | None, text: str | None = None) -> Config:
     """The configuration a settings table holds (``path``: the file it was read from, ``text``: that
     file's text, where errors point)."""
-    where = path or "configuration"
     cfg = Config(path=path, root=os.path.dirname(os.path.abspath(path)) if path else os.getcwd(), text=text)
     unknown = [k for k in table if k not in _KNOWN_KEYS]
     if unknown:
         raise _at(cfg, unknown[0], unknown[0], _unknown_key(unknown[0]), as_key=True)
+    reader = _TableReader(cfg, path or "configuration")
     for key in ("exclude", "extend-exclude"):
-        value = table.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-            raise _at(cfg, key, key, f"{key} must be a list of glob patterns, like [\"legacy/**\"]", as_key=True)
-        cfg.exclude.extend(value)
+        reader.exclude(key, table.get(key, []))
+    reader.selection(table)
+    reader.severity(table.get("severity", {}))
+    reader.per_file_ignores(table.get("per-file-ignores", {}))
+    reader.rules(table.get("rules", {}))
+    return cfg
 
-    def codes(setting: str, value: Any, label: str | None = None) -> list[str]:
+
+@dataclass
+class _TableReader:
+    """Reads the settings of a table into ``cfg``; ``where`` names the file in error messages."""
+
+    cfg: Config
+    where: str
+
+    def exclude(self, key: str, value: Any) -> None:
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise _at(self.cfg, key, key, f"{key} must be a list of glob patterns, like [\"legacy/**\"]",
+                      as_key=True)
+        self.cfg.exclude.extend(value)
+
+    def codes(self, setting: str, value: Any, label: str | None = None) -> list[str]:
+        """The codes of one setting, each recorded as named (for check_codes); an error points at the
+        code that is not one."""
         if isinstance(value, list):
             for v in value:
                 if isinstance(v, str) and not _PREFIX.match(v.strip().upper()):
-                    raise _at(cfg, setting, v.strip(), f"{label or setting}: '{v}' is not a rule code or prefix "
-                                                       "(like EV204, EV2, HYG or ALL)", as_key=setting == "severity")
-        out = parse_codes(value, f"{where}: {label or setting}")
+                    raise _at(self.cfg, setting, v.strip(), f"{label or setting}: '{v}' is not a rule code or "
+                              "prefix (like EV204, EV2, HYG or ALL)", as_key=setting == "severity")
+        out = parse_codes(value, f"{self.where}: {label or setting}")
         written = [v for v in re.split(r"[,\s]+", value) if v] if isinstance(value, str) else value
-        cfg.named.extend((setting, w.strip(), c) for w, c in zip(written, out))
+        self.cfg.named.extend((setting, w.strip(), c) for w, c in zip(written, out))
         return out
 
-    select = codes("select", table["select"]) if "select" in table else None
-    if "extend-select" in table:
-        select = (select if select is not None else ["ALL"]) + codes("extend-select", table["extend-select"])
-    ignore = codes("ignore", table.get("ignore", []))
-    ignore += codes("extend-ignore", table.get("extend-ignore", []))
-    cfg.layers.append(Layer(select, ignore))
-    sev = table.get("severity", {})
-    if not isinstance(sev, dict):
-        raise EvalfmtError(f"{where}: severity must be a table like {{ EV204 = \"error\" }}")
-    for key, value in sev.items():
-        code = codes("severity", [key])[0]
-        if value not in SEVERITIES:
-            raise EvalfmtError(f"{where}: severity of {key} must be one of error, warning, info (not {value!r})")
-        cfg.severity[code] = value
-    pfi = table.get("per-file-ignores", {})
-    if not isinstance(pfi, dict):
-        raise EvalfmtError(f"{where}: per-file-ignores must be a table of glob = [codes]")
-    for glob, value in pfi.items():
-        cfg.per_file_ignores.append((glob, glob_regex(glob), codes("per-file-ignores", value,
-                                                                   f"per-file-ignores '{glob}'")))
-    rules = table.get("rules", {})
-    if not isinstance(rules, dict):
-        raise EvalfmtError(f"{where}: rules must be a table of rule code -> options")
-    for key, opts in rules.items():
-        if not isinstance(opts, dict):
-            raise EvalfmtError(f"{where}: rules.{key} must be a table of options")
-        cfg.rule_options[key.upper()] = {k.replace("_", "-"): v for k, v in opts.items()}
-    return cfg
+    def selection(self, table: dict) -> None:
+        """select, extend-select, ignore and extend-ignore: the file's layer."""
+        select = self.codes("select", table["select"]) if "select" in table else None
+        if "extend-select" in table:
+            select = (select if select is not None else ["ALL"]) + self.codes("extend-select", table["extend-select"])
+        ignore = self.codes("ignore", table.get("ignore", []))
+        ignore += self.codes("extend-ignore", table.get("extend-ignore", []))
+        self.cfg.layers.append(Layer(select, ignore))
+
+    def severity(self, sev: Any) -> None:
+        if not isinstance(sev, dict):
+            raise EvalfmtError(f"{self.where}: severity must be a table like {{ EV204 = \"error\" }}")
+        for key, value in sev.items():
+            code = self.codes("severity", [key])[0]
+            if value not in SEVERITIES:
+                raise EvalfmtError(f"{self.where}: severity of {key} must be one of error, warning, info "
+                                   f"(not {value!r})")
+            self.cfg.severity[code] = value
+
+    def per_file_ignores(self, pfi: Any) -> None:
+        if not isinstance(pfi, dict):
+            raise EvalfmtError(f"{self.where}: per-file-ignores must be a table of glob = [codes]")
+        for glob, value in pfi.items():
+            codes = self.codes("per-file-ignores", value, f"per-file-ignores '{glob}'")
+            self.cfg.per_file_ignores.append((glob, glob_regex(glob), codes))
+
+    def rules(self, rules: Any) -> None:
+        if not isinstance(rules, dict):
+            raise EvalfmtError(f"{self.where}: rules must be a table of rule code -> options")
+        for key, opts in rules.items():
+            if not isinstance(opts, dict):
+                raise EvalfmtError(f"{self.where}: rules.{key} must be a table of options")
+            self.cfg.rule_options[key.upper()] = {k.replace("_", "-"): v for k, v in opts.items()}
 
 
 def load_file(path: str, *, fs: View) -> Config | None:
@@ -193,7 +216,7 @@ def load_file(path: str, *, fs: View) -> Config | None:
         raise EvalfmtError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if os.path.basename(path) == "pyproject.toml" and b"evalfmt" not in raw:
         return None  # no [tool.evalfmt]: no need to parse (validate runs this on every commit)
-    import tomllib  # here: 9.5 ms to import (python -X importtime), paid only for a file that names evalfmt
+    import tomllib  # 2 ms to import (python -X importtime), paid only for a file that names evalfmt
 
     try:
         text = raw.decode("utf-8")

@@ -368,35 +368,55 @@ class Context:
             return value_pos
         head = text[start]
         before = value[:offset]
+        exact = None
         if head == "|":
-            header_end = text.find("\n", start)
-            if header_end >= 0:
-                k = before.count("\n")
-                col_in_line = offset - (before.rfind("\n") + 1)
-                line_idx = value_pos.line + k  # 0-based index of the k-th content line
-                indent = _block_indent(text, starts, value_pos.line)
-                if indent is not None and line_idx < len(starts):
-                    return Pos(line_idx + 1, indent + col_in_line + 1)
-        elif "\n" not in before and head not in ">":
-            line_end = text.find("\n", start)
-            line_text = text[start: len(text) if line_end < 0 else line_end]
-            if head == "'" or head == '"':
-                inner = _quoted_prefix_len(line_text, head, offset)
-                if inner is not None:
-                    return Pos(value_pos.line, value_pos.column + 1 + inner)
-            elif line_text.startswith(before):
-                return Pos(value_pos.line, value_pos.column + offset)
+            exact = _literal_block_pos(text, starts, start, value_pos, before, offset)
+        elif "\n" not in before and head != ">":
+            exact = _one_line_pos(text, start, value_pos, before, offset)
+        if exact is not None:
+            return exact
         needle = value[offset: offset + max(1, length)]
-        if needle:
-            n = value.count(needle, 0, offset) if len(needle) > 0 else 0
-            i = start
-            for _ in range(n + 1):
-                i = text.find(needle, i)
-                if i < 0:
-                    return value_pos
-                i += 1
-            return offset_to_pos(text, i - 1, starts)
-        return value_pos
+        return _search_pos(text, starts, start, needle, value.count(needle, 0, offset)) or value_pos
+
+
+def _literal_block_pos(text: str, starts: list[int], start: int, value_pos: Pos, before: str,
+                       offset: int) -> Pos | None:
+    """In a literal block (``|`` at ``start``), where character ``offset`` (after ``before``) is: its
+    content line, at the block's indentation plus its column in that line."""
+    if text.find("\n", start) < 0:
+        return None
+    line_idx = value_pos.line + before.count("\n")  # 0-based index of the content line
+    col_in_line = offset - (before.rfind("\n") + 1)
+    indent = _block_indent(text, starts, value_pos.line)
+    if indent is not None and line_idx < len(starts):
+        return Pos(line_idx + 1, indent + col_in_line + 1)
+    return None
+
+
+def _one_line_pos(text: str, start: int, value_pos: Pos, before: str, offset: int) -> Pos | None:
+    """In a scalar on one line (quoted or plain, at ``start``), where character ``offset`` (after ``before``) is."""
+    line_end = text.find("\n", start)
+    line_text = text[start: len(text) if line_end < 0 else line_end]
+    head = text[start]
+    if head in ("'", '"'):
+        inner = _quoted_prefix_len(line_text, head, offset)
+        return Pos(value_pos.line, value_pos.column + 1 + inner) if inner is not None else None
+    if line_text.startswith(before):
+        return Pos(value_pos.line, value_pos.column + offset)
+    return None
+
+
+def _search_pos(text: str, starts: list[int], start: int, needle: str, earlier: int) -> Pos | None:
+    """The position of the occurrence of ``needle`` after ``earlier`` others, looked up from ``start``."""
+    if not needle:
+        return None
+    i = start
+    for _ in range(earlier + 1):
+        i = text.find(needle, i)
+        if i < 0:
+            return None
+        i += 1
+    return offset_to_pos(text, i - 1, starts)
 
 
 def _get(node: Any, path: tuple) -> Any:

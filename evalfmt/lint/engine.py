@@ -64,41 +64,19 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exc
     if exclude and exclude(norm):
         return []
     if fs.isfile(norm):
-        if os.path.basename(norm) == SKILL_FILE:
-            return [Work(skill=os.path.dirname(norm) or ".", whole=True)]
-        units = _file_units(norm, fmt, skip_unrecognized, fs)
-        if units is None:
-            return []
-        root = skill_root(norm, fs=fs)
-        skill = root if root is not None and fs.isfile(os.path.join(root, SKILL_FILE)) else None
-        return [Work(units=units, skill=skill, whole=False, files=[norm])]
-    units = discover(norm, force=fmt, exclude=exclude, fs=fs)
+        return _plan_file(norm, fmt, skip_unrecognized, fs)
     by_folder: dict[str, Work] = {}
     order: list[Work] = []
-    for unit in units:
+    for unit in discover(norm, force=fmt, exclude=exclude, fs=fs):
         if unit.format == "terum":
             key = os.path.normpath(unit.path)
-            w = Work(units=[unit], skill=key if fs.isfile(os.path.join(key, SKILL_FILE)) else None)
+            w = Work(units=[unit], skill=key if _holds_skill(key, fs) else None)
             by_folder[key] = w
             order.append(w)
         else:
             order.append(Work(units=[unit]))
     # Skill folders without eval assets still get hygiene.
-    roots: list[str] = []
-    if os.path.basename(norm) == "evals":
-        start = skill_root(norm, fs=fs)
-        if start is not None and fs.isfile(os.path.join(start, SKILL_FILE)):
-            roots.append(start)
-    else:
-        for current, dirs, files in fs.walk(norm):
-            parent = os.path.basename(os.path.abspath(current))
-            dirs[:] = sorted(d for d in dirs
-                             if searched(parent, d) and not (exclude and exclude(os.path.join(current, d))))
-            if SKILL_FILE in files and not (exclude and exclude(os.path.join(current, SKILL_FILE))):
-                roots.append(current)
-                # a skill's evals/ and fixtures/ hold test material (a fixture may look like a skill)
-                dirs[:] = [d for d in dirs if d not in ("evals", "fixtures")]
-    for root in roots:
+    for root in _skill_roots(norm, exclude, fs):
         key = os.path.normpath(root)
         if key in by_folder:
             by_folder[key].skill = key
@@ -107,6 +85,43 @@ def plan(path: str, fmt: str | None = None, skip_unrecognized: bool = False, exc
             by_folder[key] = w
             order.append(w)
     return order
+
+
+def _holds_skill(folder: str, fs: View) -> bool:
+    return fs.isfile(os.path.join(folder, SKILL_FILE))
+
+
+def _plan_file(norm: str, fmt: str | None, skip_unrecognized: bool, fs: View) -> list[Work]:
+    """The work for one file: a SKILL.md means its folder; any other file its units, with the hygiene of
+    that one file when it sits in a skill folder."""
+    if os.path.basename(norm) == SKILL_FILE:
+        return [Work(skill=os.path.dirname(norm) or ".", whole=True)]
+    units = _file_units(norm, fmt, skip_unrecognized, fs)
+    if units is None:
+        return []
+    root = skill_root(norm, fs=fs)
+    skill = root if root is not None and _holds_skill(root, fs) else None
+    return [Work(units=units, skill=skill, whole=False, files=[norm])]
+
+
+def _skill_roots(norm: str, exclude, fs: View) -> list[str]:
+    """The skill folders under the folder ``norm`` (for an ``evals`` folder: the skill holding it)."""
+    if os.path.basename(norm) == "evals":
+        start = skill_root(norm, fs=fs)
+        return [start] if start is not None and _holds_skill(start, fs) else []
+    roots: list[str] = []
+    for current, dirs, files in fs.walk(norm):
+        parent = os.path.basename(os.path.abspath(current))
+        dirs[:] = sorted(d for d in dirs if searched(parent, d) and not _excluded(exclude, current, d))
+        if SKILL_FILE in files and not _excluded(exclude, current, SKILL_FILE):
+            roots.append(current)
+            # a skill's evals/ and fixtures/ hold test material (a fixture may look like a skill)
+            dirs[:] = [d for d in dirs if d not in ("evals", "fixtures")]
+    return roots
+
+
+def _excluded(exclude, folder: str, name: str) -> bool:
+    return bool(exclude and exclude(os.path.join(folder, name)))
 
 
 def _file_units(path: str, fmt: str | None, skip_unrecognized: bool, fs: View) -> list | None:
@@ -128,46 +143,58 @@ def _file_units(path: str, fmt: str | None, skip_unrecognized: bool, fs: View) -
 def run_work(works: list[Work], cfg: config_mod.Config, reg: Registry, fs: View) -> LintResult:
     """Read (through ``fs``) and lint some work items; the result before configuration and suppressions."""
     read = ReadResult()
-    for w in works:
-        for unit in w.units:
-            read.extend(read_unit(unit, fs=fs))
-    enabled = [r for r in reg if r.scope in ("set", "skill") and cfg.enabled(r.code)]
+    for unit in (unit for w in works for unit in w.units):
+        read.extend(read_unit(unit, fs=fs))
     ctx = Context(read.documents, cfg.rule_options, fs=fs)
     ctx.given = [f for w in works if not w.whole for f in w.files]
-    set_rules = [r() for r in enabled if r.scope == "set"]
-    for es in read.sets:
-        for rule in set_rules:
-            if rule.formats is None or es.format in rule.formats:
-                rule.check_set(es, ctx)
-    skill_rules = [r() for r in enabled if r.scope == "skill"]
-    hygiene_files: dict[str, str | None] = {}
-    if skill_rules:
-        for w in works:
-            if w.skill is None:
-                continue  # hygiene is about skill folders: a file outside one gets none
-            folder = _skill_folder(w, w.skill, read.documents, fs)
-            if folder is None:
-                continue
-            for f in folder.files:
-                hygiene_files[f.path] = None
-            for rule in skill_rules:
-                rule.check_skill(folder, ctx)
-            # texts the suppression scan can reuse
-            for f in folder.files:
-                if f._read and f._text is not None:
-                    hygiene_files[f.path] = f._text
-            md = folder._md
-            if md is not None and md.text is not None:
-                hygiene_files[folder.skill_md] = md.text
+    set_rules = _rules(reg, cfg, "set")
+    _check_sets(read.sets, set_rules, ctx)
+    skill_rules = _rules(reg, cfg, "skill")
+    hygiene_files = _check_skills(works, skill_rules, ctx, read.documents, fs) if skill_rules else {}
     for rule in set_rules + skill_rules:
         rule.finish(ctx)
     diags = list(read.diagnostics) + ctx.diagnostics
-    texts = {p: d.text for p, d in read.documents.items()}
+    files = set(read.documents) | set(hygiene_files) | {d.path for d in diags}
+    return LintResult(diags, len(files), _texts(read.documents, hygiene_files), list(read.notes), paths=files)
+
+
+def _rules(reg: Registry, cfg: config_mod.Config, scope: str) -> list:
+    """An instance of each enabled rule of ``scope`` (``set`` or ``skill``)."""
+    return [r() for r in reg if r.scope == scope and cfg.enabled(r.code)]
+
+
+def _check_sets(sets: list, rules: list, ctx: Context) -> None:
+    for es in sets:
+        for rule in rules:
+            if rule.formats is None or es.format in rule.formats:
+                rule.check_set(es, ctx)
+
+
+def _texts(documents, hygiene_files: dict[str, str | None]) -> dict[str, str]:
+    """The texts a fix or the suppression scan may use: each document's, then each hygiene file's read."""
+    texts = {p: d.text for p, d in documents.items()}
     for p, t in hygiene_files.items():
         if t is not None and p not in texts:
             texts[p] = t
-    files = set(read.documents) | set(hygiene_files) | {d.path for d in diags}
-    return LintResult(diags, len(files), texts, list(read.notes), paths=files)
+    return texts
+
+
+def _check_skills(works: list[Work], rules: list, ctx: Context, documents, fs: View) -> dict[str, str | None]:
+    """Run the hygiene rules over the skill folder of each work item (a file outside one gets none).
+    Returns the files they looked at, each with its text when it was read (the suppression scan reuses it)."""
+    files: dict[str, str | None] = {}
+    for w in works:
+        folder = _skill_folder(w, w.skill, documents, fs) if w.skill is not None else None
+        if folder is None:
+            continue
+        files.update((f.path, None) for f in folder.files)
+        for rule in rules:
+            rule.check_skill(folder, ctx)
+        files.update((f.path, f._text) for f in folder.files if f._read and f._text is not None)
+        md = folder._md
+        if md is not None and md.text is not None:
+            files[folder.skill_md] = md.text
+    return files
 
 
 def _skill_folder(w: Work, skill: str, documents, fs: View) -> SkillFolder:
@@ -254,54 +281,86 @@ def lint(paths: list[str], *, fs: View, select: list[str] | None = None, ignore:
     ``exclude``. ``parts`` (the result cache's): each skill folder's findings are read back from it
     when nothing they depend on changed. Raises EvalfmtError for unusable paths or configuration (exit 2)."""
     reg = registry()
-    for option, codes in (("--select", select), ("--ignore", ignore)):
-        for code in codes or ():
-            message = config_mod.unknown_code(code, option, reg.rules)
-            if message is not None:
-                raise EvalfmtError(message)
-    groups: dict[int, tuple[config_mod.Config, list[Work], Exclude]] = {}
-    fixed_cfg: config_mod.Config | None = None
-    if isolated:
-        fixed_cfg = config_mod.Config(layers=[config_mod.Layer()])
-    elif config_file is not None:
-        fixed_cfg = config_mod.load_file(config_file, fs=fs) or config_mod.Config(path=config_file,
-                                                                                 layers=[config_mod.Layer()])
+    _check_cli_codes(reg, select, ignore)
+    groups: dict[int, _Group] = {}
+    fixed_cfg = _fixed_config(isolated, config_file, fs)
     seen: set[tuple] = set()
     empty: list[str] = []
     found: dict[str, config_mod.Config] = {}
     for path in paths:
         base = fixed_cfg or config_mod.find(path, fs=fs, memo=found)
         if id(base) not in groups:
-            groups[id(base)] = (base.with_cli(select, ignore), [], exclusions(base, exclude))
-        bucket = groups[id(base)]
-        works = plan(path, fmt, skip_unrecognized, bucket[2], fs=fs)
+            groups[id(base)] = _Group(base.with_cli(select, ignore), [], exclusions(base, exclude))
+        group = groups[id(base)]
+        works = plan(path, fmt, skip_unrecognized, group.exclude, fs=fs)
         if not any(w.skill or any(u.note is None for u in w.units) for w in works) and not fs.isfile(path):
             empty.append(path)  # nothing at all, or only files left unread (each has its note)
-        for w in works:
-            sig = (tuple(u.path for u in w.units), w.skill, w.whole, tuple(w.files))
-            if sig in seen:
-                continue
-            seen.add(sig)
-            bucket[1].append(w)
-    for cfg, _works, _excl in groups.values():
-        config_mod.check_codes(cfg, reg.rules)
-        config_mod.check_rule_options(cfg, reg.rules)
+        group.add_new(works, seen)
+    for group in groups.values():
+        config_mod.check_codes(group.cfg, reg.rules)
+        config_mod.check_rule_options(group.cfg, reg.rules)
     total = LintResult(empty=empty)
-    for cfg, works, excl in groups.values():
-        if parts is not None and jobs == 1:
-            part = _run_parts(works, cfg, reg, fs, parts)
-        elif jobs > 1 and len(works) > 1:
-            part = _run_parallel(works, cfg, jobs, fs)
-        else:
-            part = finalize(run_work(works, cfg, reg, fs), cfg, reg, fs)
-        if excl:  # files read as part of a skill's evals/ that a pattern names
-            part.diagnostics = [d for d in part.diagnostics if not excl(d.path)]
-        total.diagnostics.extend(part.diagnostics)
-        total.files += part.files
-        total.texts.update(part.texts)
-        total.notes.extend(n for n in part.notes if n not in total.notes)
+    for group in groups.values():
+        _add_part(total, group.run(reg, fs, jobs, parts))
     total.diagnostics = sort_diagnostics(total.diagnostics)
     return total
+
+
+def _check_cli_codes(reg: Registry, select: list[str] | None, ignore: list[str] | None) -> None:
+    """Refuse a code of ``--select`` or ``--ignore`` that names no rule."""
+    for option, codes in (("--select", select), ("--ignore", ignore)):
+        for code in codes or ():
+            message = config_mod.unknown_code(code, option, reg.rules)
+            if message is not None:
+                raise EvalfmtError(message)
+
+
+def _fixed_config(isolated: bool, config_file: str | None, fs: View) -> config_mod.Config | None:
+    """The one configuration of every path (``--isolated``: none; ``--config FILE``), or None: each path's own."""
+    if isolated:
+        return config_mod.Config(layers=[config_mod.Layer()])
+    if config_file is not None:
+        return config_mod.load_file(config_file, fs=fs) or config_mod.Config(path=config_file,
+                                                                           layers=[config_mod.Layer()])
+    return None
+
+
+@dataclass
+class _Group:
+    """The paths under one configuration: that configuration (with the command line's selection), their
+    work, and what is excluded."""
+
+    cfg: config_mod.Config
+    works: list[Work]
+    exclude: Exclude
+
+    def add_new(self, works: list[Work], seen: set[tuple]) -> None:
+        """Add each work item not already planned (two paths may overlap)."""
+        for w in works:
+            sig = (tuple(u.path for u in w.units), w.skill, w.whole, tuple(w.files))
+            if sig not in seen:
+                seen.add(sig)
+                self.works.append(w)
+
+    def run(self, reg: Registry, fs: View, jobs: int, parts: Parts | None) -> LintResult:
+        """Lint the work: skill folder by skill folder through the cache's ``parts``, in ``jobs`` processes,
+        or at once; files read as part of a skill's evals/ that a pattern names are left out."""
+        if parts is not None and jobs == 1:
+            part = _run_parts(self.works, self.cfg, reg, fs, parts)
+        elif jobs > 1 and len(self.works) > 1:
+            part = _run_parallel(self.works, self.cfg, jobs, fs)
+        else:
+            part = finalize(run_work(self.works, self.cfg, reg, fs), self.cfg, reg, fs)
+        if self.exclude:
+            part.diagnostics = [d for d in part.diagnostics if not self.exclude(d.path)]
+        return part
+
+
+def _add_part(total: LintResult, part: LintResult) -> None:
+    total.diagnostics.extend(part.diagnostics)
+    total.files += part.files
+    total.texts.update(part.texts)
+    total.notes.extend(n for n in part.notes if n not in total.notes)
 
 
 def _run_parts(works: list[Work], cfg: config_mod.Config, reg: Registry, fs: View, parts: Parts) -> LintResult:
@@ -365,7 +424,7 @@ def _worker(args) -> tuple[list[Diagnostic], int, list[str]]:
 
 
 def _run_parallel(works: list[Work], cfg: config_mod.Config, jobs: int, fs: View) -> LintResult:
-    import multiprocessing as mp  # 15 ms to import (python -X importtime): only for --jobs above 1
+    import multiprocessing as mp  # 5 ms to import (python -X importtime): only for --jobs above 1
 
     chunks = _chunks(works, jobs)
     ctx: BaseContext

@@ -77,26 +77,45 @@ def token_span(text: str, offset: int, kind: str) -> tuple[int, int, str] | None
         return None
     c = text[offset]
     if c == '"':
-        i = offset + 1
-        while i < len(text) and text[i] != '"':
-            if text[i] in _BREAKS:
-                return None
-            i += 2 if text[i] == "\\" else 1
-        return (offset, i + 1, '"') if i < len(text) else None
+        return _double_quoted_span(text, offset)
     if c == "'":
-        i = offset + 1
-        while i < len(text):
-            if text[i] == "'":
-                if text[i + 1: i + 2] == "'":
-                    i += 2
-                    continue
-                return offset, i + 1, "'"
-            if text[i] in _BREAKS:
-                return None
-            i += 1
-        return None
+        return _single_quoted_span(text, offset)
     if c in "|>[{&*!%@`#" or c in _BREAKS:
         return None
+    end = _plain_end(text, offset)
+    while end > offset and text[end - 1] in " \t":
+        end -= 1
+    return (offset, end, "") if end > offset else None
+
+
+def _double_quoted_span(text: str, offset: int) -> tuple[int, int, str] | None:
+    """The span of the ``"..."`` string at ``offset`` (escapes skipped), None when a line ends first."""
+    i = offset + 1
+    while i < len(text) and text[i] != '"':
+        if text[i] in _BREAKS:
+            return None
+        i += 2 if text[i] == "\\" else 1
+    return (offset, i + 1, '"') if i < len(text) else None
+
+
+def _single_quoted_span(text: str, offset: int) -> tuple[int, int, str] | None:
+    """The span of the ``'...'`` string at ``offset`` (``''`` is a quote inside), None when a line ends first."""
+    i = offset + 1
+    while i < len(text):
+        if text[i] == "'":
+            if text[i + 1: i + 2] != "'":
+                return offset, i + 1, "'"
+            i += 2
+            continue
+        if text[i] in _BREAKS:
+            return None
+        i += 1
+    return None
+
+
+def _plain_end(text: str, offset: int) -> int:
+    """Where the plain scalar at ``offset`` ends (trailing blanks included): at a line end, a flow
+    indicator, a ``:`` followed by a blank or the end (a key), or a `` #`` comment."""
     i = offset
     while i < len(text):
         ch = text[i]
@@ -107,10 +126,7 @@ def token_span(text: str, offset: int, kind: str) -> tuple[int, int, str] | None
         if ch == "#" and i > offset and text[i - 1] in " \t":
             break
         i += 1
-    end = i
-    while end > offset and text[end - 1] in " \t":
-        end -= 1
-    return (offset, end, "") if end > offset else None
+    return i
 
 
 def _quote(new: str, quote: str) -> str:

@@ -147,7 +147,7 @@ def render(fmt: str, result: LintResult, reg: Registry | None, fixed: int = 0, q
         return json(result, fixed)
     if fmt == "sarif":
         if reg is None:
-            from .registry import registry
+            from .registry import registry  # 1.2 ms to import; registry() loads the rules (29 ms)
 
             reg = registry()
         return sarif(result, reg, fixed)

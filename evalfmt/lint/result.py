@@ -39,7 +39,7 @@ class LintResult:
     def fixable(self) -> int:
         if not any(d.fixable for d in self.diagnostics):
             return 0
-        from .fix import can_fix  # the fixer: ~50 ms to import (python -X importtime), only for fixable findings
+        from .fix import can_fix  # the fixer: 5 ms to import (python -X importtime), only for fixable findings
 
         return sum(1 for d in self.diagnostics if can_fix(d))
 

@@ -77,7 +77,7 @@ class Directives:
             on_error(f"The {source} tag has no suffix")
         prefix = self.tags.get(handle)
         if prefix:
-            from urllib.parse import unquote
+            from urllib.parse import unquote  # 3 ms to import (python -X importtime): only for a tag such as !!str
 
             try:
                 return prefix + unquote(suffix, errors="strict")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 from ..receipt import ReceiptError
-from . import model, triggerrun
+from . import model, triggerhtml, triggermd, triggerrun
 from .html import render_html
 from .markdown import render_markdown
 from .triggerrun import is_trigger_run
@@ -45,12 +45,8 @@ def render(paths: list[str], fmt: str = "html") -> str:
 
 def _render_trigger_runs(runs: list, fmt: str) -> str:
     if fmt == "html":
-        from .triggerhtml import render_html
-
-        return render_html(runs)
-    from .triggermd import render_markdown
-
-    return render_markdown(runs)
+        return triggerhtml.render_html(runs)
+    return triggermd.render_markdown(runs)
 
 
 def _trigger_run(path: str) -> dict | None:

@@ -269,6 +269,23 @@ def to_run(rec: Receipt) -> Run:
     skill = str(d.skill_name if d.skill_name is not None else d.skill_id)
     key = str(d.skill_id) if d.skill_id is not None else "name:" + skill
     prov = d.provenance or {}
+    comparisons = _comparisons(d)
+    expected, scored, status = d.expected_rows, d.scored_rows, d.execution_status
+    rows = _rows(d)
+    order = _opponent_order([c.opponent for c in comparisons] + [r.opponent for r in rows])
+    return Run(
+        path=rec.path, skill=skill, skill_key=key, run_id=str(d.run_id or ""),
+        timestamp=str(prov.get("timestamp") or ""), verdict=d.verdict, status=status,
+        expected_rows=expected, scored_rows=scored, status_suffix=_status_suffix(expected, scored, status),
+        attribution=str(d.attribution or ""), comparisons=comparisons, rows=rows,
+        tallies={opp: _tally(rows, opp) for opp in order if any(r.opponent == opp for r in rows)},
+        checks=_check_stats(rows), triggers=_triggers(d.triggers), arms=_arms(d, order), facts=_facts(d, prov),
+        skips=_skips(d), content_digest=str(d.content_digest or ""),
+    )
+
+
+def _comparisons(d: receipt_model.Receipt) -> list[Comparison]:
+    """Each comparison of the receipt, with its summary line (the receipt's, else made from its counts)."""
     lines = d.summary_lines or {}
     comparisons = []
     for name, c in d.comparisons.items():
@@ -277,27 +294,21 @@ def to_run(rec: Receipt) -> Run:
         net = c.get("net_lift")
         comparisons.append(Comparison(name, opponent, c["win"], c["loss"], c["tie"],
                                       v.net_lift(c["win"], c["loss"], c["tie"]) if net is None else float(net), line))
-    expected, scored, status = d.expected_rows, d.scored_rows, d.execution_status
+    return comparisons
+
+
+def _status_suffix(expected: int, scored: int, status: str) -> str:
     if v.status(expected, scored) == status:
-        suffix = v.status_suffix(expected, scored)
-    else:  # a receipt whose status disagrees with its counts: say what it says
-        suffix = "" if status == "complete" else f" [{status} — {scored}/{expected} scored]"
-    rows = _rows(d)
-    order = _opponent_order([c.opponent for c in comparisons] + [r.opponent for r in rows])
-    triggers = None
-    t = d.triggers
-    if t is not None:
-        triggers = Triggers(t.get("recall"), t.get("precision"), t.get("tp"), t.get("fp"), t.get("fn"), t.get("tn"),
-                            list(t.get("misses") or []), list(t.get("false_fires") or []))
-    return Run(
-        path=rec.path, skill=skill, skill_key=key, run_id=str(d.run_id or ""),
-        timestamp=str(prov.get("timestamp") or ""), verdict=d.verdict, status=status,
-        expected_rows=expected, scored_rows=scored, status_suffix=suffix,
-        attribution=str(d.attribution or ""), comparisons=comparisons, rows=rows,
-        tallies={opp: _tally(rows, opp) for opp in order if any(r.opponent == opp for r in rows)},
-        checks=_check_stats(rows), triggers=triggers, arms=_arms(d, order), facts=_facts(d, prov),
-        skips=_skips(d), content_digest=str(d.content_digest or ""),
-    )
+        return v.status_suffix(expected, scored)
+    # a receipt whose status disagrees with its counts: say what it says
+    return "" if status == "complete" else f" [{status} — {scored}/{expected} scored]"
+
+
+def _triggers(t: receipt_model.Triggers | None) -> Triggers | None:
+    if t is None:
+        return None
+    return Triggers(t.get("recall"), t.get("precision"), t.get("tp"), t.get("fp"), t.get("fn"), t.get("tn"),
+                    list(t.get("misses") or []), list(t.get("false_fires") or []))
 
 
 def _opponent_order(names: list[str]) -> list[str]:

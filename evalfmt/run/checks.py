@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .. import ecmaregex, ir, js
-from ..ir.kinds import Outcome, spec_of
+from .. import ecmaregex, ir
+from ..ir.kinds import SPECS, Outcome, Terum, spec_of
 from . import detect, graded, graders, sandboxfs, shell
 from .judges import Judge
 from .regex_deadline import RegexTimeout, first_match
@@ -152,6 +152,11 @@ class Context:
         assert isinstance(check, ir.Opaque)
         return graders.composite(check, self, score_check)
 
+    def score_as(self, kind: str, argument: str) -> Outcome:
+        entry = SPECS[kind].terum
+        args: dict[str, Any] = {entry.field if isinstance(entry, Terum) else "value": argument}
+        return _score(SPECS[kind].cls(**args), self)  # type: ignore[arg-type]  # (a class of the union)
+
 
 def score_case(case: ir.Case | ir.SuiteEntry, session: Session, sandbox: str | None = None,
                detection: str = detect.DEFAULT, extra_checks: Iterable[ir.Check] = (),
@@ -179,7 +184,7 @@ def score_suite(suite: ir.Suite, session: Session, sandbox: str | None = None,
 
 def _needles(checks: Iterable[ir.Check]) -> list[str]:
     """What the transcript checks among ``checks`` look for (lower-cased)."""
-    return [c.text.lower() for c in checks if isinstance(c, (ir.TranscriptMentions, ir.TranscriptOmits))]
+    return [c.text.lower() for c in checks if spec_of(c).looks_at == "transcript"]  # type: ignore[union-attr]
 
 
 def score_check(check: ir.Check, ctx: Context) -> CheckResult:
@@ -224,13 +229,6 @@ def _opaque(check: ir.Opaque, ctx: Context) -> Outcome | None:
                       "function to run")
     if check.origin == "promptfoo" and check.type in ("javascript", "python", "webhook"):
         return None, f"not scored: promptfoo's {check.type} assertion is code evalfmt does not run"
-    if check.origin not in (None, "terum") or check.type not in ir.TERUM_KINDS:
-        return None
-    # A known kind with a missing or non-string argument: the engine coerces it with String().
-    raw = check.raw
-    text = js.string(raw.get(check.type, js.UNDEFINED) if isinstance(raw, dict) else js.UNDEFINED)
-    args: dict[str, Any] = {ir.TERUM_ARG_FIELD[check.type]: text}
-    model: Any = ir.CHECK_MODELS[check.type](**args)  # (one of the union's classes)
-    return _score(model, ctx)
+    return None
 
 

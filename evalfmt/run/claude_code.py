@@ -227,8 +227,7 @@ def read_session_file(path: str, subagent: bool = False) -> Session:
     messages: set[str] = set()
     kept = other = 0
     for rec in json_lines(path, counter):
-        t = rec.get("type")
-        if t not in ("user", "assistant"):
+        if rec.get("type") not in ("user", "assistant"):
             continue
         if (rec.get("isSidechain") is True) != subagent:
             other += 1
@@ -238,26 +237,9 @@ def read_session_file(path: str, subagent: bool = False) -> Session:
         if stamp is not None:
             first = stamp if first is None else first
             last = stamp
-        if s.session_id is None and isinstance(rec.get("sessionId"), str):
-            s.session_id = rec["sessionId"]
-        msg = rec.get("message")
-        if not isinstance(msg, dict):
-            continue
-        if t == "assistant":
-            model = msg.get("model")
-            if s.model is None and isinstance(model, str) and not model.startswith("<"):
-                s.model = model
-            mid = msg.get("id")
-            if isinstance(mid, str):
-                messages.add(mid)
-        builder.content(t, msg.get("content"))
+        _session_entry(builder, rec, messages)
     if not kept and other:
-        if subagent:
-            raise SessionError(f"{path}: holds no subagent records (no entry has isSidechain: true): score it "
-                               "without --subagent")
-        raise SessionError(f"{path}: holds only subagent records ({other} entries with isSidechain: true, as in "
-                           "<session>/subagents/agent-*.jsonl), so the main agent did nothing here: score the "
-                           "main session file <session>.jsonl, or score this subagent's own work with --subagent")
+        raise _other_agent_only(path, subagent, other)
     s.records = counter.records
     s.skipped_lines = counter.skipped
     s.long_lines = counter.long
@@ -265,6 +247,35 @@ def read_session_file(path: str, subagent: bool = False) -> Session:
     if first is not None and last is not None:
         s.duration_ms = round((last - first).total_seconds() * 1000)
     return s
+
+
+def _session_entry(builder: _Builder, rec: dict, messages: set[str]) -> None:
+    """One user or assistant entry of a session file: the session id, the model and the id of an assistant
+    message (``messages``: one per turn), and its content."""
+    s = builder.session
+    if s.session_id is None and isinstance(rec.get("sessionId"), str):
+        s.session_id = rec["sessionId"]
+    msg = rec.get("message")
+    if not isinstance(msg, dict):
+        return
+    if rec["type"] == "assistant":
+        model = msg.get("model")
+        if s.model is None and isinstance(model, str) and not model.startswith("<"):
+            s.model = model
+        mid = msg.get("id")
+        if isinstance(mid, str):
+            messages.add(mid)
+    builder.content(rec["type"], msg.get("content"))
+
+
+def _other_agent_only(path: str, subagent: bool, other: int) -> SessionError:
+    """A session file that holds entries of the other agent only (the subagent's, or the main agent's)."""
+    if subagent:
+        return SessionError(f"{path}: holds no subagent records (no entry has isSidechain: true): score it "
+                            "without --subagent")
+    return SessionError(f"{path}: holds only subagent records ({other} entries with isSidechain: true, as in "
+                        "<session>/subagents/agent-*.jsonl), so the main agent did nothing here: score the "
+                        "main session file <session>.jsonl, or score this subagent's own work with --subagent")
 
 
 def _num(v: Any, kind: type = float) -> Any:

@@ -229,19 +229,8 @@ def attribution(rows: list[Row], expected: int) -> str:
         return "no execution comparisons ran" if expected == 0 or not rows else "no candidate-vs-baseline comparison"
     if not scored:
         return f"no comparison was scored ({len(base)} dead)"
-    parts = []
-    for outcome, word in (("win", "win"), ("loss", "loss")):
-        by: dict[str, int] = {}
-        for r in scored:
-            if r.outcome == outcome:
-                by[r.reason] = by.get(r.reason, 0) + 1
-        for reason, n in by.items():
-            how = "on checks" if reason == "checks" else "by the judge"
-            parts.append(f"{n} {word}{'es' if word == 'loss' and n != 1 else ('s' if n != 1 else '')} {how}")
-    ties: dict[str, int] = {}
-    for r in scored:
-        if r.outcome == "tie":
-            ties[r.reason] = ties.get(r.reason, 0) + 1
+    parts = _decided(scored, "win", "wins") + _decided(scored, "loss", "losses")
+    ties = _by_reason(scored, "tie")
     if ties:
         n = sum(ties.values())
         parts.append(f"{n} tie{'s' if n != 1 else ''} ({', '.join(f'{v} {k}' for k, v in ties.items())})")
@@ -249,6 +238,21 @@ def attribution(rows: list[Row], expected: int) -> str:
     if dead:
         parts.append(f"{dead} not scored (dead arm)")
     return "; ".join(parts)
+
+
+def _by_reason(rows: list[Row], outcome: str) -> dict[str, int]:
+    """How many of ``rows`` have ``outcome``, by reason (in the order met)."""
+    by: dict[str, int] = {}
+    for r in rows:
+        if r.outcome == outcome:
+            by[r.reason] = by.get(r.reason, 0) + 1
+    return by
+
+
+def _decided(rows: list[Row], outcome: str, plural: str) -> list[str]:
+    """``N win(s) on checks``, ``N win(s) by the judge``: one part per reason."""
+    return [f"{n} {outcome if n == 1 else plural} {'on checks' if reason == 'checks' else 'by the judge'}"
+            for reason, n in _by_reason(rows, outcome).items()]
 
 
 # ------------------------------------------------------------------------------------- reading
@@ -302,50 +306,97 @@ def compare(evalset: ir.EvalSet, arms: dict[str, str], *, k: int | None = None,
     if CANDIDATE not in arms:
         raise EvalfmtError("compare needs a 'candidate' arm (--arm candidate=RUNS_DIR)")
     judge = judge or NoJudge()
-    opponents = [a for a in OPPONENT_ORDER if a in arms]
-    opponents += [a for a in arms if a not in OPPONENT_ORDER and a != CANDIDATE]
+    opponents = _opponents(arms)
     arm_names = [CANDIDATE] + opponents
-    units: list[tuple[str, ir.Case]] = [(c.name, c) for c in evalset.cases]
-    if evalset.suite is not None and evalset.suite.entries:
-        units.append(("suite", evalset.suite))
+    units = _units(evalset)
     unit_names = [u for u, _ in units]
     k = k or detect_k([arms[a] for a in arm_names], unit_names)
-    extra = list(evalset.checks)
-    runs: dict[str, list[ArmRun]] = {a: [] for a in arm_names}
-    table: dict[tuple[str, str, int], ArmRun] = {}
+    reading = _Reading(arms, k, list(evalset.checks), detection, timeout, progress, prescored or {},
+                       runs={a: [] for a in arm_names})
     for unit, target in units:
         keep_tail = bool(target.judge) and not isinstance(target, ir.Suite) and judge.configured
         for arm in arm_names:
-            folders = session_dirs(arms[arm], unit, k)
-            for rep in range(1, k + 1):
-                run = (prescored or {}).get((arm, unit, rep))
-                if run is None:
-                    run = run_arm(arm, arms[arm], unit, target, rep, folders[rep], detection=detection,
-                                  timeout=timeout, keep_tail=keep_tail, extra_checks=extra)
-                if progress is not None:
-                    progress(f"{arm} {unit}" + (f" #{rep}" if k > 1 else "")
-                             + (f": dead ({run.error})" if run.dead else ""))
-                runs[arm].append(run)
-                table[(arm, unit, rep)] = run
-    rows: list[Row] = []
+            reading.read(arm, unit, target, keep_tail)
     tallies = {opp: verdict.Tally() for opp in opponents}
+    rows = _rows(reading.table, units, k, opponents, judge, tallies)
+    expected = sum(_entries(t) for _, t in units) * k * len(opponents)
+    # terum pins the sign test at 1.0 for any receipt containing suite rows (dead or not): rows of
+    # one session are not independent observations (_units holds a suite only when it has entries).
+    suite_ran = any(isinstance(t, ir.Suite) for _, t in units)
+    skill = evalset.skill.name if evalset.skill else evalset.name
+    return Comparison(skill, arm_names, opponents, k, unit_names, rows, reading.runs, tallies, expected, suite_ran,
+                      detection, getattr(judge, "name", "none"))
+
+
+def _opponents(arms: dict[str, str]) -> list[str]:
+    """Every arm but the candidate: baseline, incumbent, then the others as given."""
+    return [a for a in OPPONENT_ORDER if a in arms] + [a for a in arms if a not in OPPONENT_ORDER and a != CANDIDATE]
+
+
+def _units(evalset: ir.EvalSet) -> list[tuple[str, ir.Case]]:
+    """(name, case) of each case, then ``suite`` when the set has a suite with entries."""
+    units: list[tuple[str, ir.Case]] = [(c.name, c) for c in evalset.cases]
+    if evalset.suite is not None and evalset.suite.entries:
+        units.append(("suite", evalset.suite))
+    return units
+
+
+def _entries(target: ir.Case) -> int:
+    """How many rows one unit gives per repetition and opponent: a suite one per entry, a case one."""
+    return len(target.entries) if isinstance(target, ir.Suite) else 1
+
+
+@dataclass
+class _Reading:
+    """The sessions of a comparison, read (or taken as ``prescored``) and scored: by arm in the order read,
+    and by (arm, unit, repetition)."""
+
+    arms: dict[str, str]
+    k: int
+    extra_checks: list[ir.Check]
+    detection: str
+    timeout: float
+    progress: Any
+    prescored: dict[tuple[str, str, int], ArmRun]
+    runs: dict[str, list[ArmRun]] = field(default_factory=dict)
+    table: dict[tuple[str, str, int], ArmRun] = field(default_factory=dict)
+
+    def read(self, arm: str, unit: str, target: ir.Case, keep_tail: bool) -> None:
+        """Every repetition of ``arm`` on ``unit``."""
+        folders = session_dirs(self.arms[arm], unit, self.k)
+        for rep in range(1, self.k + 1):
+            run = self.prescored.get((arm, unit, rep))
+            if run is None:
+                run = run_arm(arm, self.arms[arm], unit, target, rep, folders[rep], detection=self.detection,
+                              timeout=self.timeout, keep_tail=keep_tail, extra_checks=self.extra_checks)
+            if self.progress is not None:
+                self.progress(f"{arm} {unit}" + (f" #{rep}" if self.k > 1 else "")
+                              + (f": dead ({run.error})" if run.dead else ""))
+            self.runs[arm].append(run)
+            self.table[(arm, unit, rep)] = run
+
+
+def _rows(table: dict[tuple[str, str, int], ArmRun], units: list[tuple[str, ir.Case]], k: int, opponents: list[str],
+          judge: Judge, tallies: dict[str, verdict.Tally]) -> list[Row]:
+    """Every row: by unit, then repetition, then opponent (a suite: one per entry), each opponent's tallied."""
+    rows: list[Row] = []
     for unit, target in units:
-        names = [e.name for e in target.entries] if isinstance(target, ir.Suite) else [target.name]
         for rep in range(1, k + 1):
             for opp in opponents:
-                cand, other = table[(CANDIDATE, unit, rep)], table[(opp, unit, rep)]
-                for name in names:
-                    row = decide(name, unit, rep, opp, cand, other, target, judge)
-                    rows.append(row)
-                    if row.scored:
-                        tallies[opp].add(row.outcome)
-    expected = sum(len(t.entries) if isinstance(t, ir.Suite) else 1 for _, t in units) * k * len(opponents)
-    # terum pins the sign test at 1.0 for any receipt containing suite rows (dead or not): rows of
-    # one session are not independent observations.
-    suite_ran = any(isinstance(t, ir.Suite) and t.entries for _, t in units)
-    skill = evalset.skill.name if evalset.skill else evalset.name
-    return Comparison(skill, arm_names, opponents, k, unit_names, rows, runs, tallies, expected, suite_ran,
-                      detection, getattr(judge, "name", "none"))
+                rows += _decide_unit(table, unit, target, rep, opp, judge, tallies[opp])
+    return rows
+
+
+def _decide_unit(table: dict[tuple[str, str, int], ArmRun], unit: str, target: ir.Case, rep: int, opp: str,
+                 judge: Judge, tally: verdict.Tally) -> list[Row]:
+    """The rows of one unit and repetition against one opponent (a suite: one per entry), tallied."""
+    cand, other = table[(CANDIDATE, unit, rep)], table[(opp, unit, rep)]
+    names = [e.name for e in target.entries] if isinstance(target, ir.Suite) else [target.name]
+    rows = [decide(name, unit, rep, opp, cand, other, target, judge) for name in names]
+    for row in rows:
+        if row.scored:
+            tally.add(row.outcome)
+    return rows
 
 
 def decide(name: str, unit: str, rep: int, opp: str, cand: ArmRun, other: ArmRun, target: ir.Case,

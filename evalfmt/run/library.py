@@ -542,35 +542,53 @@ def score_arm(arm: str, tests: list[Test], sessions: list[Session], library: lis
     by_test: dict[str, list[Session]] = {}
     for s in sessions:
         by_test.setdefault(s.test, []).append(s)
-    named = {skill for t in tests for skill in t.expect}
-    fired_any = {f for s in sessions for f in s.fired}
-    order = [x for x in library if x in named or x in fired_any] + sorted(named - set(library))
+    order = _scored_skills(tests, sessions, library)
     scores = {skill: SkillScore(skill) for skill in order}
     confusion: dict[str, dict[str, int]] = {}
     dead = 0
     for t in tests:
         live = [s for s in by_test.get(t.id, []) if not s.dead]
         dead += len(by_test.get(t.id, [])) - len(live)
-        expected = [k for k, v in t.expect.items() if v] or [NONE]
-        for s in live:
-            for e in expected:
-                row = confusion.setdefault(e, {})
-                for f in s.fired or [NONE]:
-                    row[f] = row.get(f, 0) + 1
-        if not live:
-            continue
-        for skill, sc in scores.items():
-            fires = sum(1 for s in live if skill in s.fired)
-            fired = 2 * fires >= len(live)
-            want = t.expect.get(skill)
-            if want:
-                sc.positive_sessions += len(live)
-                sc.fired_sessions += fires
-            sc.count(t.id, want=want, fired=fired)
+        _confuse(confusion, [k for k, v in t.expect.items() if v] or [NONE], live)
+        if live:
+            for sc in scores.values():
+                _count_test(sc, t, live)
+    return ArmScore(arm, list(scores.values()), _confusion_table(confusion, order), dead)
+
+
+def _scored_skills(tests: list[Test], sessions: list[Session], library: list[str]) -> list[str]:
+    """The skills an arm is scored on: those of the library a test names or a session fired (in the
+    library's order), then those the tests name outside it."""
+    named = {skill for t in tests for skill in t.expect}
+    fired_any = {f for s in sessions for f in s.fired}
+    return [x for x in library if x in named or x in fired_any] + sorted(named - set(library))
+
+
+def _confuse(confusion: dict[str, dict[str, int]], expected: list[str], live: list[Session]) -> None:
+    """Count each live session of a test once per skill it expects, under each skill it fired (or none)."""
+    for s in live:
+        for e in expected:
+            row = confusion.setdefault(e, {})
+            for f in s.fired or [NONE]:
+                row[f] = row.get(f, 0) + 1
+
+
+def _count_test(sc: SkillScore, t: Test, live: list[Session]) -> None:
+    """One test's live sessions for one skill: it fired when at least half of them fired it."""
+    fires = sum(1 for s in live if sc.skill in s.fired)
+    want = t.expect.get(sc.skill)
+    if want:
+        sc.positive_sessions += len(live)
+        sc.fired_sessions += fires
+    sc.count(t.id, want=want, fired=2 * fires >= len(live))
+
+
+def _confusion_table(confusion: dict[str, dict[str, int]], order: list[str]) -> dict[str, dict[str, int]]:
+    """The confusion counts by expected skill (in ``order``, then none), with a column for each scored
+    skill, none, and any other skill fired."""
     cols = order + [NONE]
-    table = {r: {c: confusion[r].get(c, 0) for c in cols if confusion[r].get(c, 0) or c in order or c == NONE}
-             for r in [*order, NONE] if r in confusion}
-    return ArmScore(arm, list(scores.values()), table, dead)
+    return {r: {c: confusion[r].get(c, 0) for c in cols if confusion[r].get(c, 0) or c in order or c == NONE}
+            for r in [*order, NONE] if r in confusion}
 
 
 def decide_rows(tests: list[Test], sessions: list[Session], k: int,
@@ -643,32 +661,40 @@ def confusion_lines(score: ArmScore) -> list[str]:
 
 
 def text_lines(run: LibraryRun) -> list[str]:
-    out: list[str] = []
-    for s in run.sessions:
-        rep = f" #{s.repetition}" if run.k > 1 else ""
-        arm = f"{s.arm} " if len(run.scores) > 1 else ""
-        if s.dead:
-            out.append(f"{arm}{s.test}{rep}: dead ({s.error})")
-            continue
-        fired = ", ".join(s.fired) or "no skill"
-        status = "passed" if s.result is None or s.result.passed else "failed " + ", ".join(s.result.failed)
-        unscored = [c for c in (s.result.checks if s.result else []) if c.passed is None]
-        more = "; not scored: " + ", ".join(f"{c.check} ({c.detail.removeprefix('not scored: ')})"
-                                             for c in unscored) if unscored else ""
-        out.append(f"{arm}{s.test}{rep}: fired {fired} — {status}{more}")
+    out = [_session_line(run, s) for s in run.sessions]
     for arm, score in run.scores.items():
-        prefix = f"[{arm}] " if len(run.scores) > 1 else ""
-        for sc in score.skills:
-            out.append(prefix + sc.line())
-            out.extend(f"{prefix}MISS: {sc.skill} {t}" for t in sc.misses)
-            out.extend(f"{prefix}FALSE-FIRE: {sc.skill} {t}" for t in sc.false_fires)
-        out.append(prefix + "confusion (sessions; rows: expected skill, columns: fired skill):")
-        out.extend(prefix + line for line in confusion_lines(score))
-        if score.dead:
-            out.append(f"{prefix}dead sessions: {score.dead}")
+        out += _score_lines(f"[{arm}] " if len(run.scores) > 1 else "", score)
     if run.tally is not None:
         out.append(f"verdict: {run.tally.verdict}")
         out.append(f"candidate-vs-baseline: {run.tally.line()}")
+    return out
+
+
+def _session_line(run: LibraryRun, s: Session) -> str:
+    """One session: the skills it fired and its checks' result (or why it is dead)."""
+    rep = f" #{s.repetition}" if run.k > 1 else ""
+    arm = f"{s.arm} " if len(run.scores) > 1 else ""
+    if s.dead:
+        return f"{arm}{s.test}{rep}: dead ({s.error})"
+    fired = ", ".join(s.fired) or "no skill"
+    status = "passed" if s.result is None or s.result.passed else "failed " + ", ".join(s.result.failed)
+    unscored = [c for c in (s.result.checks if s.result else []) if c.passed is None]
+    more = "; not scored: " + ", ".join(f"{c.check} ({c.detail.removeprefix('not scored: ')})"
+                                         for c in unscored) if unscored else ""
+    return f"{arm}{s.test}{rep}: fired {fired} — {status}{more}"
+
+
+def _score_lines(prefix: str, score: ArmScore) -> list[str]:
+    """One arm's scores: a line per skill with its misses and false fires, the confusion table, the dead."""
+    out: list[str] = []
+    for sc in score.skills:
+        out.append(prefix + sc.line())
+        out.extend(f"{prefix}MISS: {sc.skill} {t}" for t in sc.misses)
+        out.extend(f"{prefix}FALSE-FIRE: {sc.skill} {t}" for t in sc.false_fires)
+    out.append(prefix + "confusion (sessions; rows: expected skill, columns: fired skill):")
+    out.extend(prefix + line for line in confusion_lines(score))
+    if score.dead:
+        out.append(f"{prefix}dead sessions: {score.dead}")
     return out
 
 

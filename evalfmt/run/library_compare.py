@@ -163,18 +163,7 @@ def compare_trigger_runs(where: str, sets: list[ir.EvalSet], arms: dict[str, tup
     """candidate vs baseline over two libraries' recorded sessions: the run, and its receipt."""
     srcs = sources(arms)
     tests = tests_of(sets)
-    ks = {arm: s.receipt.get("k") for arm, s in srcs.items()}
-    k = ks[layout.CANDIDATE]
-    if len(set(ks.values())) != 1 or not isinstance(k, int):
-        raise EvalfmtError(f"the trigger runs differ in k ({', '.join(f'{a} {v}' for a, v in sorted(ks.items()))}): "
-                           "compare runs made with the same --k")
-    for src in srcs.values():
-        _same_tests(src, tests, where)
-    modes = {s.receipt.get("trigger_detection") for s in srcs.values()}
-    if len(modes) != 1:
-        used = ", ".join(sorted(map(str, modes)))
-        raise EvalfmtError(f"the trigger runs used different --trigger-detection modes ({used}): compare runs made "
-                           "with the same mode")
+    k, mode = _comparable(srcs, tests, where)
     the_judge = judges.make(judge, judge_command)
     sessions: list[Session] = []
     for arm, src in srcs.items():
@@ -187,7 +176,7 @@ def compare_trigger_runs(where: str, sets: list[ir.EvalSet], arms: dict[str, tup
     run.rows, run.tally = decide_rows(tests, ordered, k, the_judge)
     folders = {arm: str(s.receipt["libraries"][s.arm].get("folder", "")) for arm, s in srcs.items()}
     request = LibraryRunRequest(where=where, sets=sets, libraries=folders, out=receipt_path or "", run_id=run_id,
-                                detection=str(modes.pop()), judge=judge, judge_command=judge_command)
+                                detection=mode, judge=judge, judge_command=judge_command)
     data = receipt(run, request)
     data["compared"] = {arm: {"run": s.root, "library": s.arm, "run_id": s.receipt.get("run_id")}
                         for arm, s in srcs.items()}
@@ -196,3 +185,20 @@ def compare_trigger_runs(where: str, sets: list[ir.EvalSet], arms: dict[str, tup
         run.receipt_path = receipt_path
     return run, data
 
+
+def _comparable(srcs: dict[str, Source], tests: list[Test], where: str) -> tuple[int, str]:
+    """The k and the trigger-detection mode both runs share; refuses runs that differ in either, or that
+    ran other tests than ``where`` holds."""
+    ks = {arm: s.receipt.get("k") for arm, s in srcs.items()}
+    k = ks[layout.CANDIDATE]
+    if len(set(ks.values())) != 1 or not isinstance(k, int):
+        raise EvalfmtError(f"the trigger runs differ in k ({', '.join(f'{a} {v}' for a, v in sorted(ks.items()))}): "
+                           "compare runs made with the same --k")
+    for src in srcs.values():
+        _same_tests(src, tests, where)
+    modes = {s.receipt.get("trigger_detection") for s in srcs.values()}
+    if len(modes) != 1:
+        used = ", ".join(sorted(map(str, modes)))
+        raise EvalfmtError(f"the trigger runs used different --trigger-detection modes ({used}): compare runs made "
+                           "with the same mode")
+    return k, str(modes.pop())

@@ -98,9 +98,9 @@ class RayRunner:
             if self.address is None:
                 if not self._started:
                     self._started = _start_local()
-                import ray
+                import ray  # ray: the optional dependency (the 'ray' extra)
             else:
-                import ray
+                import ray  # ray: the optional dependency (the 'ray' extra)
 
                 if not ray.is_initialized():
                     try:
@@ -117,7 +117,7 @@ class RayRunner:
     def _shared(self, key: tuple, pack: Callable[[], tuple[bytes, list[str]]]) -> tuple[Any, list[str]]:
         """An input shared by several sessions (the skill, a case's fixture): packed and put into the
         object store once per run; every later session gets the same object ref."""
-        import ray
+        import ray  # ray: the optional dependency (the 'ray' extra)
 
         with self._inputs_lock:
             if key not in self._inputs:
@@ -190,7 +190,7 @@ class RayRunner:
         with self._inputs_lock:
             self._inputs.clear()
         if self._started:
-            import ray
+            import ray  # ray: the optional dependency (the 'ray' extra)
 
             instance = contain.descendants()  # its raylet, GCS and workers: the owners of the sessions' jails
             ray.shutdown()
@@ -226,7 +226,7 @@ def _start_local() -> bool:
     listens elsewhere (Ray was imported before evalfmt could ask it for loopback) is shut down at once
     and refused: Ray's RPC has no authentication by default (docs/security.md)."""
     with _environ(LOOPBACK_ENV, "0"):
-        import ray
+        import ray  # ray (the optional 'ray' extra), with LOOPBACK_ENV set: Ray reads it when first imported
 
         if ray.is_initialized():
             return False
@@ -267,7 +267,7 @@ def remote_session(words: list[str], values: dict[str, str], plain: dict[str, An
                    skill_tar: bytes | None, env: dict[str, str], timeout: float) -> dict[str, Any]:
     """The Ray task: unpack the inputs, stage the sandbox (:func:`sandbox.stage`, setup included), run
     the agent in it, and return what it printed and the sandbox as it left it."""
-    import ray
+    import ray  # ray: the optional dependency (the 'ray' extra)
 
     root = tempfile.mkdtemp(prefix="evalfmt-ray-")
     try:

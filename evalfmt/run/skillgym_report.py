@@ -70,68 +70,99 @@ def read(path: str) -> Session:
 def session_of(report: dict, path: str | None = None) -> Session:
     """The session a skillgym ``SessionReport`` (parsed JSON) records."""
     s = Session(source="skillgym-report", path=path)
-    final = report.get("finalOutput")
-    s.result = final if isinstance(final, str) else None
-    duration = report.get("durationMs")
-    if isinstance(duration, (int, float)) and not isinstance(duration, bool):
-        s.duration_ms = float(duration)
-    runner = report.get("runner")
-    if isinstance(runner, dict) and isinstance(runner.get("agent"), dict):
-        model = runner["agent"].get("model")
-        s.model = model if isinstance(model, str) else None
-    sid = report.get("sessionId")
-    s.session_id = sid if isinstance(sid, str) else None
-    pending: list[ToolCall] = []
-    last_bash: ToolCall | None = None
+    _read_provenance(s, report)
+    events = _Events(s)
     for event in report.get("events") or []:
         if not isinstance(event, dict):
             s.skipped_lines += 1
             continue
         s.records += 1
         kind = event.get("type")
-        if kind == "message":
-            text = event.get("text")
-            if isinstance(text, str) and event.get("phase") != "thinking":
-                given = event.get("role")
-                role = given if isinstance(given, str) and given in ("user", "assistant") else "assistant"
-                s.add(TextBlock(role, text))
-        elif kind == "toolCall":
-            named = event.get("tool")
-            tool = named if isinstance(named, str) else ""
-            call = ToolCall(None, tool, event.get("args", {}))
-            s.add(call)
-            pending.append(call)
-            last_bash = call if tool == "Bash" else None
-        elif kind == "toolResult":
-            output = "\n".join(output_strings(event.get("output")))
-            named = event.get("tool")
-            answered = next((c for c in pending if named is None or c.name == named), None)
-            if answered is not None:
-                pending.remove(answered)
-                answered.result = _result(output)
-        elif kind == "command":
-            command = event.get("command")
-            if not isinstance(command, str):
-                continue
-            if last_bash is not None and last_bash.arg("command") == command:
-                last_bash = None  # the Bash call just recorded: the same command
-                continue
-            s.add(ToolCall(None, "Bash", {"command": command}))
-            last_bash = None
+        handler = _EVENTS.get(kind) if isinstance(kind, str) else None
+        if handler is not None:
+            handler(events, event)
     if s.records == 0:
         s.records = 1  # an empty report is still a report (the session ran, the agent did nothing)
-    detected = []
-    for item in report.get("detectedSkills") or []:
-        if isinstance(item, dict) and isinstance(item.get("skill"), str):
-            detected.append({"skill": item["skill"], "confidence": item.get("confidence")})
-    s.detected_skills = detected  # type: ignore[attr-defined]
-    # skillgym's getFileReads(): the fileRead events, else files.observedReads
+    s.detected_skills = _detected_skills(report)  # type: ignore[attr-defined]
+    s.file_reads = _report_file_reads(report)  # type: ignore[attr-defined]
+    return s
+
+
+def _string(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _read_provenance(s: Session, report: dict) -> None:
+    """The result (``finalOutput``), duration, model and session id of a report."""
+    s.result = _string(report.get("finalOutput"))
+    duration = report.get("durationMs")
+    if isinstance(duration, (int, float)) and not isinstance(duration, bool):
+        s.duration_ms = float(duration)
+    runner = report.get("runner")
+    if isinstance(runner, dict) and isinstance(runner.get("agent"), dict):
+        s.model = _string(runner["agent"].get("model"))
+    s.session_id = _string(report.get("sessionId"))
+
+
+class _Events:
+    """The events of a report read into a session: tool calls waiting for their result, and the last
+    Bash call (a ``command`` event repeating it is that call)."""
+
+    def __init__(self, session: Session) -> None:
+        self.s = session
+        self.pending: list[ToolCall] = []
+        self.last_bash: ToolCall | None = None
+
+    def message(self, event: dict) -> None:
+        text = event.get("text")
+        if isinstance(text, str) and event.get("phase") != "thinking":
+            given = event.get("role")
+            role = given if isinstance(given, str) and given in ("user", "assistant") else "assistant"
+            self.s.add(TextBlock(role, text))
+
+    def tool_call(self, event: dict) -> None:
+        tool = _string(event.get("tool")) or ""
+        call = ToolCall(None, tool, event.get("args", {}))
+        self.s.add(call)
+        self.pending.append(call)
+        self.last_bash = call if tool == "Bash" else None
+
+    def tool_result(self, event: dict) -> None:
+        output = "\n".join(output_strings(event.get("output")))
+        named = event.get("tool")
+        answered = next((c for c in self.pending if named is None or c.name == named), None)
+        if answered is not None:
+            self.pending.remove(answered)
+            answered.result = _result(output)
+
+    def command(self, event: dict) -> None:
+        command = event.get("command")
+        if not isinstance(command, str):
+            return
+        repeated = self.last_bash is not None and self.last_bash.arg("command") == command
+        self.last_bash = None
+        if not repeated:  # else the Bash call just recorded: the same command
+            self.s.add(ToolCall(None, "Bash", {"command": command}))
+
+
+#: event type -> how it is read (other types, fileRead and skillSignal among them, add nothing to the transcript)
+_EVENTS = {"message": _Events.message, "toolCall": _Events.tool_call, "toolResult": _Events.tool_result,
+           "command": _Events.command}
+
+
+def _detected_skills(report: dict) -> list[dict]:
+    return [{"skill": item["skill"], "confidence": item.get("confidence")}
+            for item in report.get("detectedSkills") or []
+            if isinstance(item, dict) and isinstance(item.get("skill"), str)]
+
+
+def _report_file_reads(report: dict) -> list[str]:
+    """skillgym's getFileReads(): the fileRead events, else files.observedReads."""
     reads = [e["path"] for e in report.get("events") or []
              if isinstance(e, dict) and e.get("type") == "fileRead" and isinstance(e.get("path"), str)]
     if not reads and isinstance(report.get("files"), dict):
         reads = [r for r in report["files"].get("observedReads") or [] if isinstance(r, str)]
-    s.file_reads = reads  # type: ignore[attr-defined]
-    return s
+    return reads
 
 
 SOURCE = SessionSource("skillgym-report", "skillgym report.json (a SessionReport)", detect, read)

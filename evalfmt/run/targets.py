@@ -56,31 +56,41 @@ def pick_targets(sets: list[ir.EvalSet], path: str, name: str | None,
     """``(case or suite, extra checks)`` pairs to score; extra checks are the set's checks every case
     gets (``EvalSet.checks``: agentv's file-level assertions, promptfoo's ``defaultTest.assert``).
     With ``tags``, only the cases carrying one of them (skillgym's ``--tag``)."""
-    found: list[tuple[ir.Case, list[ir.Check]]] = []
-    for evalset in sets:
-        extra = list(evalset.checks)
-        for case in evalset.cases:
-            found.append((case, extra))
-        if evalset.suite is not None:
-            found.append((evalset.suite, []))
+    found = _all_targets(sets)
     if tags:
         found = [t for t in found if tag_selected(t[0], tags)]
         if not found:
             raise EvalfmtError(f"{path}: no case has the tag{'s' if len(tags) > 1 else ''} {', '.join(tags)}")
     if name is not None:
-        picked = [t for t in found if t[0].name == name]
-        if not picked:
-            for suite, _ in found:
-                if isinstance(suite, ir.Suite):
-                    entry = next((e for e in suite.entries if e.name == name), None)
-                    if entry is not None:
-                        return [(ir.Case(name=entry.name, checks=entry.checks), [])]
-            known = ", ".join(t[0].name for t in found) or "none"
-            raise EvalfmtError(f"{path}: no case named '{name}' (cases: {known})")
-        return picked[:1]
+        return _named(found, path, name)
     if not found:
         raise EvalfmtError(f"{path}: no cases to score")
     if len(found) > 1:
         raise EvalfmtError(f"{path} holds {len(found)} cases ({', '.join(t[0].name for t in found)}); "
                            "pick one with --case NAME")
     return found
+
+
+def _all_targets(sets: list[ir.EvalSet]) -> list[tuple[ir.Case, list[ir.Check]]]:
+    """Each case with its set's checks, and each suite (with none)."""
+    found: list[tuple[ir.Case, list[ir.Check]]] = []
+    for evalset in sets:
+        extra = list(evalset.checks)
+        found.extend((case, extra) for case in evalset.cases)
+        if evalset.suite is not None:
+            found.append((evalset.suite, []))
+    return found
+
+
+def _named(found: list[tuple[ir.Case, list[ir.Check]]], path: str, name: str) -> list[tuple[ir.Case, list[ir.Check]]]:
+    """The first target named ``name``, else a suite entry of that name as a case of its own."""
+    picked = [t for t in found if t[0].name == name]
+    if picked:
+        return picked[:1]
+    for suite, _ in found:
+        if isinstance(suite, ir.Suite):
+            entry = next((e for e in suite.entries if e.name == name), None)
+            if entry is not None:
+                return [(ir.Case(name=entry.name, checks=entry.checks), [])]
+    known = ", ".join(t[0].name for t in found) or "none"
+    raise EvalfmtError(f"{path}: no case named '{name}' (cases: {known})")

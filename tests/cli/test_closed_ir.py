@@ -1,5 +1,5 @@
 """The closed IR (docs/internals.md, "A closed IR"): the stages after the readers (run/, transpile/,
-report/) read typed IR fields, never the leftovers of the source format: a node's ``extra``, ``hints``,
+report/, and the kinds' specs in ir/kinds/, whose scoring functions the executor runs) read typed IR fields, never the leftovers of the source format: a node's ``extra``, ``hints``,
 an opaque check's ``raw`` or ``origin``, an eval set's ``format``. Read from the source: every attribute
 of those names that is read (not called: ``Diagnostic.format()`` is a method) in those packages, by
 module and function, must be one of :data:`REMAINING`, the reads not yet replaced by a typed field, each
@@ -13,7 +13,8 @@ import pathlib
 from conftest import ROOT
 
 PKG = ROOT / "evalfmt"
-STAGES = ("run", "transpile", "report")
+#: the stages, and the kinds' scoring functions (evalfmt/ir/kinds/: the executor runs them)
+STAGES = ("run", "transpile", "report", "ir/kinds")
 #: the attributes that hold what a reader kept of the source format
 LEFTOVERS = {"extra", "hints", "raw", "origin", "format"}
 
@@ -25,10 +26,11 @@ REMAINING: dict[tuple[str, str, str], str] = {
     ("transpile/__init__.py", "_agentv_unit", "unit.format"): "discover.Unit, not IR: agentv's own transpile model",
     # provenance, no behaviour: plan.json records the format of the run's eval set
     ("run/skillrun.py", "_plan", "request.sets[0].format"): "provenance in plan.json (eval_format)",
+    # a writer's words, not scoring: the evals.json sentence of an opaque check names the format it came from
+    ("ir/kinds/opaque.py", "<module>", "c.origin"): "the evals.json sentence names the opaque check's format",
     # opaque checks the executor still scores from their raw value (no typed class yet)
     ("run/checks.py", "_opaque", "check.origin"): "which format's opaque check (agentv composite, promptfoo "
                                                   "code assertions, custom assertions)",
-    ("run/checks.py", "_opaque", "check.raw"): "a terum kind with a missing or non-string argument (String())",
     ("run/graded.py", "execution_metrics", "check.raw"): "agentv execution-metrics (opaque)",
     ("run/graded.py", "field_accuracy", "check.raw"): "agentv field-accuracy (opaque)",
     ("run/graders.py", "rubric_of", "check.raw"): "agentv rubric and promptfoo model-graded types (opaque)",

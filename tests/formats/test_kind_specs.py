@@ -49,7 +49,7 @@ SAMPLES: dict[str, ir.CheckBase] = {
 }
 
 SHAPES = {"terum": specmod.Terum, "agentv": specmod.Agentv, "promptfoo": specmod.Promptfoo,
-          "skillgym": specmod.Skillgym}
+          "skillgym": specmod.Skillgym, "agent_skills": specmod.AgentSkills}
 
 
 def problems(spec: object) -> list[str]:
@@ -74,13 +74,19 @@ def problems(spec: object) -> list[str]:
             out.append(f"{spec.kind}: no {fmt} entry (a {shape.__name__}, Absent or Verbatim), got {entry!r}")
             continue
         named = [f.field for f in entry.fields] if isinstance(entry, specmod.Agentv) else \
-            [entry.field] if isinstance(entry, (specmod.Terum, specmod.Promptfoo)) and entry.field else []
+            [entry.field] if isinstance(entry, (specmod.Terum, specmod.Promptfoo, specmod.AgentSkills)) \
+            and entry.field else []
         out += [f"{spec.kind}: its {fmt} entry names '{n}', no field of {spec.cls.__name__}" for n in named
                 if n not in fields]
+    out += [f"{spec.kind}: its paths name '{n}', no field of {spec.cls.__name__}" for n in spec.paths if n not in fields]
     if spec.opposite is not None and (spec.opposite not in kinds.SPECS
                                       or kinds.SPECS[spec.opposite].opposite != spec.kind):
         out.append(f"{spec.kind}: its opposite {spec.opposite!r} does not name it back")
     return out
+
+
+def test_the_formats_are_the_entries():
+    assert tuple(SHAPES) == kinds.FORMATS
 
 
 def test_every_check_class_has_a_spec_in_the_schema_order():
@@ -160,6 +166,9 @@ class _Evidence:
 
     def aggregate(self, check):
         return None, "not scored"
+
+    def score_as(self, kind, argument):
+        return True, f"{kind} on {argument}"
 
 
 @pytest.mark.parametrize("kind", list(kinds.SPECS))

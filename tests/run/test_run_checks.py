@@ -10,6 +10,7 @@ from runhelp import write_stream
 
 from evalfmt import ir
 from evalfmt import js
+from evalfmt.formats.terum.reader import read_unit
 from evalfmt.run.checks import NO_SANDBOX, Context, score_case, score_check
 from evalfmt.run.transcripts import read_session
 
@@ -144,14 +145,27 @@ def test_command_timeout_kills_the_whole_process_group(tmp_path, session):
         pytest.fail("background child survived the timeout")
 
 
-def test_malformed_and_unknown_checks_fail_the_arm_not_the_run(session):
-    assert one(ir.Opaque(type="transcript_mention", raw={"transcript_mention": "x"}, origin="terum"), session).detail == \
-        "unknown check kind 'transcript_mention'"
-    assert one(ir.Opaque(raw=["a", "b"], origin="terum"), session).detail == "unrecognized check spec"
+def test_malformed_and_unknown_checks_fail_the_arm_not_the_run(session, tmp_path):
+    """As terum's reader reads them (the reader says what the engine does with each), then scored."""
+    case = tmp_path / "s" / "evals" / "cases" / "a.yaml"
+    case.parent.mkdir(parents=True)
+    case.write_text("task: t\nchecks:\n  - transcript_mention: x\n  - [a, b]\n  - transcript_omits\n"
+                    "  - transcript_mentions: [Final, answer]\n  - transcript_omits: null\n  - file_exists: {a: 1}\n")
+    checks = read_unit(str(tmp_path / "s")).sets[0].cases[0].checks
+    assert [(r.passed, r.detail) for r in (one(c, session) for c in checks)] == [
+        (False, "unknown check kind 'transcript_mention'"),
+        (False, "unrecognized check spec"),
+        # a known kind without a (string) argument tests String() of it, as the engine does: 'undefined',
+        # 'Final,answer' (not in the transcript), 'null', '[object Object]' (a path outside no sandbox given)
+        (True, "not found in the transcript"),
+        (False, "not found in the transcript"),
+        (True, "not found in the transcript"),
+        (False, NO_SANDBOX)]
+    assert [c.runs_with for c in checks] == [None, None, "undefined", "Final,answer", "null", "[object Object]"]
     r = one(ir.CommandMatching(pattern="(unclosed"), session)
     assert r.passed is False and r.detail == "malformed check: unterminated group"
-    # a known kind without an argument tests the text 'undefined', as the engine's String() does
-    assert one(ir.Opaque(type="transcript_omits", raw="transcript_omits", origin="terum"), session).passed
+    # an opaque check another format's tool runs: not scored
+    assert one(ir.Opaque(type="my-grader", raw={"type": "my-grader"}, origin="agentv"), session).passed is None
 
 
 def test_case_without_checks_passes_and_all_or_nothing(session):

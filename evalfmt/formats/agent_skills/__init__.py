@@ -30,7 +30,8 @@ transpile`` does) and each is reported as a loss: a model grades a sentence, not
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import os
+from typing import TYPE_CHECKING, Any
 
 from ...fsview import DISK, View
 from .. import Format, ReadResult, first_char, peek_keys
@@ -59,30 +60,28 @@ def detect(path: str, *, fs: View = DISK) -> bool:
 
 def _is_seed_name(path: str) -> bool:
     """``evals.json``: the name the seed layout of ``evalfmt transpile`` writes."""
-    import os
-
     return os.path.basename(path) == "evals.json"
 
 
-def _default_order(item: dict) -> list[str]:
+def _default_order(item: dict[str, Any]) -> list[str]:
     return [k for k in EVAL_KEYS if k in item] + [k for k in item if k not in EVAL_KEYS]
 
 
 def read(path: str, *, fs: View = DISK) -> ReadResult:
-    from .reader import read as _read
+    from .reader import read as _read  # lazy facade: the reader (0.5 ms to import) only when a file is read
 
     return _read(path, fs=fs)
 
 
 def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
-    from .writer import write as _write
+    from .writer import write as _write  # lazy facade: the writer (1.4 ms to import) only to write
 
     return _write(evalset, existing)
 
 
 def sentence(check: ir.CheckBase) -> str:
     """A check as one natural-language expectation a grader can judge (:func:`.writer.sentence`)."""
-    from .writer import sentence as _sentence
+    from .writer import sentence as _sentence  # lazy facade (the writer)
 
     return _sentence(check)
 

@@ -63,7 +63,7 @@ def read(path: str, *, fs: View = DISK) -> ReadResult:
     return result
 
 
-def _read_seed(rep: Reporter, data: dict, evalset: ir.EvalSet) -> None:
+def _read_seed(rep: Reporter, data: dict[str, Any], evalset: ir.EvalSet) -> None:
     """``{"tests": [{"id", "input", "should_trigger"}]}`` in ``<skill>/evals.json`` (transpile's seed layout)."""
     path = rep.loaded.path
     skill = os.path.basename(os.path.dirname(os.path.abspath(path)))
@@ -180,7 +180,7 @@ def _read_eval(rep: Reporter, item: Any, i: int, skill_name: str | None) -> ir.C
     return case
 
 
-def _read_id_and_name(rep: Reporter, item: dict, at: tuple, case: ir.Case) -> None:
+def _read_id_and_name(rep: Reporter, item: dict[str, Any], at: tuple[Any, ...], case: ir.Case) -> None:
     extra, hints = case.extra, case.hints
     if "id" not in item:
         rep.add("EV103", "missing required key 'id' (a unique integer)", *at)
@@ -209,7 +209,7 @@ def _read_id_and_name(rep: Reporter, item: dict, at: tuple, case: ir.Case) -> No
             extra["name"] = name
 
 
-def _read_expectations(rep: Reporter, item: dict, at: tuple, case: ir.Case) -> None:
+def _read_expectations(rep: Reporter, item: dict[str, Any], at: tuple[Any, ...], case: ir.Case) -> None:
     """``expectations`` (or its other spelling ``assertions``): one rubrics check of sentences."""
     extra, hints = case.extra, case.hints
     spellings = [k for k in ("expectations", "assertions") if k in item]

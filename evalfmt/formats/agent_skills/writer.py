@@ -4,10 +4,10 @@ loss), a skill-trigger as ``should_trigger``; the seed layout back in its own sh
 from __future__ import annotations
 
 import json
-from typing import Any
-from collections.abc import Callable
+from typing import Any, TypeGuard
 
 from ... import ir
+from ...ir.kinds import AgentSkills, spec_of
 from ...ir.build import canonical_input
 from ...js import stringify
 from .. import Loss, WriteResult
@@ -38,52 +38,15 @@ TABLE = Table(NAME, {
 })
 
 
-def _lose(losses: list, key: str, where: str, what: str) -> None:
+def _lose(losses: list[Any], key: str, where: str, what: str) -> None:
     TABLE.add(losses, key, None, where, what)
 
 
 
 
-def _any_all(check: ir.CheckBase) -> str:
-    k = check.kind
-    which = "any" if k.endswith("any") else "all"
-    case = " (case-insensitive)" if k.startswith("i") else ""
-    return f"Output contains {which} of{case}: " + ", ".join(f"'{v}'" for v in check.values)  # type: ignore[attr-defined]
-
-
-#: One expectation sentence per IR check class (what the writer puts in ``expectations``).
-SENTENCES: dict[type[ir.CheckBase], Callable[[Any], str]] = {
-    ir.Rubrics: lambda c: "; ".join(x if isinstance(x, str) else str(x.get("outcome") or x.get("description") or x)
-                                    for x in c.criteria),
-    ir.TranscriptMentions: lambda c: f"The transcript mentions '{c.text}'",
-    ir.TranscriptOmits: lambda c: f"The transcript does not mention '{c.text}'",
-    ir.CommandMatching: lambda c: f"A command matching /{c.pattern}/ is run",
-    ir.NoCommandMatching: lambda c: f"No command matching /{c.pattern}/ is run",
-    ir.FileExists: lambda c: f"The file '{c.path}' exists after the session",
-    ir.FileAbsent: lambda c: f"The file '{c.path}' does not exist after the session",
-    ir.CommandSucceeds: lambda c: f"The command '{c.command}' succeeds after the session",
-    ir.SkillTrigger: lambda c: f"The agent {'uses' if c.expects_trigger else 'does not use'} the skill "
-                               f"'{c.skill or ''}'",
-    ir.Contains: lambda c: f"Output contains '{c.value}'",
-    ir.Icontains: lambda c: f"Output contains (case-insensitive) '{c.value}'",
-    ir.ContainsAny: _any_all,
-    ir.ContainsAll: _any_all,
-    ir.IcontainsAny: _any_all,
-    ir.IcontainsAll: _any_all,
-    ir.StartsWith: lambda c: f"Output starts with '{c.value}'",
-    ir.EndsWith: lambda c: f"Output ends with '{c.value}'",
-    ir.Regex: lambda c: f"Output matches /{c.value}/{c.flags or ''}",
-    ir.Equals: lambda c: f"Output equals '{c.arg}'",
-    ir.IsJson: lambda c: "Output is valid JSON",
-    ir.LlmGrader: lambda c: c.prompt or "An LLM grader accepts the output",
-    ir.Opaque: lambda c: f"Passes the {c.origin + ' ' if c.origin else ''}check '{c.label()}'",
-}
-
-
 def sentence(check: ir.CheckBase) -> str:
-    """A check as one natural-language expectation a grader can judge."""
-    write = SENTENCES.get(type(check))
-    return write(check) if write is not None else f"Passes the check '{check.label()}'"
+    """A check as one natural-language expectation a grader can judge (its kind's spec says it)."""
+    return spec_of(check).sentence(check)
 
 
 def _where(node: Any, fallback: str) -> str:
@@ -97,7 +60,7 @@ def skill_name_of(evalset: ir.EvalSet) -> str:
     names = []
     for case in evalset.cases:
         for c in case.checks:
-            if c.kind == "skill-trigger" and c.skill and c.skill not in names:
+            if is_trigger(c) and c.skill and c.skill not in names:
                 names.append(c.skill)
     if len(names) == 1:
         return names[0]
@@ -158,7 +121,7 @@ def _write_seed(evalset: ir.EvalSet) -> WriteResult:
         item: dict[str, Any] = {"id": case.extra.get("id", case.name)}
         if case.input is not None or "input" in case.extra:
             item["input"] = case.extra.get("input", canonical_input(case.input))
-        trig = next((c for c in case.checks if c.kind == "skill-trigger" and c.skill in (skill, None)), None)
+        trig = next((c for c in case.checks if is_trigger(c) and c.skill in (skill, None)), None)
         if "should_trigger" in case.extra:
             item["should_trigger"] = case.extra["should_trigger"]
         elif trig is not None:
@@ -196,11 +159,11 @@ CASE_FIELDS_LOST = ("judge", "files", "fixture", "setup", "bucket", "requires", 
 
 
 def _write_case(case: ir.Case, ident: Any, skill: str, r: Restore, losses: list[Loss], path: str,
-                index: int = 0) -> dict:
+                index: int = 0) -> dict[str, Any]:
     where = _where(case, path)
     item: dict[str, Any] = {}
     _write_head(item, case, ident, r, index, losses, where)
-    trigger_checks = [c for c in case.checks if c.kind == "skill-trigger" and (c.skill in (skill, None))]
+    trigger_checks = [c for c in case.checks if is_trigger(c) and (c.skill in (skill, None))]
     trigger = trigger_checks[0] if len(trigger_checks) >= 1 else None
     if r.has(case, "should_trigger") or trigger is not None:
         item["should_trigger"] = r.value(case, "should_trigger", getattr(trigger, "expects_trigger", None))
@@ -245,6 +208,21 @@ def _expected(case: ir.Case, losses: list[Loss], where: str) -> str:
     return json.dumps(case.expected_output, ensure_ascii=False)
 
 
+def _entry(check: ir.CheckBase) -> AgentSkills:
+    return spec_of(check).agent_skills
+
+
+def _expectations(check: ir.CheckBase) -> list[Any] | None:
+    """The criteria of a check an evals.json holds as expectations (its kind's entry says which field), else None."""
+    entry = _entry(check)
+    return getattr(check, entry.field) if entry.form == "expectations" and entry.field else None
+
+
+def is_trigger(check: ir.CheckBase) -> TypeGuard[ir.SkillTrigger]:
+    """A check an evals.json holds as an eval's ``should_trigger`` (for the file's skill)."""
+    return _entry(check).form == "trigger" and isinstance(check, ir.SkillTrigger)
+
+
 def _sentences(case: ir.Case, trigger: ir.CheckBase | None, r: Restore, losses: list[Loss], where: str) -> list[str]:
     """The expectation sentences of an eval's checks (the skill-trigger it writes as should_trigger aside)."""
     sentences: list[str] = []
@@ -256,12 +234,13 @@ def _sentences(case: ir.Case, trigger: ir.CheckBase | None, r: Restore, losses: 
             continue
         # meaning: the rubric of a set read from an evals.json is its expectations list (its criteria are
         # the sentences, its fields are none to lose); another format's rubric is one only with text criteria
-        if isinstance(check, ir.Rubrics) and (r.own or all(isinstance(c, str) for c in check.criteria)):
-            for crit in check.criteria:
+        criteria = _expectations(check)
+        if criteria is not None and (r.own or all(isinstance(c, str) for c in criteria)):
+            for crit in criteria:
                 if isinstance(crit, str):
                     sentences.append(crit)
                 else:
-                    sentences.append(sentence(ir.Rubrics(criteria=[crit])))
+                    sentences.append(sentence(ir.replace(check, **{_entry(check).field or "": [crit]})))
                     _lose(losses, "check.rubric/objects", _where(check, where),
                           "rubric criterion fields other than its text")
             if not r.own:
@@ -294,7 +273,7 @@ def _write_expectations(item: dict[str, Any], case: ir.Case, sentences: list[str
             item[key].append(case.judge)
 
 
-def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict:
+def _write_suite(suite: ir.Suite, ident: int, skill: str, losses: list[Loss]) -> dict[str, Any]:
     where = _where(suite, "suite")
     _lose(losses, "suite", where, f"suite entries ({len(suite.entries)}) merged into one eval: their rows are not "
                                   f"scored apart")

@@ -58,7 +58,8 @@ def foreign(path: str, *, fs: View = DISK) -> str | None:
     tests = tuple(sorted(TEST_KEYS))
     if not keys or any(k in TEST_KEYS or typo(k, tests) for k in keys):
         return None
-    from ..indexes import named_files  # (parsing only a file named like agentv's that has no 'tests')
+    # 0.3 ms to import (python -X importtime), parsing only a file named like agentv's that has no 'tests'
+    from ..indexes import named_files
 
     names = named_files(path, fs=fs)
     if not names:
@@ -70,13 +71,13 @@ def foreign(path: str, *, fs: View = DISK) -> str | None:
 
 
 def read(path: str, *, fs: View = DISK) -> ReadResult:
-    from .reader import read_file
+    from .reader import read_file  # lazy facade: the reader (0.7 ms to import) only when a file is read
 
     return read_file(path, fs=fs)
 
 
 def write(evalset, existing=None):
-    from .writer import write as _write
+    from .writer import write as _write  # lazy facade: the writer (15 ms to import) only to write
 
     return _write(evalset, existing)
 

@@ -27,7 +27,7 @@ from ...load import load_text as _libyaml_load_text
 from ...npmyaml import YamlError, load
 from ...npmyaml.tojs import _js_key
 from ..agentv.loader import resolve_merges
-from datetime import UTC
+from datetime import UTC, datetime, timedelta
 
 #: libyaml refusals the model is not asked about: evalfmt's own limits and findings, not YAML syntax
 _OWN = ("tab character", "unknown alias", "unknown tag", "is not a valid !!", "is too large", "deeper than",
@@ -60,8 +60,6 @@ class YamlDate(str):
 
     def iso(self) -> str:
         """``date.toJSON()`` of the Date js-yaml makes (UTC unless the text gives an offset)."""
-        from datetime import datetime, timedelta
-
         m = _TIMESTAMP_PARTS.fullmatch(self)
         if m is None:
             return f"{self}T00:00:00.000Z"

@@ -23,9 +23,10 @@ from typing import Any
 from collections.abc import Callable
 
 from ... import ir
-from ...ir import BUCKETS, TERUM_ARG_FIELD, TERUM_KINDS
-from ...errors import Diagnostic, LoadError, Severity
-from ...js import is_integer as is_js_integer, is_number as is_js_number, string as js_string
+from ...ir import BUCKETS
+from ...ir.kinds import SPECS, TERUM_KINDS, Terum
+from ...errors import Diagnostic, LoadError, Pos, Severity
+from ...js import UNDEFINED, is_integer as is_js_integer, is_number as is_js_number, string as js_string
 from ...frontmatter import find as find_frontmatter
 from ...fsview import DISK, View
 from ...load import Loaded, load_file, load_text, plain, read_text, type_name
@@ -75,19 +76,19 @@ class _Ctx:
         self.diags = diags
         self.fs = fs  # what the fixture checks look at
 
-    def at(self, pos, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def at(self, pos: Pos, code: str, message: str, severity: Severity = "error", **data: Any) -> None:
         self.diags.append(Diagnostic(self.path, pos.line, pos.column, code, message, severity,
                                      fixable=bool(data.get("fix")), data=data))
 
-    def value(self, *path, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def value(self, *path: str | int, code: str, message: str, severity: Severity = "error", **data: Any) -> None:
         self.at(self.loaded.pos(*path), code, message, severity, **data)
 
-    def key(self, *path, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def key(self, *path: str | int, code: str, message: str, severity: Severity = "error", **data: Any) -> None:
         if data.get("fix"):  # what --fix replaces: it refuses when the file holds something else there
             data["old"] = path[-1]
         self.at(self.loaded.key_pos(*path), code, message, severity, **data)
 
-    def span(self, *path) -> ir.Span:
+    def span(self, *path: str | int) -> ir.Span:
         p = self.loaded.pos(*path)
         return ir.Span(self.path, p.line, p.column)
 
@@ -95,12 +96,12 @@ class _Ctx:
 # ----------------------------------------------------------------------------------------- checks
 
 
-def parse_checks(ctx: _Ctx, raw: Any, base: tuple) -> list[ir.Check]:
+def parse_checks(ctx: _Ctx, raw: Any, base: tuple[Any, ...]) -> list[ir.Check]:
     """A terum ``checks`` list into IR checks (``raw`` must be a list)."""
     return [parse_check(ctx, item, base + (i,)) for i, item in enumerate(raw)]
 
 
-def parse_check(ctx: _Ctx, item: Any, where: tuple) -> ir.Check:
+def parse_check(ctx: _Ctx, item: Any, where: tuple[Any, ...]) -> ir.Check:
     span = ctx.span(*where)
     if isinstance(item, str):
         kind, arg, has_arg = item, None, False
@@ -112,40 +113,44 @@ def parse_check(ctx: _Ctx, item: Any, where: tuple) -> ir.Check:
         ctx.value(*where, code="EV102",
                   message=f"a check must be a one-key mapping like '{{transcript_mentions: text}}', not {shape} "
                           "(the engine fails it as 'unrecognized check spec')")
-        return _opaque(span, None, item)
+        return _opaque(span, None, item, fails="unrecognized check spec")
     if kind not in TERUM_KINDS:
         hint = suggest(kind, TERUM_KINDS)
         more = f" (did you mean '{hint}'?)" if hint else f" (known: {', '.join(TERUM_KINDS)})"
         pos = ctx.loaded.key_pos(*where, kind) if has_arg else ctx.loaded.pos(*where)
         ctx.at(pos, "EV104", f"unknown check kind '{kind}'{more}; the engine fails the arm with "
                              f"\"unknown check kind '{kind}'\"", suggestion=hint)
-        return _opaque(span, kind, item)
+        return _opaque(span, kind, item, fails=f"unknown check kind '{kind}'")
     if not has_arg or arg is None:
         ctx.value(*where, code="EV103",
                   message=f"check '{kind}' needs an argument, e.g. '{{{kind}: ...}}' "
                           "(without one the engine tests the text 'undefined')")
-        return _opaque(span, kind, item)
+        return _opaque(span, kind, item, runs_with=js_string(arg if has_arg else UNDEFINED))
     if isinstance(arg, (dict, list)):
         ctx.value(*where, kind, code="EV102",
                   message=f"the argument of '{kind}' must be a string, not a {type_name(arg)}")
-        return _opaque(span, kind, item)
+        return _opaque(span, kind, item, runs_with=js_string(arg))
     text = js_string(arg)
-    field = TERUM_ARG_FIELD[kind]
-    if kind in ("command_matching", "no_command_matching"):
+    entry = SPECS[kind].terum
+    assert isinstance(entry, Terum)  # (TERUM_KINDS are the kinds with a terum check entry)
+    if entry.argument == "regex":
         problem = regex_problem(text)
         if problem:
             ctx.value(*where, kind, code="EV105", message=f"regex {text!r}: {problem}")
-    if kind in ("file_exists", "file_absent") and escapes_sandbox(text):
+    if entry.argument == "sandbox-path" and escapes_sandbox(text):
         ctx.value(*where, kind, code="EV106",
                   message=f"path '{text}' escapes the sandbox; the check always fails "
                           "('path escapes the sandbox'): use a path relative to the sandbox root")
-    args: dict[str, Any] = {field: text}
+    args: dict[str, Any] = {entry.field: text}
     # CHECK_MODELS holds the classes of the ir.Check union, typed by their base class
     return ir.CHECK_MODELS[kind](span=span, **args)  # type: ignore[return-value]
 
 
-def _opaque(span: ir.Span, kind: str | None, item: Any) -> ir.Opaque:
-    return ir.Opaque(span=span, type=kind, raw=plain(item), origin="terum")
+def _opaque(span: ir.Span, kind: str | None, item: Any, fails: str | None = None,
+            runs_with: str | None = None) -> ir.Opaque:
+    """A check kept as written; ``fails``: what the engine fails it with; ``runs_with``: the text the engine
+    tests a known kind with (``String()`` of its missing or non-string argument)."""
+    return ir.Opaque(span=span, type=kind, raw=plain(item), origin="terum", fails=fails, runs_with=runs_with)
 
 
 def regex_problem(pattern: str, flags: str = "") -> str | None:
@@ -165,7 +170,7 @@ class _Fields:
     """What the field readers of one case (or the suite's top level) share: the document, the data, and
     the IR fields and ``extra`` they fill."""
 
-    def __init__(self, ctx: _Ctx, name: str, data: dict, suite: bool):
+    def __init__(self, ctx: _Ctx, name: str, data: dict[str, Any], suite: bool):
         self.ctx, self.name, self.data, self.suite = ctx, name, data, suite
         self.what = "suite" if suite else "case"
         self.fields: dict[str, Any] = {}
@@ -653,7 +658,7 @@ def frontmatter(md_path: str, fs: View) -> Any:
 
 # --------------------------------------------------------------------------------------- the unit
 
-def read_unit(path: str, *, fs: View = DISK, forced: bool = False, exclude: frozenset = frozenset()) -> ReadResult:
+def read_unit(path: str, *, fs: View = DISK, forced: bool = False, exclude: frozenset[str] = frozenset()) -> ReadResult:
     """Read a skill folder (or its ``evals/``) or one file of it, through ``fs``. Unless ``forced``
     (``--from terum``), a file that shows none of terum's fields is left unread with a note; files in
     ``exclude`` (read by an agentv eval file as its tests) are never read."""
@@ -719,7 +724,7 @@ def _guess_target(path: str, evals: str) -> str | None:
     return os.path.join(evals, "cases", stem + ".yaml")
 
 
-def _read_folder(root: str, result: ReadResult, forced: bool, exclude: frozenset, fs: View) -> None:
+def _read_folder(root: str, result: ReadResult, forced: bool, exclude: frozenset[str], fs: View) -> None:
     evals = os.path.join(root, "evals")
     info = _skill(root, fs)
     evalset = _evalset(root, info)

@@ -19,17 +19,12 @@ from collections.abc import Callable
 
 from ... import ir, yamlrt
 from ...errors import CONTROL
-from ...ir import TERUM_ARG_FIELD as ARG_FIELD
+from ...ir.kinds import TERUM_NO_OUTPUT, Absent, Terum, Verbatim, spec_of
 from .. import Loss, WriteResult, loss_at
 from ..agentv.reader import TEST_KEYS
-from ..losses import Rule, Table, check_feature
+from ..losses import Rule, Table
 from ..restore import Restore
 
-NEGATED = {
-    "transcript_mentions": "transcript_omits", "transcript_omits": "transcript_mentions",
-    "command_matching": "no_command_matching", "no_command_matching": "command_matching",
-    "file_exists": "file_absent", "file_absent": "file_exists",
-}
 TABLE = Table("terum", {
     "set.name": Rule("lost: terum has no place for it"),
     "set.description": Rule("lost: terum has no place for it"),
@@ -153,7 +148,7 @@ def _ext(case: ir.Case, where: str, losses: list[Loss]) -> str:
     """``yml`` when the case was read from a ``.yml`` file, else ``yaml``; any other hint (an IR file
     can hold ``yaml/../../x``) is refused with a Loss."""
     ext = case.hints.get("ext", "yaml")
-    if ext not in ("yaml", "yml"):
+    if not isinstance(ext, str) or ext not in ("yaml", "yml"):
         losses.append(loss_at(case.span, where, f"case file extension '{ext}' (only yaml or yml; written as .yaml)"))
         return "yaml"
     return ext
@@ -190,7 +185,8 @@ def _agentv_unknown(key: str) -> bool:
 CARRIES: dict[str, Callable[[str], bool]] = {"agentv": _agentv_unknown}
 
 
-def _case_data(case: ir.Case, r: Restore, where: str, losses: list[Loss], extra_checks: list | None = None) -> dict:
+def _case_data(case: ir.Case, r: Restore, where: str, losses: list[Loss],
+               extra_checks: list[Any] | None = None) -> dict[str, Any]:
     """A case file's data; the shared restoration pass ``r`` puts back the unknown keys terum holds
     (see :data:`CARRIES`) and words the others as losses."""
     d: dict[str, Any] = {}
@@ -240,15 +236,23 @@ def _engine_value(field: str, value: Any) -> Any:
     return _coerced(value)
 
 
+def _judge_criteria(check: ir.CheckBase) -> list[str]:
+    """The criteria a check whose kind terum holds as the case's judge gives it, when all are text (else none)."""
+    entry = spec_of(check).terum
+    if not (isinstance(entry, Terum) and entry.form == "judge"):
+        return []
+    criteria = getattr(check, entry.field)
+    return criteria if criteria and all(isinstance(x, str) for x in criteria) else []
+
+
 def _judge(case: ir.Case, checks: list[ir.Check], where: str, losses: list[Loss]) -> tuple[list[ir.Check], str | None]:
     """The case's judge and the checks left to write: without a judge of its own, prose expectations
     (an evals.json, agentv rubrics) become the judge rubric."""
     judge = case.judge
     if judge is None:
-        rubrics = [c for c in checks if isinstance(c, ir.Rubrics) and c.criteria
-                   and all(isinstance(x, str) for x in c.criteria)]
+        rubrics = [c for c in checks if _judge_criteria(c)]
         if rubrics:
-            judge = "\n".join(x for c in rubrics for x in c.criteria)  # type: ignore[misc]
+            judge = "\n".join(x for c in rubrics for x in _judge_criteria(c))
             checks = [c for c in checks if not any(c is r for r in rubrics)]
             for c in rubrics:
                 TABLE.add(losses, "check.rubric", c.span or case.span, f"{where}.checks",
@@ -265,7 +269,7 @@ def _foreign_fields(case: ir.Case, where: str, losses: list[Loss]) -> None:
             TABLE.add(losses, f"case.{field}", case.span, f"{where}.{field}", f"{what} of '{case.name}'")
 
 
-def _checks(checks: list, where: str, losses: list[Loss]) -> list:
+def _checks(checks: list[Any], where: str, losses: list[Loss]) -> list[Any]:
     out = []
     for i, check in enumerate(checks):
         rendered = _check(check, f"{where}[{i}]", losses)
@@ -274,12 +278,12 @@ def _checks(checks: list, where: str, losses: list[Loss]) -> list:
     return out
 
 
-def _terum_kind(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
+def _terum_kind(check: ir.CheckBase, entry: Terum, where: str, losses: list[Loss]) -> Any:
     kind = check.kind
-    arg = getattr(check, ARG_FIELD[kind])
+    arg = getattr(check, entry.field)
     if check.negate:
-        if kind in NEGATED:
-            kind = NEGATED[kind]
+        if entry.negated is not None:
+            kind = entry.negated
         else:
             TABLE.add(losses, "check.fields", check.span, where, f"negate on '{kind}' (no opposite kind)")
     for field in ("name", "weight", "required", "min_score"):
@@ -291,36 +295,33 @@ def _terum_kind(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
     return {kind: _coerced(arg)}
 
 
-def _opaque(check: ir.Opaque, where: str, losses: list[Loss]) -> Any:
+def _verbatim(check: ir.Opaque, entry: Verbatim, where: str, losses: list[Loss]) -> Any:
     if check.origin == "terum":
         return check.raw
     TABLE.add(losses, "check.opaque", check.span, where, f"{check.origin or 'opaque'} check '{check.label()}' "
-                                                                "(terum has no such check kind)")
+                                                         f"({entry.why})")
     return None
 
 
-def _routed(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
-    return None  # a skill-trigger: routed to triggers.yaml by write()
-
-
-def _unsupported(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
-    kind = check.kind
-    TABLE.add(losses, "check.rubric/lost" if kind in ("rubrics", "llm-grader") else check_feature(kind),
-                             check.span, where, f"'{kind}' check '{check.arg}' (terum checks the transcript, "
-                                                "commands and files, not the final answer)")
+def _absent(check: ir.CheckBase, entry: Absent, where: str, losses: list[Loss]) -> Any:
+    feature = spec_of(check).feature
+    key = f"{feature}/lost" if f"{feature}/lost" in TABLE.rules else feature
+    TABLE.add(losses, key, check.span, where, f"'{check.kind}' check '{check.arg}' ({entry.why})")
     return None
-
-
-#: How each IR check class is written (a terum check, or None); a class not here is :func:`_unsupported`.
-WRITERS: dict[type[ir.CheckBase], Callable[[Any, str, list[Loss]], Any]] = {
-    **{ir.CHECK_MODELS[k]: _terum_kind for k in ARG_FIELD},
-    ir.Opaque: _opaque,
-    ir.SkillTrigger: _routed,
-}
 
 
 def _check(check: ir.CheckBase, where: str, losses: list[Loss]) -> Any:
-    return WRITERS.get(type(check), _unsupported)(check, where, losses)
+    """A terum check (or None: routed to triggers.yaml, or lost), by its kind's terum entry."""
+    entry = spec_of(check).terum
+    if isinstance(entry, Verbatim):
+        return _verbatim(check, entry, where, losses)  # type: ignore[arg-type]  # (the opaque kind's entry)
+    if isinstance(entry, Absent):
+        return _absent(check, entry, where, losses)
+    if entry.form == "trigger":
+        return None  # a skill-trigger: routed to triggers.yaml by write()
+    if entry.form == "judge":  # the case had a judge of its own, or a criterion is no text
+        return _absent(check, Absent(TERUM_NO_OUTPUT), where, losses)
+    return _terum_kind(check, entry, where, losses)
 
 
 def _triggers_data(ts: ir.TriggerSet, prompts: list[ir.TriggerPrompt], losses: list[Loss]) -> Any:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from . import (budget, code_grader, command_succeeds, commands, equals, file_reads, files, is_json, llm_grader, opaque,
                output_text, output_values, regex, rubrics, skill_trigger, tool_trajectory, transcript)
-from .spec import (FORMATS, Absent, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo, Scored, Skillgym,
-                   Terum, Verbatim, negated, number, on_output, verdict)
+from ._words import PROMPTFOO_NONE, TERUM_NO_OUTPUT
+from .spec import (FORMATS, Absent, AgentSkills, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo,
+                   Scored, Skillgym, Terum, Verbatim, negated, number, on_output, verdict)
 
 #: the kind modules, in the order their kinds are listed
 MODULES = (transcript, commands, file_reads, files, command_succeeds, skill_trigger, output_text, output_values, regex,
@@ -44,6 +45,7 @@ def spec_of(check: object) -> KindSpec:
     return BY_CLASS[type(check)]
 
 
-__all__ = ["AGENTV_TYPES", "Absent", "Agentv", "AgentvField", "BY_CLASS", "Evidence", "FORMATS", "KindSpec",
-           "MODULES", "Outcome", "PROMPTFOO_TYPES", "Promptfoo", "SPECS", "Scored", "Skillgym", "TERUM_KINDS",
-           "Terum", "Verbatim", "negated", "number", "on_output", "spec_of", "verdict"]
+__all__ = ["AGENTV_TYPES", "Absent", "AgentSkills", "Agentv", "AgentvField", "BY_CLASS", "Evidence", "FORMATS",
+           "KindSpec", "MODULES", "Outcome", "PROMPTFOO_NONE", "PROMPTFOO_TYPES", "Promptfoo", "SPECS", "Scored",
+           "Skillgym", "TERUM_KINDS", "TERUM_NO_OUTPUT", "Terum", "Verbatim", "negated", "number", "on_output",
+           "spec_of", "verdict"]

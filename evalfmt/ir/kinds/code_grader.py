@@ -76,5 +76,6 @@ SPEC = KindSpec(
                   form="code-grader", spellings=("code_grader",), sentence=_transpiled),
     promptfoo=Absent(PROMPTFOO_NONE),
     skillgym=Absent(""),
-    aliases={"code-judge": "code-grader"})
+    aliases={"code-judge": "code-grader"},
+    paths={"command": "command"})
 SPECS = (SPEC,)

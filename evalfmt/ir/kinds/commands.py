@@ -58,7 +58,7 @@ def _spec(cls: type[CommandMatching] | type[NoCommandMatching], opposite: str, p
         kind=kind, cls=cls, description=description, feature="check.command", looks_at="commands",
         asserts="presence" if present else "absence", graded=False, score=_score,
         sentence=lambda c: sentence.format(c.pattern),
-        terum=Terum("pattern", negated=opposite),
+        terum=Terum("pattern", negated=opposite, argument="regex"),
         agentv=Agentv(kind.replace("_", "-"), (AgentvField("pattern", "value", "str", True),), form="custom"),
         promptfoo=Promptfoo("trajectory:step-count", form="step-count"),
         skillgym=Skillgym("commands", positive=present),

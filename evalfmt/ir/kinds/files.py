@@ -49,7 +49,7 @@ def _spec(cls: type[FileExists] | type[FileAbsent], opposite: str, present: bool
         kind=kind, cls=cls, description=description, feature="check.workspace", looks_at="files",
         asserts="presence" if present else "absence", graded=False, score=_score,
         sentence=lambda c: sentence.format(c.path),
-        terum=Terum("path", negated=opposite),
+        terum=Terum("path", negated=opposite, argument="sandbox-path"),
         agentv=Agentv(kind.replace("_", "-"), (AgentvField("path", "value", "str", True),), form="custom"),
         promptfoo=Absent("promptfoo does not inspect the workspace"),
         skillgym=Absent(NO_WORKSPACE),

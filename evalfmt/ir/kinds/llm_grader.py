@@ -58,5 +58,6 @@ SPEC = KindSpec(
                   spellings=("llm_grader",), sentence=_transpiled),
     promptfoo=Absent("no promptfoo equivalent"),
     skillgym=Absent("no model grader"),
-    aliases={"llm-judge": "llm-grader"})
+    aliases={"llm-judge": "llm-grader"},
+    paths={"prompt": "path"})
 SPECS = (SPEC,)

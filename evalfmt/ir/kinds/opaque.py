@@ -1,6 +1,9 @@
 """A check no kind fits: an unknown terum kind, an agentv custom assertion, a malformed entry, a skillgym
-statement evalfmt does not model. It carries the value as read; each format writes back its own, and evalfmt
-does not score it (a malformed or unknown terum check fails, as terum's engine fails it)."""
+statement evalfmt does not model. It carries the value as read; each format writes back its own. evalfmt
+scores it as its own tool would, by what the reader filled in: a check its tool fails (``fails``: terum's
+engine fails an unknown kind or a malformed entry) fails; a known kind its tool runs on an argument it
+coerces (``runs_with``: terum's ``String()`` of a missing or non-string argument) is scored as that kind on
+that text; anything else is a custom assertion evalfmt does not run (not scored)."""
 
 from __future__ import annotations
 
@@ -20,6 +23,11 @@ class Opaque(CheckBase):
     type: str | None = None
     raw: Any = None
     origin: str | None = None
+    #: the detail its own tool fails it with (None: its tool runs it, evalfmt does not)
+    fails: str | None = None
+    #: the argument text its own tool runs the known kind ``type`` with (terum's String() of a missing or
+    #: non-string argument)
+    runs_with: str | None = None
 
     @property
     def arg(self) -> str:
@@ -30,11 +38,11 @@ class Opaque(CheckBase):
 
 
 def _score(check: Opaque, ev: Evidence) -> Outcome:
-    if check.origin not in (None, "terum"):
-        return None, f"not scored: custom assertion '{check.type or 'opaque'}'"
-    if check.type is None:
-        return False, "unrecognized check spec"
-    return False, f"unknown check kind '{check.type}'"
+    if check.fails is not None:
+        return False, check.fails
+    if check.runs_with is not None and check.type is not None:
+        return ev.score_as(check.type, check.runs_with)
+    return None, f"not scored: custom assertion '{check.type or 'opaque'}'"
 
 
 SPEC = KindSpec(

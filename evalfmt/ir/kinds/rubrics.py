@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from ...js import get
 from ..node import CheckBase, node
-from .spec import Absent, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo, Terum
+from .spec import Absent, AgentSkills, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo, Terum
 
 
 def criterion_text(criterion: str | dict[str, Any]) -> str:
@@ -55,5 +55,6 @@ SPEC = KindSpec(
     agentv=Agentv("rubrics", (AgentvField("criteria", "criteria", "criteria", True),), form="rubrics",
                   sentence=_transpiled),
     promptfoo=Promptfoo("llm-rubric", form="rubric"),
-    skillgym=Absent("no model grader"))
+    skillgym=Absent("no model grader"),
+    agent_skills=AgentSkills("expectations", "criteria"))
 SPECS = (SPEC,)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ..node import CheckBase, node
-from .spec import Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo, Skillgym, Terum
+from .spec import AgentSkills, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo, Skillgym, Terum
 
 
 @node
@@ -58,5 +58,6 @@ SPEC = KindSpec(
                                     AgentvField("should_trigger", "should_trigger", "bool")),
                   sentence=_no_sentence),
     promptfoo=Promptfoo("skill-used", form="skill"),
-    skillgym=Skillgym("skills"))
+    skillgym=Skillgym("skills"),
+    agent_skills=AgentSkills("trigger"))
 SPECS = (SPEC,)

@@ -33,7 +33,7 @@ Asserts = Literal["presence", "absence", "bound", "score"]
 Outcome = tuple[bool | None, str]
 
 
-class Scored(tuple):
+class Scored(tuple[bool, str]):
     """``(passed, detail)`` that also carries the assertion's score in [0, 1] (negation applied), which a
     ``composite`` aggregates."""
 
@@ -169,6 +169,11 @@ class Evidence(Protocol):
         """A composite: its members scored, then aggregated."""
         ...
 
+    def score_as(self, kind: str, argument: str) -> Outcome:
+        """A check of ``kind`` on the argument text ``argument`` (the field its terum entry names), scored
+        against the same session."""
+        ...
+
 
 Score = Callable[[Any, Evidence], Outcome]
 
@@ -201,6 +206,9 @@ and every criterion is text (``field`` holds them), else lost."""
     field: str
     negated: str | None = None
     form: Literal["check", "trigger", "judge"] = "check"
+    #: what the reader checks the argument for: an ECMAScript regex that compiles (EV105), a path that stays
+    #: inside the sandbox (EV106)
+    argument: Literal["text", "regex", "sandbox-path"] = "text"
 
 
 @dataclass(frozen=True)
@@ -277,7 +285,17 @@ class Skillgym:
     flags: str = ""
 
 
-FORMATS = ("terum", "agentv", "promptfoo", "skillgym")
+@dataclass(frozen=True)
+class AgentSkills:
+    """How an ``evals.json`` eval holds a check: as its ``expectations`` (``field`` holds the sentences), as
+    its ``should_trigger`` (a skill-trigger for the file's skill), or, for every other kind, as the spec's
+    expectation sentence (a loss: a model grades it, nothing checks it mechanically)."""
+
+    form: Literal["expectations", "trigger", "sentence"] = "sentence"
+    field: str | None = None
+
+
+FORMATS = ("terum", "agentv", "promptfoo", "skillgym", "agent_skills")
 
 
 @dataclass(frozen=True)
@@ -300,12 +318,17 @@ class KindSpec:
     agentv: Agentv | Absent | Verbatim
     promptfoo: Promptfoo | Absent | Verbatim
     skillgym: Skillgym | Absent | Verbatim
+    #: an evals.json (Agent Skills, skill-creator): every kind can be written, as a sentence at least
+    agent_skills: AgentSkills = AgentSkills()
     #: the kind that asserts the opposite (transcript_mentions <-> transcript_omits), None when negate does
     opposite: str | None = None
     #: agentv assertion types read as this kind besides its own (deprecated names: EV501)
     aliases: dict[str, str] = field(default_factory=dict)
+    #: the check's fields that name files relative to the eval file, rebased when a conversion writes the set
+    #: elsewhere: a ``path``, or a ``command`` (its words that look like paths)
+    paths: dict[str, Literal["path", "command"]] = field(default_factory=dict)
 
-    def entry(self, fmt: str) -> Terum | Agentv | Promptfoo | Skillgym | Absent | Verbatim:
+    def entry(self, fmt: str) -> Terum | Agentv | Promptfoo | Skillgym | AgentSkills | Absent | Verbatim:
         """The kind's entry for format ``fmt`` (one of :data:`FORMATS`)."""
-        entry: Terum | Agentv | Promptfoo | Skillgym | Absent | Verbatim = getattr(self, fmt)
+        entry: Terum | Agentv | Promptfoo | Skillgym | AgentSkills | Absent | Verbatim = getattr(self, fmt)
         return entry

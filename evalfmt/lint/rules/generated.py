@@ -10,7 +10,7 @@ from ... import ir
 from ...errors import Pos
 from ...formats.terum.paths import GENERATED_MARK
 from ..registry import Rule
-from .quality import file_of, whole_set
+from .quality import file_of, runs_in_sandbox, whole_set
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import Context, SkillFolder
@@ -75,7 +75,7 @@ class GeneratedCaseRules(Rule):
             path = file_of(case)
             loaded = ctx.doc(path)
             for c in case.checks:
-                if c.kind == "command_succeeds":
+                if runs_in_sandbox(c):
                     ctx.report(self, path, ctx.value_pos(c),
                                "a generated case must not use command_succeeds (a generated verifier can corrupt "
                                "the score in both arms): use another check kind")

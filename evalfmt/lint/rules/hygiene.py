@@ -107,15 +107,9 @@ def _pem(text: str) -> re.Match | None:
 
 def schema_issues(md, managed_required: bool) -> list[tuple[Pos, str]]:
     """HYG1's schema over the parsed frontmatter: (position, message) per problem, [] when valid."""
-    if md.text is None:
-        return [(Pos(1, 1), "SKILL.md is missing or not UTF-8 text: a skill needs a SKILL.md with YAML frontmatter")]
-    if md.match is None:
-        return [(Pos(1, 1), "SKILL.md has no YAML frontmatter: start it with a '---' block holding name and "
-                            "description")]
-    if md.error is not None:
-        e = md.error
-        pos = Pos(e.line + md.line_offset, e.column) if e.line else Pos(1 + md.line_offset, 1)
-        return [(pos, f"SKILL.md frontmatter is not valid YAML: {e.message}")]
+    unread = _unreadable(md)
+    if unread is not None:
+        return [unread]
     data = md.data
     if not isinstance(data, dict):
         return [(md.pos(), "SKILL.md frontmatter must be a mapping of fields (name, description, license, "
@@ -135,21 +129,40 @@ def schema_issues(md, managed_required: bool) -> list[tuple[Pos, str]]:
         out.append((md.pos("license"), "SKILL.md field 'license' must be a string"))
     elif "license" not in data and managed_required:
         out.append((md.pos(), "SKILL.md frontmatter needs 'license'"))
+    return out + _metadata_issues(md, data, managed_required)
+
+
+def _unreadable(md) -> tuple[Pos, str] | None:
+    """Why the frontmatter cannot be read at all (no SKILL.md text, no frontmatter, not YAML), or None."""
+    if md.text is None:
+        return Pos(1, 1), "SKILL.md is missing or not UTF-8 text: a skill needs a SKILL.md with YAML frontmatter"
+    if md.match is None:
+        return Pos(1, 1), "SKILL.md has no YAML frontmatter: start it with a '---' block holding name and description"
+    if md.error is not None:
+        e = md.error
+        pos = Pos(e.line + md.line_offset, e.column) if e.line else Pos(1 + md.line_offset, 1)
+        return pos, f"SKILL.md frontmatter is not valid YAML: {e.message}"
+    return None
+
+
+def _metadata_issues(md, data: dict, managed_required: bool) -> list[tuple[Pos, str]]:
+    """HYG1 on ``metadata``: a mapping whose id (a UUID), author and terum-category are strings; they (and
+    it) are required when the managed fields are."""
     meta = data.get("metadata")
     if "metadata" in data and not isinstance(meta, dict):
-        out.append((md.pos("metadata"), "SKILL.md field 'metadata' must be a mapping"))
-    elif not isinstance(meta, dict):  # no 'metadata' at all
-        if managed_required:
-            out.append((md.pos(), "SKILL.md frontmatter needs 'metadata' with id, author and terum-category"))
-    else:
-        for key in ("id", "author", "terum-category"):
-            if key not in meta:
-                if managed_required:
-                    out.append((md.pos("metadata"), f"SKILL.md field 'metadata.{key}' is required"))
-            elif not isinstance(meta[key], str):
-                out.append((md.pos("metadata", key), f"SKILL.md field 'metadata.{key}' must be a string"))
-            elif key == "id" and not UUID.match(meta[key]):
-                out.append((md.pos("metadata", key), f"SKILL.md field 'metadata.id' must be a UUID, not '{meta[key]}'"))
+        return [(md.pos("metadata"), "SKILL.md field 'metadata' must be a mapping")]
+    if not isinstance(meta, dict):  # no 'metadata' at all
+        return [(md.pos(), "SKILL.md frontmatter needs 'metadata' with id, author and terum-category")] \
+            if managed_required else []
+    out: list[tuple[Pos, str]] = []
+    for key in ("id", "author", "terum-category"):
+        if key not in meta:
+            if managed_required:
+                out.append((md.pos("metadata"), f"SKILL.md field 'metadata.{key}' is required"))
+        elif not isinstance(meta[key], str):
+            out.append((md.pos("metadata", key), f"SKILL.md field 'metadata.{key}' must be a string"))
+        elif key == "id" and not UUID.match(meta[key]):
+            out.append((md.pos("metadata", key), f"SKILL.md field 'metadata.id' must be a UUID, not '{meta[key]}'"))
     return out
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING
-from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
 
 from ... import ir
+from ...ir.kinds import spec_of
 from ...errors import Pos
 from ..context import shown
 from ..registry import Rule
@@ -22,9 +23,40 @@ from ..words import COMMON_WORDS
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import Context
 
-POSITIVE = ("transcript_mentions", "command_matching")
-#: Checks that fail a skill doing too much (the guide names the first two; an absent file is one too).
-NEGATIVE = ("transcript_omits", "no_command_matching", "file_absent")
+def is_anchor(check: ir.CheckBase) -> bool:
+    """A check that passes when a text occurs in the transcript (terum's ``transcript_mentions``)."""
+    spec = spec_of(check)
+    return spec.looks_at == "transcript" and spec.asserts == "presence"
+
+
+def is_positive(check: ir.CheckBase) -> bool:
+    """A check of what should happen, in the transcript or the commands (what the guide calls recall)."""
+    spec = spec_of(check)
+    return spec.looks_at in ("transcript", "commands") and spec.asserts == "presence" and not spec.graded
+
+
+def is_negative(check: ir.CheckBase) -> bool:
+    """A check that fails a skill doing too much: something must not happen (the guide names the transcript
+    and the commands; an absent file is one too)."""
+    spec = spec_of(check)
+    return spec.asserts == "absence" and not spec.graded
+
+
+def anchor_text(check: ir.CheckBase) -> str | None:
+    """The text an anchor looks for; None for another check."""
+    text = getattr(check, "text", None) if is_anchor(check) else None
+    return text if isinstance(text, str) else None
+
+
+def sandbox_script(check: ir.CheckBase) -> str | None:
+    """The command a check runs in the sandbox after the session; None for another check."""
+    command = getattr(check, "command", None) if runs_in_sandbox(check) else None
+    return command if isinstance(command, str) else None
+
+
+def runs_in_sandbox(check: ir.CheckBase) -> bool:
+    """A check that runs a command in the sandbox after the session (terum's ``command_succeeds``)."""
+    return spec_of(check).looks_at == "sandbox"
 
 
 def terum_cases(evalset: ir.EvalSet) -> list[ir.Case]:
@@ -208,9 +240,8 @@ class NoPrecisionCheck(Rule):
 
     def check_set(self, evalset: ir.EvalSet, ctx: Context) -> None:
         for case in terum_cases(evalset):
-            kinds = [c.kind for c in case.checks]
-            positive = next((c for c in case.checks if c.kind in POSITIVE), None)
-            if positive is not None and not any(k in NEGATIVE for k in kinds):
+            positive = next((c for c in case.checks if is_positive(c)), None)
+            if positive is not None and not any(is_negative(c) for c in case.checks):
                 ctx.report(self, file_of(positive) or file_of(case), ctx.value_pos(positive),
                            f"case '{case.name}' checks what should happen ({positive.kind}) but nothing that "
                            "should not: add transcript_omits or no_command_matching so a skill that does too "
@@ -255,9 +286,10 @@ class ShortAnchor(Rule):
         extra = {str(w).lower() for w in opts["extra-words"]}
         for _case, _owner, checks in check_lists(evalset):
             for c in checks:
-                if c.kind != "transcript_mentions":
+                anchor = anchor_text(c)
+                if anchor is None:
                     continue
-                text = c.text.strip()
+                text = anchor.strip()
                 if len(text) < int(opts["min-length"]):
                     why = f"shorter than {opts['min-length']} characters"
                 elif re.fullmatch(r"[A-Za-z]+", text) and (text.lower() in COMMON_WORDS or text.lower() in extra):
@@ -265,7 +297,7 @@ class ShortAnchor(Rule):
                 else:
                     continue
                 ctx.report(self, file_of(c), ctx.check_arg_pos(c),
-                           f"anchor '{shown(c.text)}' is {why}: it passes by luck in any transcript; anchor on an "
+                           f"anchor '{shown(anchor)}' is {why}: it passes by luck in any transcript; anchor on an "
                            "identifier the answer must cite")
 
 
@@ -313,15 +345,16 @@ class ProseAnchor(Rule):
         min_words = int(ctx.options(self)["min-words"])
         for _case, _owner, checks in check_lists(evalset):
             for c in checks:
-                if c.kind != "transcript_mentions":
+                anchor = anchor_text(c)
+                if anchor is None:
                     continue
-                words = c.text.split()
+                words = anchor.split()
                 if len(words) < min_words or any(_identifier_like(w) for w in words):
                     continue
                 plain = sum(1 for w in words if _PLAIN_WORD.match(w))
                 if plain * 4 >= len(words) * 3:
                     ctx.report(self, file_of(c), ctx.check_arg_pos(c),
-                               f"anchor '{shown(c.text)}' is {len(words)} words of prose: a paraphrase misses it; "
+                               f"anchor '{shown(anchor)}' is {len(words)} words of prose: a paraphrase misses it; "
                                "anchor on an identifier, or judge prose with a 'judge' rubric")
 
 
@@ -371,19 +404,31 @@ class UnpassableChecks(Rule):
                         break
 
 
-def _conflict(a, b) -> str | None:
-    pair = {a.kind: a, b.kind: b}
-    if set(pair) == {"transcript_mentions", "transcript_omits"}:
-        m, o = pair["transcript_mentions"].text, pair["transcript_omits"].text
-        if o.strip() and o.casefold() in m.casefold():
-            return "a transcript that mentions the first also contains the second"
-    if set(pair) == {"file_exists", "file_absent"} \
-            and _norm_path(pair["file_exists"].path) == _norm_path(pair["file_absent"].path):
-        return "a path cannot both exist and be absent"
-    if set(pair) == {"command_matching", "no_command_matching"} \
-            and pair["command_matching"].pattern == pair["no_command_matching"].pattern:
-        return "the same commands match both"
+def _transcript_conflict(yes: Any, no: Any) -> str | None:
+    if no.text.strip() and no.text.casefold() in yes.text.casefold():
+        return "a transcript that mentions the first also contains the second"
     return None
+
+
+def _files_conflict(yes: Any, no: Any) -> str | None:
+    return "a path cannot both exist and be absent" if _norm_path(yes.path) == _norm_path(no.path) else None
+
+
+def _commands_conflict(yes: Any, no: Any) -> str | None:
+    return "the same commands match both" if yes.pattern == no.pattern else None
+
+
+#: what a check and its opposite kind (its spec's ``opposite``) look at -> when no arm can pass both
+_CONFLICTS: dict[str, Callable[[Any, Any], str | None]] = {
+    "transcript": _transcript_conflict, "files": _files_conflict, "commands": _commands_conflict}
+
+
+def _conflict(a: ir.CheckBase, b: ir.CheckBase) -> str | None:
+    spec = spec_of(a)
+    test = _CONFLICTS.get(spec.looks_at)
+    if spec.opposite != b.kind or test is None:
+        return None
+    return test(a, b) if spec.asserts == "presence" else test(b, a)
 
 
 class VacuousCase(Rule):
@@ -465,9 +510,10 @@ class AnchorInTask(Rule):
                 continue
             folded = task.casefold()
             for c in checks:
-                if c.kind == "transcript_mentions" and c.text.strip() and c.text.casefold() in folded:
+                anchor = anchor_text(c)
+                if anchor is not None and anchor.strip() and anchor.casefold() in folded:
                     ctx.report(self, file_of(c), ctx.check_arg_pos(c),
-                               f"anchor '{shown(c.text)}' already appears in the task: both arms can echo it; anchor "
+                               f"anchor '{shown(anchor)}' already appears in the task: both arms can echo it; anchor "
                                f"on "
                                "something the agent has to find")
 
@@ -544,8 +590,9 @@ class UndeclaredTool(Rule):
             lists = [case.checks] if case is not suite else [e.checks for e in case.entries]
             for checks in lists:
                 for c in checks:
-                    if c.kind == "command_succeeds" and c.command:
-                        scripts.append((c.command, c))
+                    script = sandbox_script(c)
+                    if script:
+                        scripts.append((script, c))
             reported: set[str] = set()
             for script, check in scripts:
                 # most scripts name only declared tools: skip reading those as shell
@@ -727,8 +774,8 @@ class NoDistractor(Rule):
         suite = evalset.suite
         if suite is None or not suite.entries:
             return
-        kinds = {c.kind for e in suite.entries for c in e.checks}
-        if kinds and kinds <= {"transcript_mentions"}:
+        checks = [c for e in suite.entries for c in e.checks]
+        if checks and all(is_anchor(c) for c in checks):
             pos = key_pos(ctx, suite, "cases") or Pos(1, 1)
             ctx.report(self, file_of(suite), pos,
                        "every suite row is a transcript_mentions: an agent that reports everything passes every "
