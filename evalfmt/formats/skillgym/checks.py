@@ -76,7 +76,7 @@ def _reads() -> dict[tuple[str, bool], Any]:
 READS = _reads()
 
 
-def sig(check: Any) -> dict:
+def sig(check: Any) -> dict[str, Any]:
     data = ir.content(check)
     data.pop("hints", None)
     return data
@@ -85,7 +85,7 @@ def sig(check: Any) -> dict:
 # ---------------------------------------------------------------------------------------- reading
 
 
-def recognize(m: Module, toks: list[Tok], lead: str, report: str | None, ctxvar: str | None, path: str) -> list:
+def recognize(m: Module, toks: list[Tok], lead: str, report: str | None, ctxvar: str | None, path: str) -> list[Any]:
     """The IR checks of one statement of an assert body (an ``opaque`` code check when it is none)."""
     text = m.text[toks[0].start:toks[-1].end]
     span = ir.Span(file=path, line=toks[0].line, column=toks[0].column)
@@ -110,9 +110,9 @@ def recognize(m: Module, toks: list[Tok], lead: str, report: str | None, ctxvar:
     return checks
 
 
-def _chain(node: Any) -> list[tuple[str, list | None]] | None:
+def _chain(node: Any) -> list[tuple[str, list[Any] | None]] | None:
     """``a.b.c(x)`` as [("a", None), ("b", None), ("c", [x])]; None for anything else."""
-    out: list[tuple[str, list | None]] = []
+    out: list[tuple[str, list[Any] | None]] = []
     while True:
         if not isinstance(node, Tree):
             return None
@@ -133,7 +133,7 @@ def _chain(node: Any) -> list[tuple[str, list | None]] | None:
     return out[::-1]
 
 
-def _kids(node: Tree) -> list:
+def _kids(node: Tree[Any]) -> list[Any]:
     return [c for c in node.children if isinstance(c, Tree)]
 
 
@@ -150,7 +150,7 @@ def _subject(node: Any, report: str, ctxvar: str | None) -> str | None:
     return None
 
 
-def _options(m: Module, args: list, pos: int, skills: bool) -> tuple[dict, dict] | None:
+def _options(m: Module, args: list[Any], pos: int, skills: bool) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """(hints, extra) from an options argument; None when it holds something evalfmt does not model."""
     if len(args) <= pos:
         return {}, {}
@@ -159,8 +159,8 @@ def _options(m: Module, args: list, pos: int, skills: bool) -> tuple[dict, dict]
     value = m.value(args[pos])
     if not isinstance(value, dict):
         return None
-    hints: dict = {}
-    extra: dict = {}
+    hints: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
     for key, v in value.items():
         if key == "message" and isinstance(v, str):
             hints["message"] = v
@@ -187,11 +187,11 @@ class _Call:
 
     m: Module
     fn: str
-    args: list
+    args: list[Any]
     report: str
     ctxvar: str | None
-    hints: dict = field(default_factory=dict)
-    extra: dict = field(default_factory=dict)
+    hints: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def message(self, at: int) -> bool:
         """Take ``args[at]`` (when there is one) as the assertion's message; False when it is no string."""
@@ -204,7 +204,7 @@ class _Call:
         return True
 
 
-def _match(m: Module, tree: Tree, report: str, ctxvar: str | None) -> list | None:
+def _match(m: Module, tree: Tree[Any], report: str, ctxvar: str | None) -> list[Any] | None:
     """The IR checks of one assert statement (its expression ``tree``), or None when it is not one evalfmt models."""
     chain = _chain(tree)
     if not chain or chain[0] != ("assert", None):
@@ -226,7 +226,7 @@ def _match(m: Module, tree: Tree, report: str, ctxvar: str | None) -> list | Non
     return _match_group(call, group)
 
 
-def _match_group(call: _Call, group: str) -> list | None:
+def _match_group(call: _Call, group: str) -> list[Any] | None:
     """``assert.<group>.<fn>(report, ..., options?)``: skillgym's own helpers."""
     if not call.args or not _is_ref(call.args[0], call.report):
         return None
@@ -239,7 +239,7 @@ def _match_group(call: _Call, group: str) -> list | None:
     return helper(call) if helper is not None else None
 
 
-def _skills_has(call: _Call) -> list | None:
+def _skills_has(call: _Call) -> list[Any] | None:
     name = call.m.value(call.args[1]) if len(call.args) > 1 else None
     if not isinstance(name, str):
         return None
@@ -247,7 +247,7 @@ def _skills_has(call: _Call) -> list | None:
                                   extra=call.extra, hints=call.hints)]
 
 
-def _skills_includes(call: _Call) -> list | None:
+def _skills_includes(call: _Call) -> list[Any] | None:
     names = call.m.value(call.args[1]) if len(call.args) > 1 else None
     if not (isinstance(names, list) and names and all(isinstance(n, str) for n in names)):
         return None
@@ -256,12 +256,12 @@ def _skills_includes(call: _Call) -> list | None:
             for i, n in enumerate(names)]
 
 
-def _listed(form: str) -> Callable[[_Call], list | None]:
+def _listed(form: str) -> Callable[[_Call], list[Any] | None]:
     """``assert.<group>.includes|notIncludes(report, "text" or /re/)`` of a list form (:data:`LISTS`): the kind of
     that form and polarity, its pattern the regex (a string: its escaped pattern, a substring as skillgym matches
     it)."""
 
-    def read(call: _Call) -> list | None:
+    def read(call: _Call) -> list[Any] | None:
         matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
         if matcher is None:
             return None
@@ -276,7 +276,7 @@ def _listed(form: str) -> Callable[[_Call], list | None]:
     return read
 
 
-def _output_includes(call: _Call) -> list | None:
+def _output_includes(call: _Call) -> list[Any] | None:
     matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
     if matcher is None:
         return None
@@ -286,7 +286,7 @@ def _output_includes(call: _Call) -> list | None:
     return [READS["regex", True](value=matcher.source, flags=matcher.flags or None, hints=call.hints)]
 
 
-def _plain_match(call: _Call) -> list | None:
+def _plain_match(call: _Call) -> list[Any] | None:
     """``assert.match(report.finalOutput or ctx.finalOutput(), /re/, message?)`` (``doesNotMatch``: negated)."""
     if len(call.args) not in (2, 3):
         return None
@@ -303,7 +303,7 @@ def _plain_match(call: _Call) -> list | None:
                                  negate=True if call.fn == "doesNotMatch" else None, hints=call.hints)]
 
 
-def _plain_equal(call: _Call) -> list | None:
+def _plain_equal(call: _Call) -> list[Any] | None:
     """``assert.equal(report.finalOutput.trim(), "text", message?)``."""
     if len(call.args) not in (2, 3):
         return None
@@ -318,7 +318,7 @@ def _plain_equal(call: _Call) -> list | None:
     return [READS["equal", True](value=value, hints=call.hints)]
 
 
-def _plain_is_json(call: _Call) -> list | None:
+def _plain_is_json(call: _Call) -> list[Any] | None:
     """``assert.doesNotThrow(() => JSON.parse(report.finalOutput))``."""
     args = call.args
     if len(args) != 1 or not (isinstance(args[0], Tree) and args[0].data == "arrow"):
@@ -328,7 +328,7 @@ def _plain_is_json(call: _Call) -> list | None:
     return [READS["json-parse", True](hints=dict(call.hints))]
 
 
-def _plain_transcript(call: _Call) -> list | None:
+def _plain_transcript(call: _Call) -> list[Any] | None:
     """``assert.ok([!]evalfmtTranscript(report).includes("x".toLowerCase()), message?)`` with evalfmt's helper."""
     if len(call.args) not in (1, 2) or call.m.functions.get(TRANSCRIPT_FN) != TRANSCRIPT_HELPER:
         return None
@@ -357,13 +357,13 @@ def _transcript_needle(node: Any, report: str) -> Any:
 
 
 #: ``assert.<group>.<fn>`` -> the checks it reads as
-_GROUPS: dict[tuple[str, str], Callable[[_Call], list | None]] = {
+_GROUPS: dict[tuple[str, str], Callable[[_Call], list[Any] | None]] = {
     ("skills", "has"): _skills_has, ("skills", "notHas"): _skills_has, ("skills", "includes"): _skills_includes,
     **{(group, fn): _listed(form) for form, group in LISTS.items() for fn in ("includes", "notIncludes")},
     ("output", "includes"): _output_includes,
 }
 #: plain node ``assert.<fn>`` helpers -> the checks they read as
-_PLAIN: dict[str, Callable[[_Call], list | None]] = {
+_PLAIN: dict[str, Callable[[_Call], list[Any] | None]] = {
     "match": _plain_match, "doesNotMatch": _plain_match, "equal": _plain_equal, "strictEqual": _plain_equal,
     "doesNotThrow": _plain_is_json, "ok": _plain_transcript,
 }

@@ -62,10 +62,10 @@ class _Out:
             return f"{self.ctxvar}.finalOutput()"
         return f"{self.report}.finalOutput"
 
-    def opts(self, extra_opts: dict | None = None) -> str:
+    def opts(self, extra_opts: dict[str, Any] | None = None) -> str:
         """``, { message: ..., explain: ... }`` for skillgym's own helpers."""
         h = self.hints
-        opts: dict = {}
+        opts: dict[str, Any] = {}
         if "message" in h and h.get("call") not in _MESSAGE_ARG:
             opts["message"] = h["message"]
         if "explain" in h:

@@ -143,7 +143,7 @@ def _canonical_module(w: _W, container: str) -> str:
     return "".join(parts)
 
 
-def _own_module(w: _W, module: list[dict], container: str) -> str:
+def _own_module(w: _W, module: list[dict[str, Any]], container: str) -> str:
     out: list[str] = []
     workspace = w.evalset.extra.get("workspace")
     had_workspace = False
@@ -244,7 +244,7 @@ def _container(w: _W, cases: list[ir.Case], shape: str) -> str:
     for i in range(len(pieces) - 1):
         if "," not in pieces[i][2]:
             pieces[i][2] = "," + pieces[i][2]
-    tail = w.hints(w.evalset).get("tail", "\n" if cases else "")
+    tail: str = w.hints(w.evalset).get("tail", "\n" if cases else "")
     return open_ + "".join("".join(p) for p in pieces) + tail + close
 
 
@@ -276,7 +276,7 @@ def _field_value(case: ir.Case, key: str) -> Any:
 
 def _field_text(key: str, value: Any) -> str:
     if isinstance(value, dict) and "$code" in value:
-        return value["$code"]
+        return str(value["$code"])
     if key == "tags" and isinstance(value, list):
         return "tags: [" + ", ".join(js_value(v) for v in value) + "]"
     return f"{js_key(key)}: {js_value(value)}"
@@ -295,7 +295,7 @@ def _case_losses(w: _W, case: ir.Case, where: str) -> None:
         w.lose("case.extra", case, where, f"'{key}' of '{case.name}'")
 
 
-def _flatten_loses(messages: list) -> bool:
+def _flatten_loses(messages: list[Any]) -> bool:
     """False for a single user message of plain text (the prompt itself): nothing is lost."""
     if len(messages) != 1:
         return True
@@ -353,7 +353,7 @@ def _case_text(w: _W, case: ir.Case, index: int, own_case: bool, indent: str) ->
     return "\n".join(lines) + f"\n{indent}}}"
 
 
-def _set_checks(w: _W) -> list:
+def _set_checks(w: _W) -> list[Any]:
     """agentv suite-level assertions apply to every test: skillgym repeats them in each case."""
     return [] if w.own else list(w.evalset.checks)
 
@@ -369,11 +369,12 @@ def _own_case_text(w: _W, case: ir.Case, indent: str) -> str:
     for i in range(len(out) - 1):
         if "," not in out[i][2]:
             out[i][2] = "," + out[i][2]
-    tail = case.hints.get("tail", "\n" + indent)
+    tail: str = case.hints.get("tail", "\n" + indent)
     return "{" + "".join("".join(p) for p in out) + tail + "}"
 
 
-def _kept_props(w: _W, case: ir.Case, props: list[dict], prop_indent: str) -> tuple[list[list[str]], set, int | None]:
+def _kept_props(w: _W, case: ir.Case, props: list[dict[str, Any]],
+                prop_indent: str) -> tuple[list[list[str]], set[str | None], int | None]:
     """The properties the case was read with, as ``[lead, text, after]``; the keys met; where ``assert`` is."""
     out: list[list[str]] = []
     present = set()
@@ -392,19 +393,19 @@ def _kept_props(w: _W, case: ir.Case, props: list[dict], prop_indent: str) -> tu
     return out, present, assert_at
 
 
-def _prop_text(case: ir.Case, p: dict) -> str | None:
+def _prop_text(case: ir.Case, p: dict[str, Any]) -> str | None:
     """A property as written while its value is unchanged (code that is no property too), else its new text;
     None when its field is now empty."""
     key = p.get("key")
     if key is None:
-        return p["text"]
+        return str(p["text"])
     value = _field_value(case, key)
     if value is None:
         return None
     return p["text"] if value == p.get("value") else _prop_source(key, value)
 
 
-def _new_props(w: _W, case: ir.Case, present: set, prop_indent: str) -> list[list[str]]:
+def _new_props(w: _W, case: ir.Case, present: set[str | None], prop_indent: str) -> list[list[str]]:
     """The properties the case has that it was not read with: its fields in skillgym's order, its extra keys,
     and an ``assert`` for its checks."""
     lead = "\n" + prop_indent
@@ -423,9 +424,10 @@ def _prop_source(key: str, value: Any) -> str:
     return value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value)
 
 
-def _own_assert(w: _W, case: ir.Case, p: dict, prop_indent: str) -> str:
+def _own_assert(w: _W, case: ir.Case, p: dict[str, Any], prop_indent: str) -> str:
     report = p.get("report") or "report"
-    head = p["head"]
+    head: str = p["head"]
+    body_tail: str = p["body_tail"]
     if not p.get("report") and _needs_report(case):
         head = re.sub(r"\(\s*\)", "(report)", head, count=1)
     stmt_indent = prop_indent + "  "
@@ -437,11 +439,11 @@ def _own_assert(w: _W, case: ir.Case, p: dict, prop_indent: str) -> str:
     stmts = _statements(w, case, list(case.checks), report, p.get("ctx"), stmt_indent, "assert")
     if p.get("expr"):
         if len(stmts) == 1 and stmts[0] == case.checks[0].hints.get("src", None):
-            return head + stmts[0] + p["body_tail"]
+            return head + stmts[0] + body_tail
         body = "".join(s if s.startswith("\n") else "\n" + stmt_indent + s for s in stmts)
         body = "".join(_semi(line) for line in body.splitlines(keepends=True))
         return head + "{" + body + "\n" + prop_indent + "}"
-    return head + "".join(stmts) + p["body_tail"]
+    return head + "".join(stmts) + body_tail
 
 
 def _semi(line: str) -> str:
@@ -460,7 +462,7 @@ def _own_code(check: Any) -> bool:
     return isinstance(spec_of(check).skillgym, Verbatim) and check.origin == NAME
 
 
-def _statements(w: _W, case: ir.Case, checks: list, report: str, ctxvar: str | None, indent: str,
+def _statements(w: _W, case: ir.Case, checks: list[Any], report: str, ctxvar: str | None, indent: str,
                 where: str) -> list[str]:
     out: list[str] = []
     i = 0
@@ -486,12 +488,12 @@ def _statements(w: _W, case: ir.Case, checks: list, report: str, ctxvar: str | N
     return out
 
 
-def _unchanged_group(checks: list, i: int, h: Mapping[str, Any]) -> int:
+def _unchanged_group(checks: list[Any], i: int, h: Mapping[str, Any]) -> int:
     """How many checks from ``i`` on are the statement they were read from, unchanged (its source is put
     back as it was); 0 when they changed or were not read from a statement."""
     if "src" not in h:
         return 0
-    n = h.get("group", 1)
+    n: int = h.get("group", 1)
     group = checks[i:i + n]
     expected = h["sig"] if n > 1 else [h["sig"]]
     if len(group) == n and [sig(x) for x in group] == expected and all(x.hints.get("group_part") for x in group[1:]):
