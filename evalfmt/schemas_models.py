@@ -136,21 +136,22 @@ _PROMPT_TEMPLATE = {"type": "object", "properties": {"command": _ARGV, "script":
                     "anyOf": [{"required": ["command"]}, {"required": ["script"]}], "additionalProperties": False}
 
 
+#: the schema of a value of each agentv field type the reader reports a wrong value of
+_FIELD_TYPES = {"str": {"type": "string"}, "bool": {"type": "boolean"}, "number": {"type": "number"},
+                "strlist": {"type": "array", "items": {"type": "string"}},
+                "prompt": {"anyOf": [{"type": "string"}, _PROMPT_TEMPLATE]}}
+
+
 def _assertion_rules(schema: dict) -> None:
-    """Per known type, the fields it needs (from the agentv reader's vocabulary)."""
-    kinds = {"str": {"type": "string"}, "bool": {"type": "boolean"}, "number": {"type": "number"},
-             "strlist": {"type": "array", "items": {"type": "string"}}}
+    """Per known type (the built-in ones first), the fields it needs (each kind's agentv entry,
+    :mod:`evalfmt.ir.kinds`; none for a type whose keys the reader does not check)."""
     rules = []
-    for kind, fields in av.KIND_FIELDS.items():
-        agentv_type = av.TERUM_TYPES[kind][0] if kind in av.TERUM_TYPES else kind
-        props, required = {}, []
-        for _field, key, expected, needed in fields:
-            if expected in kinds:
-                props[key] = kinds[expected]
-            if needed:
-                required.append(key)
-        if kind == "llm-grader":
-            props["prompt"] = {"anyOf": [{"type": "string"}, _PROMPT_TEMPLATE]}
+    for agentv_type in av.KNOWN_TYPES:
+        entry = av.ENTRIES[agentv_type]
+        if entry.loose:
+            continue
+        props = {f.key: _FIELD_TYPES[f.type] for f in entry.fields if f.type in _FIELD_TYPES}
+        required = [f.key for f in entry.fields if f.required]
         if props or required:
             then: dict[str, Any] = {"properties": props}
             if required:

@@ -29,23 +29,15 @@ MOST_HIGH = 10
 
 #: ``path:function`` (``Class.method``; ``outer.inner`` for a nested function) -> its figure today
 KNOWN = {
-    "evalfmt/transpile/agentv_layout.py:assertion_sentence": 44,
-    "evalfmt/run/graders.py:composite": 30,
-    "evalfmt/transpile/agentv_layout.py:_transpile": 26,
     "evalfmt/formats/promptfoo/expand.py:assertion_from_string": 25,
-    "evalfmt/formats/agentv/reader.py:Reader._typed": 25,
     "evalfmt/formats/promptfoo/expand.py:test_from_row": 24,
     "evalfmt/formats/promptfoo/expand.py:read_prompts": 24,
-    "evalfmt/formats/agentv/reader.py:Reader.top": 24,
     "evalfmt/formats/promptfoo/template_ast.py:_check_order": 23,
-    "evalfmt/formats/agentv/reader.py:_convert": 23,
-    "evalfmt/formats/agentv/reader.py:Reader.case": 23,
     "evalfmt/formats/promptfoo/expand.py:_process": 22,
     "evalfmt/formats/ir_json.py:_report": 22,
     "evalfmt/formats/promptfoo/reader.py:_read_rows": 21,
     "evalfmt/formats/promptfoo/reader.py:_Config._read_test": 21,
     "evalfmt/formats/promptfoo/jsops.py:_power": 21,
-    "evalfmt/formats/agentv/reader.py:Reader._lossy": 21,
     "evalfmt/formats/terum/reader.py:read_unit": 20,
     "evalfmt/formats/terum/reader.py:read_suite_entries": 20,
     "evalfmt/formats/promptfoo/reader.py:_Config._read_default": 20,

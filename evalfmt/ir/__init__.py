@@ -40,15 +40,20 @@ from .kinds.budget import Cost, Latency, TokenUsage
 from .kinds.code_grader import CodeGrader
 from .kinds.command_succeeds import CommandSucceeds
 from .kinds.commands import CommandMatching, NoCommandMatching
+from .kinds.composite import Aggregator, AnyCheck, Composite
 from .kinds.equals import Equals
+from .kinds.execution_metrics import ExecutionMetrics
+from .kinds.field_accuracy import FieldAccuracy
 from .kinds.file_reads import FileReadMatching, NoFileReadMatching
 from .kinds.files import FileAbsent, FileExists
+from .kinds.inline_assert import InlineAssert
 from .kinds.is_json import IsJson
 from .kinds.llm_grader import LlmGrader
 from .kinds.opaque import Opaque
 from .kinds.output_text import Contains, EndsWith, Icontains, StartsWith
 from .kinds.output_values import ContainsAll, ContainsAny, IcontainsAll, IcontainsAny
 from .kinds.regex import Regex
+from .kinds.rubric import Rubric
 from .kinds.rubrics import Rubrics
 from .kinds.skill_trigger import SkillTrigger
 from .kinds.tool_trajectory import ToolTrajectory
@@ -134,8 +139,10 @@ Check = Annotated[
     | FileExists | FileAbsent
     | CommandSucceeds | SkillTrigger | Contains | Icontains | ContainsAny | ContainsAll | IcontainsAny | IcontainsAll
     | StartsWith | EndsWith | Regex | Equals | IsJson | LlmGrader | Rubrics | CodeGrader | ToolTrajectory | Latency
-    | Cost | TokenUsage | Opaque,
+    | Cost | TokenUsage | ExecutionMetrics | FieldAccuracy | Rubric | Composite | InlineAssert | Opaque,
     _TaggedByKind()]
+
+AnyCheck.union = Check  # a composite's members are checks of any kind
 
 #: kind -> check class
 CHECK_MODELS: dict[str, type[CheckBase]] = {k: s.cls for k, s in SPECS.items()}
@@ -336,4 +343,5 @@ __all__ = [
     "Rubrics", "SkillInfo", "SkillTrigger", "Span", "StartsWith", "Suite", "SuiteEntry", "TERUM_ARG_FIELD",
     "TERUM_KINDS", "TokenUsage", "ToolTrajectory", "TranscriptMentions", "TranscriptOmits", "TriggerPrompt",
     "TriggerSet", "content", "dump", "field_names", "input_text", "replace", "same", "strip_spans", "validate",
+    "Aggregator", "Composite", "ExecutionMetrics", "FieldAccuracy", "InlineAssert", "Rubric",
 ]

@@ -12,11 +12,11 @@ from typing import Annotated, Any
 
 from pydantic import ConfigDict, Discriminator, TypeAdapter
 
-from . import CHECK_CLASSES, EvalSet, NODE_CLASSES, Node, Span
+from . import CHECK_CLASSES, Aggregator, EvalSet, NODE_CLASSES, Node, Span
 
 _FORBID = ConfigDict(extra="forbid")
 
-for _cls in (Node, Span, *NODE_CLASSES, *CHECK_CLASSES):
+for _cls in (Node, Span, *NODE_CLASSES, *CHECK_CLASSES, Aggregator):
     _cls.__pydantic_config__ = _FORBID  # type: ignore[attr-defined]
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import ecmaregex, ir
 from ..ir.kinds import SPECS, Outcome, Terum, spec_of
-from . import detect, graded, graders, sandboxfs, shell
+from . import detect, graders, sandboxfs, shell
 from .judges import Judge
 from .regex_deadline import RegexTimeout, first_match
 from .session import Session
@@ -148,9 +148,17 @@ class Context:
         assert isinstance(check, ir.CodeGrader)
         return graders.code_grader(check, self)
 
-    def aggregate(self, check: ir.CheckBase) -> Outcome:
-        assert isinstance(check, ir.Opaque)
-        return graders.composite(check, self, score_check)
+    def result(self, check: ir.CheckBase) -> tuple[bool | None, str, float | None]:
+        scored = score_check(check, self)  # type: ignore[arg-type]  # (any check class is one of the union's)
+        return scored.passed, scored.detail, scored.score
+
+    @property
+    def runs_programs(self) -> bool:
+        return self.run_code
+
+    def run_program(self, check: ir.CheckBase, command: Any, payload: dict[str, Any],
+                    cwd: str | None) -> tuple[dict[str, Any] | None, str]:
+        return graders.run_program(command, payload, self, graders.folder(check, cwd))
 
     def score_as(self, kind: str, argument: str) -> Outcome:
         entry = SPECS[kind].terum
@@ -216,17 +224,8 @@ def _score(check: ir.Check, ctx: Context) -> Outcome:
 def _opaque(check: ir.Opaque, ctx: Context) -> Outcome | None:
     """The opaque checks the executor still scores from their raw value (no typed class yet); None for the
     rest (scored by the opaque kind's spec)."""
-    if check.type == "execution-metrics":
-        return graded.execution_metrics(check, ctx.session)
-    if check.type == "field-accuracy":
-        return graded.field_accuracy(check, ctx.session, ctx.expected)
     if graders.is_model_graded(check):
         return graders.model_grader(check, ctx)
-    if check.type == "composite" and check.origin == "agentv":
-        return graders.composite(check, ctx, score_check)
-    if check.type == "inline-assert":
-        return None, ("not scored: inline-assert is a function of agentv's TypeScript API; an eval file holds no "
-                      "function to run")
     if check.origin == "promptfoo" and check.type in ("javascript", "python", "webhook"):
         return None, f"not scored: promptfoo's {check.type} assertion is code evalfmt does not run"
     return None

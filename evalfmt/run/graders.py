@@ -1,6 +1,6 @@
-"""The graders a deterministic check cannot be: model-graded assertions (sent to the configured judge),
-agentv ``code-grader`` programs (run by ``evalfmt run`` only) and ``composite`` assertions (their members
-scored, then aggregated as agentv 4.42.4 does).
+"""The graders a deterministic check cannot be: model-graded assertions (sent to the configured judge) and
+agentv ``code-grader`` programs (run by ``evalfmt run`` only); a ``composite`` aggregates through both
+(:mod:`evalfmt.ir.kinds.composite`).
 
 - **Model graders** (agentv ``llm-grader``, ``rubrics``, ``rubric``, plain-string criteria; promptfoo
   ``llm-rubric`` and its model-graded kin; skill-creator expectations) go to the judge's ``grade``
@@ -14,31 +14,23 @@ scored, then aggregated as agentv 4.42.4 does).
   ``workspace_path``, ``config``, ...) and prints ``{"score": 0..1, "assertions": [{"text", "passed"}]}``;
   a non-zero exit, a timeout or output that is not that JSON scores 0. It runs only where the context
   allows it (``evalfmt run``), contained as ``command_succeeds`` is, within the check time limit.
-- **composite**: each member (``assertions``) is scored like any assertion; ``aggregator``
-  ``weighted_average`` (the default: members' scores weighted by ``weights[name]``, 1.0 by default),
-  ``threshold`` (the fraction of members that passed, which passes at ``threshold``), ``code-grader``
-  (a program given ``{"results": {name: {score, verdict, assertions}}}``) or ``llm-grader`` (the judge,
-  with the results in the prompt). Members that are not scored are left out of the aggregate, as agentv
-  leaves out skipped ones; when every member is, so is the composite.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import tempfile
-from typing import Any, Protocol, TypeVar
-from collections.abc import Callable
+from typing import Any, Protocol
 
 import orjson
 
 from .. import ir
-from ..formats.agentv.reader import assertion_checks
 from ..fsview import DISK
 from ..ir.build import as_written
+from ..ir.kinds.code_grader import ONLY_IN_RUN, answer_score, answer_texts
 from ..paths import repository
 from . import judges
-from ..ir.kinds import Scored, number as _limit, verdict as _verdict
+from ..ir.kinds import number as _limit, verdict as _verdict
 from .runners import agent_env, run_process
 from .session import Session
 
@@ -58,38 +50,20 @@ class Context(Protocol):
     env: dict[str, str]
 
 
-class CheckResult(Protocol):
-    """What a scored member of a composite is (:class:`~evalfmt.run.checks.CheckResult`)."""
-
-    passed: bool | None
-    detail: str
-    score: float | None
-
 Result = tuple[bool | None, str]
 NEEDS_A_JUDGE = "not scored: needs a judge"
-ONLY_IN_RUN = "not scored: code graders run only under evalfmt run (they execute a program)"
 #: promptfoo assertion types graded by a model (the value is the rubric, or what the output is held to)
 PROMPTFOO_MODEL_GRADED = ("llm-rubric", "g-eval", "model-graded-closedqa", "model-graded-factuality", "factuality",
                           "answer-relevance", "context-faithfulness", "context-recall", "context-relevance")
 PROMPT_MAX_BYTES = 256 * 1024
-RESULTS_PLACEHOLDER = "{{EVALUATOR_RESULTS_JSON}}"
-DEFAULT_AGGREGATOR_PROMPT = ("Review the following evaluation results:\n" + RESULTS_PLACEHOLDER + "\n\n"
-                             "Decide the final score based on all grader results.")
-
-
-C = TypeVar("C", bound=Context)
 
 
 # ------------------------------------------------------------------------------------ model graders
 
 
 def rubric_of(check: ir.Opaque) -> tuple[str | None, str]:
-    """The rubric an opaque model grader holds (agentv ``rubric``, promptfoo's model-graded types), or (None, why
-    it cannot be graded)."""
+    """The rubric an opaque model grader holds (promptfoo's model-graded types)."""
     raw = check.raw if isinstance(check.raw, dict) else {}
-    if check.type == "rubric":
-        text = raw.get("criteria") if isinstance(raw.get("criteria"), str) else raw.get("value")
-        return (text, "") if isinstance(text, str) and text.strip() else (None, "the rubric has no criteria")
     value = raw.get("value")
     return f"{check.type}: {value if isinstance(value, str) else orjson.dumps(value).decode()}", ""
 
@@ -112,9 +86,8 @@ def prompt_text(prompt: str, span: ir.Span | None) -> tuple[str | None, str]:
 
 
 def is_model_graded(check: ir.Opaque) -> bool:
-    """An opaque check a model grades (agentv ``rubric``, promptfoo's model-graded types)."""
-    return (check.origin == "agentv" and check.type == "rubric") or \
-        (check.origin == "promptfoo" and check.type in PROMPTFOO_MODEL_GRADED)
+    """An opaque check a model grades (promptfoo's model-graded types)."""
+    return check.origin == "promptfoo" and check.type in PROMPTFOO_MODEL_GRADED
 
 
 def model_grader(check: ir.Opaque, ctx: Context) -> Result:
@@ -192,22 +165,6 @@ def run_program(command: Any, payload: dict, ctx: Context, cwd: str | None) -> t
     return (parsed, "") if isinstance(parsed, dict) else (None, "the grader printed no JSON object")
 
 
-def _score_of(answer: dict) -> float:
-    score = answer.get("score")
-    if isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score):
-        return min(1.0, max(0.0, float(score)))
-    return 0.0
-
-
-def _assertion_texts(answer: dict) -> str:
-    found = answer.get("assertions")
-    items: list = found if isinstance(found, list) else []
-    texts = [(a["text"], bool(a.get("passed"))) for a in items
-             if isinstance(a, dict) and isinstance(a.get("text"), str)]
-    failed = [t for t, ok in texts if not ok]
-    return "; ".join(failed or [t for t, _ in texts]) or "no assertions given"
-
-
 def _messages(value: Any, role: str) -> list[dict] | None:
     """``input`` / ``expected_output`` as agentv expands them: messages, a lone value as one message."""
     if value is None:
@@ -230,7 +187,8 @@ def payload_of(check: ir.CodeGrader, ctx: Context) -> dict:
             "config": check.config or None}
 
 
-def _folder(check: ir.CheckBase, cwd: Any = None) -> str:
+def folder(check: ir.CheckBase, cwd: Any = None) -> str:
+    """Where a grader program of ``check`` runs: its eval file's folder, or ``cwd`` relative to it."""
     base = os.path.dirname(os.path.abspath(check.span.file)) if check.span and check.span.file else os.getcwd()
     return os.path.join(base, cwd) if isinstance(cwd, str) and cwd else base
 
@@ -239,99 +197,9 @@ def code_grader(check: ir.CodeGrader, ctx: Context) -> Result:
     if not ctx.run_code:
         return None, ONLY_IN_RUN
     command = check.command if check.command is not None else check.script
-    answer, why = run_program(command, payload_of(check, ctx), ctx, _folder(check, check.cwd))
+    answer, why = run_program(command, payload_of(check, ctx), ctx, folder(check, check.cwd))
     if answer is None:
         if why.startswith("malformed check"):
             return False, why
         return _verdict(check, 0.0, why)
-    return _verdict(check, _score_of(answer), _assertion_texts(answer))
-
-
-# ------------------------------------------------------------------------------------ composite
-
-
-def composite(check: ir.Opaque, ctx: C, score_member: Callable[[ir.Check, C], CheckResult]) -> Result:
-    raw = check.raw if isinstance(check.raw, dict) else {}
-    items = raw.get("assertions")
-    if not isinstance(items, list) or not items:
-        return False, "malformed check: composite needs assertions"
-    members = assertion_checks(items, check.span.file if check.span else "EVAL.yaml", check.span)
-    names = [m.name or (m.type if isinstance(m, ir.Opaque) else m.kind) or f"#{i}"
-             for i, m in enumerate(members, 1)]
-    results = [score_member(m, ctx) for m in members]
-    given = raw.get("aggregator")
-    agg: dict = given if isinstance(given, dict) else {}
-    kind = agg.get("type") or "weighted_average"
-    scored = [(n, r) for n, r in zip(names, results) if r.passed is not None]
-    skipped = [f"{n} ({r.detail.removeprefix('not scored: ')})" for n, r in zip(names, results) if r.passed is None]
-    common = _with_common(check)
-    if kind in ("code-grader", "llm-grader"):
-        return _aggregate_outside(kind, agg, names, results, check, common, ctx)
-    if not scored:
-        return None, "not scored: no member could be scored: " + ", ".join(skipped)
-    note = f"; not scored: {', '.join(skipped)}" if skipped else ""
-    if kind == "threshold":
-        need = _limit(agg.get("threshold"))
-        if need is None:
-            return False, "malformed check: a threshold aggregator needs a threshold"
-        passing = sum(1 for _, r in scored if r.passed)
-        frac = passing / len(scored)
-        ok = frac >= need - 1e-9
-        what = f"{passing}/{len(scored)} members passed (threshold {need:g}): " + \
-            ", ".join(f"{n} {'passed' if r.passed else 'failed'}" for n, r in scored) + note
-        if common.negate:
-            return Scored(not ok, f"negated: {what}", 1.0 - frac)
-        return Scored(ok, what, frac)
-    given_weights = agg.get("weights")
-    weights: dict = given_weights if isinstance(given_weights, dict) else {}
-    parts: list[str] = []
-    total = acc = 0.0
-    for n, r in scored:
-        w = _limit(weights.get(n))
-        w = 1.0 if w is None else w
-        s = member_score(r)
-        total, acc = total + w, acc + w * s
-        parts.append(f"{n} {s:.2f} (weight {w:g})")
-    score = acc / total if total > 0 else 0.0
-    return _verdict(common, score, "weighted average of " + ", ".join(parts) + note)
-
-
-def member_score(r: CheckResult) -> float:
-    """A member's score: a graded assertion's own, else 1 for passed and 0 for failed."""
-    return r.score if r.score is not None else (1.0 if r.passed else 0.0)
-
-
-def _aggregate_outside(kind: str, agg: dict, names: list[str], results: list[CheckResult], check: ir.Opaque,
-                       common: ir.CheckBase, ctx: Context) -> Result:
-    """A code-grader or llm-grader aggregator: given every member's result."""
-    table = {n: {"score": None if r.passed is None else member_score(r),
-                 "verdict": "skip" if r.passed is None else ("pass" if r.passed else "fail"),
-                 "assertions": [{"text": r.detail, "passed": bool(r.passed)}]} for n, r in zip(names, results)}
-    if kind == "code-grader":
-        if not ctx.run_code:
-            return None, ONLY_IN_RUN
-        answer, why = run_program(agg.get("path") or agg.get("command"), {"results": table}, ctx,
-                                  _folder(check, agg.get("cwd")))
-        if answer is None:
-            return (False, why) if why.startswith("malformed check") else _verdict(common, 0.0, f"aggregator: {why}")
-        score = _score_of(answer)
-        verdict = answer.get("verdict")
-        what = f"code aggregator: {_assertion_texts(answer)}"
-        if verdict in ("pass", "fail"):
-            ok = verdict == "pass"
-            if common.negate:
-                return Scored(not ok, f"negated: score {score:.2f}, verdict {verdict}: {what}", 1.0 - score)
-            return Scored(ok, f"score {score:.2f}, verdict {verdict}: {what}", score)
-        return _verdict(common, score, what)
-    judge = ctx.judge
-    if judge is None or not judge.configured:
-        return None, NEEDS_A_JUDGE
-    prompt = agg.get("prompt")
-    template, why = prompt_text(prompt, check.span) if isinstance(prompt, str) else (DEFAULT_AGGREGATOR_PROMPT, "")
-    if template is None:
-        return None, f"not scored: {why}"
-    rubric = template.replace(RESULTS_PLACEHOLDER, orjson.dumps(table, option=orjson.OPT_INDENT_2).decode())
-    g = judges.grade(judge, ctx.task, rubric, ctx.session.final_output, ctx.session.tail(judges.TAIL_CHARS))
-    if g.score is None:
-        return None, f"not scored: {g.failure}: {g.reason}"
-    return _verdict(common, g.score, f"judge: {g.reason}" if g.reason else "judge")
+    return _verdict(check, answer_score(answer), answer_texts(answer))

@@ -3,7 +3,7 @@
 - seed (default): ``<out-dir>/<skill>/evals.json`` = ``{"tests": [{"id", "input", "should_trigger"}]}``
   from the IR (:mod:`evalfmt.route`); out-dir defaults to ``.agentv/skills/`` in the folder holding
   each input. Inputs sharing an output folder are routed together, in the order given.
-- agentv: the files ``agentv transpile`` 4.42.4 writes (:mod:`evalfmt.transpile.agentv_layout`); each
+- agentv: the files ``agentv transpile`` 4.42.4 writes (:mod:`evalfmt.formats.agentv.transpile`); each
   input on its own, out-dir defaulting to the input's folder. An agentv input is transpiled from its
   YAML as written (as agentv does), and refused only where agentv refuses it: the reader's findings
   (a near-miss key, a test without input) are lint's and validate's, not a reason to write nothing
@@ -27,7 +27,7 @@ from ..fsio import write_files
 from ..fsview import DISK
 from ..paths import default_out, repository
 from ..route import route
-from .agentv_layout import AgentvError, transpile, transpile_file
+from ..formats.agentv.transpile import AgentvError, transpile, transpile_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..discover import Unit
@@ -218,8 +218,8 @@ def _agentv_unit(unit, notes: list[str]) -> tuple[dict[str, str], list[str]] | N
     errors = [d for d in read.diagnostics if d.severity == "error"]
     if errors:
         raise AgentvError(errors[0].format())
-    # lint's EV505 imports this package (for agentv_layout): the agentv writer is loaded only for another
-    # format's file in the agentv layout, 15 ms to import (python -X importtime)
+    # the agentv writer is loaded only for another format's file in the agentv layout, 15 ms to import
+    # (python -X importtime)
     from ..formats.agentv.writer import to_data
 
     out: dict[str, str] = {}

@@ -29,15 +29,12 @@ REMAINING: dict[tuple[str, str, str], str] = {
     # a writer's words, not scoring: the evals.json sentence of an opaque check names the format it came from
     ("ir/kinds/opaque.py", "<module>", "c.origin"): "the evals.json sentence names the opaque check's format",
     # opaque checks the executor still scores from their raw value (no typed class yet)
-    ("run/checks.py", "_opaque", "check.origin"): "which format's opaque check (agentv composite, promptfoo "
-                                                  "code assertions, custom assertions)",
-    ("run/graded.py", "execution_metrics", "check.raw"): "agentv execution-metrics (opaque)",
-    ("run/graded.py", "field_accuracy", "check.raw"): "agentv field-accuracy (opaque)",
-    ("run/graders.py", "rubric_of", "check.raw"): "agentv rubric and promptfoo model-graded types (opaque)",
-    ("run/graders.py", "is_model_graded", "check.origin"): "agentv rubric and promptfoo model-graded types (opaque)",
+    ("run/checks.py", "_opaque", "check.origin"): "which format's opaque check (promptfoo code assertions, "
+                                                  "custom assertions)",
+    ("run/graders.py", "rubric_of", "check.raw"): "promptfoo model-graded types (opaque)",
+    ("run/graders.py", "is_model_graded", "check.origin"): "promptfoo model-graded types (opaque)",
     ("run/graders.py", "_with_common", "check.raw"): "min_score / threshold and negate of an opaque grader",
     ("run/graders.py", "_with_common", "check.origin"): "promptfoo's threshold against agentv's min_score",
-    ("run/graders.py", "composite", "check.raw"): "agentv composite (opaque; its members parsed when scored)",
 }
 
 

@@ -19,8 +19,7 @@ from conftest import ROOT
 
 PKG = ROOT / "evalfmt"
 #: the reading path: every module of these folders and these modules
-READING = ["formats", "lint", "discover.py", "paths.py", "load.py", "frontmatter.py", "globs.py",
-           "transpile/agentv_layout.py"]
+READING = ["formats", "lint", "discover.py", "paths.py", "load.py", "frontmatter.py", "globs.py"]
 #: writers of the reading path's folders (never part of a cached run): ``lint --fix`` rewrites files
 WRITERS = {"lint/fix.py"}
 #: calls that look at the disk, as (object, attribute) or a plain name

@@ -176,20 +176,27 @@ def test_plain_string_assertion_is_a_rubric_that_writes_back_as_a_string(tmp_pat
     assert check.hints == {"shorthand": "string"}
 
 
-def test_custom_and_composite_assertions_are_opaque_with_raw(tmp_path):
+def test_custom_assertions_are_opaque_with_raw_and_a_composite_holds_its_members(tmp_path):
     result = read("""\
         tests:
           - id: a
             input: go
             assertions:
               - type: composite
-                assertions: [{type: contains, value: x}]
+                assertions: [{type: contains, value: x}, {type: nope, value: 1}]
+                aggregator: {type: threshold, threshold: 1, note: kept}
               - type: my_custom
                 threshold: 3
         """, tmp_path)
     a, b = result.sets[0].cases[0].checks
-    assert isinstance(a, ir.Opaque) and a.type == "composite" and a.raw["assertions"] == [{"type": "contains", "value": "x"}]
+    assert isinstance(a, ir.Composite) and [ir.content(m) for m in a.members] == [
+        ir.content(ir.Contains(value="x")), ir.content(ir.Opaque(type="nope", raw={"type": "nope", "value": 1},
+                                                                 origin="agentv"))]
+    assert ir.content(a.aggregator) == ir.content(ir.Aggregator(type="threshold", threshold=1.0,
+                                                                extra={"note": "kept"}))
     assert isinstance(b, ir.Opaque) and b.raw == {"type": "my-custom", "threshold": 3}
+    # what is wrong with a member is not reported (agentv reads the members only when it runs the composite)
+    assert [d.code for d in result.diagnostics] == ["EV504", "EV501", "EV104", "EV504"]
 
 
 def test_terum_kinds_written_as_custom_types_read_back_as_terum_checks(tmp_path):

@@ -207,9 +207,24 @@ checks = st.one_of(
     _check(ir.TranscriptMentions, text=text), _check(ir.CommandMatching, pattern=st.sampled_from(["git (log|tag)", "^make"])),
     _check(ir.FileAbsent, path=ids), _check(ir.CommandSucceeds, command=text),
     st.builds(lambda t, e: ir.Opaque(type=t, raw={"type": t, **e}, origin="agentv"),
-              st.sampled_from(["composite", "field-accuracy", "my-grader"]), check_extra),
+              st.sampled_from(["my-grader", "other-grader"]), check_extra),
     nonblank.map(lambda s: ir.Rubrics(criteria=[s], hints={"shorthand": "string"})),
+    st.builds(lambda c, e, s: ir.Rubrics(**c, criteria=[s], extra=e, hints={"criteria": "text"}), common, check_extra,
+              text),
+    _check(ir.FieldAccuracy, fields=st.none() | st.lists(st.fixed_dictionaries({"path": ids}), max_size=2),
+           aggregation=st.none() | st.sampled_from(["all_or_nothing", "weighted_average"])),
+    st.builds(lambda c, e, f: ir.ExecutionMetrics(**c, **f, extra=e, unknown=list(e) or None), common, check_extra,
+              st.fixed_dictionaries({"max_tool_calls": st.none() | number, "max_cost_usd": st.none() | number})),
+    _check(ir.Rubric, criteria=st.none() | text, value=st.none() | text), _check(ir.InlineAssert),
 )
+aggregators = st.none() | st.builds(
+    lambda f, e: ir.Aggregator(**f, extra=e),
+    st.fixed_dictionaries({}, optional={"type": st.sampled_from(["weighted_average", "threshold", "code-grader"]),
+                                        "weights": st.dictionaries(ids, number, max_size=2), "threshold": number,
+                                        "path": text, "prompt": text}),
+    st.dictionaries(st.sampled_from(["x_note", "mode"]), extra_val, max_size=1))
+checks = checks | st.builds(lambda c, e, m, a: ir.Composite(**c, extra=e, members=m, aggregator=a), common,
+                            check_extra, st.none() | st.lists(checks, max_size=3), aggregators)
 part = st.builds(lambda t, v: ir.ContentPart(type=t, value=v), st.sampled_from(["text", "file", "image"]), text)
 message = st.builds(lambda r, c: ir.Message(role=r, content=c), st.sampled_from(["system", "user", "assistant"]),
                     text | st.lists(part, min_size=1, max_size=3))

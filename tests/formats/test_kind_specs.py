@@ -45,6 +45,12 @@ SAMPLES: dict[str, ir.CheckBase] = {
     "latency": ir.Latency(threshold=1000),
     "cost": ir.Cost(budget=0.5),
     "token-usage": ir.TokenUsage(max_total=100),
+    "execution-metrics": ir.ExecutionMetrics(max_tool_calls=5, max_tokens=100),
+    "field-accuracy": ir.FieldAccuracy(fields=[{"path": "a"}]),
+    "rubric": ir.Rubric(criteria="polite"),
+    "composite": ir.Composite(members=[ir.Contains(value="Done"), ir.LlmGrader(prompt="Is it polite?")],
+                              aggregator=ir.Aggregator(type="llm-grader")),
+    "inline-assert": ir.InlineAssert(),
     "opaque": ir.Opaque(type="custom", origin="agentv", raw={"type": "custom"}),
 }
 
@@ -136,9 +142,10 @@ class _Evidence:
     against real sessions in tests/run)."""
 
     session = _Session()
-    expected = None
+    expected = {"a": 1}
     detection = "first-call"
     criteria = None
+    runs_programs = False
 
     def first_match(self, pattern, flags, texts):
         return 0 if texts else None
@@ -164,8 +171,12 @@ class _Evidence:
     def program_grade(self, check):
         return None, "not scored: code graders run only under evalfmt run (they execute a program)"
 
-    def aggregate(self, check):
-        return None, "not scored"
+    def result(self, check):
+        outcome = kinds.spec_of(check).score(check, self)
+        return outcome[0], outcome[1], getattr(outcome, "score", None)
+
+    def run_program(self, check, command, payload, cwd):
+        raise AssertionError("no program runs here")
 
     def score_as(self, kind, argument):
         return True, f"{kind} on {argument}"

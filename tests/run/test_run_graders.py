@@ -112,6 +112,26 @@ def test_promptfoo_model_graded_assertions_go_to_a_grading_plugin_with_their_thr
     assert judge.asked == [("hi", "- polite", "done"), ("hi", "g-eval: clear", "done")]
 
 
+def test_agentv_rubric_texts_and_a_judge_aggregator_go_to_a_grading_plugin(tmp_path):
+    """agentv's singular rubric (its criteria, else its value), rubrics criteria given as one string (one
+    criterion) and a composite whose aggregator is the judge (the members' results in its prompt)."""
+    case = case_of(tmp_path, "      - {type: rubric, criteria: polite}\n      - {type: rubric, value: brief, "
+                             "min_score: 0.5}\n      - {type: rubric, criteria: ' '}\n"
+                             "      - {type: rubrics, criteria: one text}\n"
+                             "      - {type: composite, assertions: [{name: d, type: contains, value: done}], "
+                             "aggregator: {type: llm-grader, prompt: 'Results: {{EVALUATOR_RESULTS_JSON}}'}}\n")
+    judge = GradingJudge()
+    results = checks.score_case(case, session(), judge=judge, task="hi").checks
+    assert [(r.passed, r.detail) for r in results] == [
+        (False, "score 0.60 (needs 1.00): judge: fair"), (True, "score 0.60 (needs 0.50): judge: fair"),
+        (None, "not scored: the rubric has no criteria"), (False, "score 0.60 (needs 1.00): judge: fair"),
+        (False, "score 0.60 (needs 1.00): judge: fair")]
+    table = '{\n  "d": {\n    "score": 1.0,\n    "verdict": "pass",\n    "assertions": [\n      {\n        "text": ' \
+            '"output contains \\"done\\"",\n        "passed": true\n      }\n    ]\n  }\n}'
+    assert judge.asked == [("hi", "polite", "done"), ("hi", "brief", "done"), ("hi", "- one text", "done"),
+                           ("hi", f"Results: {table}", "done")]
+
+
 def test_a_code_grader_given_as_script_runs_too_and_its_cwd_is_relative_to_the_eval_file(tmp_path):
     import json
     import sys

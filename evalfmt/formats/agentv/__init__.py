@@ -14,10 +14,14 @@ none of the keys that mark a promptfoo config.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from ...fsview import DISK, View
 from ...suggest import typo
-from .. import Format, ReadResult, basename, head, peek_keys, top_keys
+from .. import Format, ReadResult, WriteResult, basename, head, peek_keys, top_keys
+
+if TYPE_CHECKING:  # (the IR only to name types: detection never builds it)
+    from ... import ir
 
 YAML_EXTS = (".yaml", ".yml")
 TEST_KEYS = {"tests", "eval_cases", "evalcases"}
@@ -76,7 +80,7 @@ def read(path: str, *, fs: View = DISK) -> ReadResult:
     return read_file(path, fs=fs)
 
 
-def write(evalset, existing=None):
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
     from .writer import write as _write  # lazy facade: the writer (15 ms to import) only to write
 
     return _write(evalset, existing)

@@ -55,13 +55,13 @@ def resolve_merges(node: Any) -> Any:
     return node
 
 
-def _merge_one(mapping: dict) -> None:
+def _merge_one(mapping: dict[str, Any]) -> None:
     items = list(mapping.items())
     kpos = dict(getattr(mapping, "kpos", {}))
     vpos = dict(getattr(mapping, "vpos", {}))
-    new_items: dict = {}
-    new_kpos: dict = {}
-    new_vpos: dict = {}
+    new_items: dict[str, Any] = {}
+    new_kpos: dict[str, Any] = {}
+    new_vpos: dict[str, Any] = {}
     for key, value in items:
         if key == MERGE_KEY and isinstance(value, (dict, list)):
             sources = value if isinstance(value, list) else [value]
@@ -129,13 +129,14 @@ def _load_npm(text: str, path: str) -> Loaded:
 def _key_text(key: Any) -> str:
     from ...npmyaml.tojs import _js_key  # 3.6 ms to import (python -X importtime): load() loads it, plain text never
 
-    return _js_key(key, None)
+    return str(_js_key(key, None))
 
 
-def _refusal(err, text: str, path: str) -> AgentvYamlError:
-    line, column = (err.line, err.column) if err.line is not None else (1, 1)
-    js_col = js_column(text, err.starts, err.offset) if err.line is not None else None
-    return AgentvYamlError(_message(err), path, line, column, _agentv_message(err, text), js_col)
+def _refusal(err: YamlError, text: str, path: str) -> AgentvYamlError:
+    if err.line is None or err.column is None or err.offset is None:  # (the package sets all three, or none)
+        return AgentvYamlError(_message(err), path, 1, 1, _agentv_message(err, text))
+    return AgentvYamlError(_message(err), path, err.line, err.column, _agentv_message(err, text),
+                           js_column(text, err.starts, err.offset))
 
 
 _AGAIN = "a {} that goes on over several lines needs them indented more than the line it starts on"
@@ -160,7 +161,7 @@ _HINT_PREFIXES = (
 )
 
 
-def _message(err) -> str:
+def _message(err: YamlError) -> str:
     """evalfmt's one-line message: the package's words, then what to do when that is not obvious."""
     from ...npmyaml.tojs import CIRCULAR  # 3.6 ms to import (python -X importtime): load() loads it, plain text never
 
@@ -179,9 +180,9 @@ def _message(err) -> str:
     return f"invalid YAML: {msg[0].lower()}{msg[1:]} (agentv's YAML parser)" + (f": {hint}" if hint else "")
 
 
-def _agentv_message(err, text: str) -> str:
+def _agentv_message(err: YamlError, text: str) -> str:
     """The message agentv prints: the package's, with its position and excerpt."""
-    if err.line is None or err.code is None or err.code in ("CIRCULAR_ALIAS", "DEPTH"):
+    if err.line is None or err.offset is None or err.code is None or err.code in ("CIRCULAR_ALIAS", "DEPTH"):
         return err.message  # the package gives no position for errors found while building the data
     return _prettify(text, err.message, err.offset, err.end, err.starts)
 

@@ -28,9 +28,8 @@ key order that differs from the writer's is kept in ``hints["keys"]``, and terum
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
-
-import orjson
 
 from ... import ir
 from ...ecmaregex import problems
@@ -39,6 +38,7 @@ from ...fsview import DISK, View
 from ...load import Loaded, load_text, read_text, type_name
 from ...skill_triggers import conflict_message, missing_skill_message
 from ...suggest import near, typo
+from ...ir.kinds import AGENTV_TYPES, SPECS, Agentv, AgentvField, KindSpec
 from .. import ReadResult
 from .loader import load_file, plain
 
@@ -54,62 +54,24 @@ TEST_KEYS = ("id", "vars", "criteria", "input", "input_files", "expected_output"
              "window_size")
 TEST_DEPRECATED = {"assert": "assertions", "expected_outcome": "criteria", "evaluator": "assertions"}
 
-#: agentv 4.42.4's built-in grader kinds.
-BUILTIN_TYPES = ("code-grader", "llm-grader", "rubric", "composite", "tool-trajectory", "field-accuracy",
-                 "latency", "cost", "token-usage", "execution-metrics", "skill-trigger", "contains",
-                 "contains-any", "contains-all", "icontains", "icontains-any", "icontains-all", "starts-with",
-                 "ends-with", "regex", "is-json", "equals", "rubrics", "inline-assert")
-#: snake_case spellings ``agentv transpile`` understands (all others fall to its placeholder).
-TRANSPILE_SNAKE = ("contains_any", "contains_all", "is_json", "starts_with", "ends_with", "llm_grader",
-                   "tool_trajectory", "code_grader", "field_accuracy", "token_usage", "execution_metrics")
-DEPRECATED_TYPES = {"code-judge": "code-grader", "llm-judge": "llm-grader"}
 #: The keys of an llm-grader's executable prompt template (``prompt: {command: [...], config: {...}}``).
 PROMPT_TEMPLATE_KEYS = ("command", "script", "config")
 
-#: terum check kinds written as custom agentv assertion types (kind -> (type, IR field)).
-TERUM_TYPES = {
-    "transcript_mentions": ("transcript-mentions", "text"),
-    "transcript_omits": ("transcript-omits", "text"),
-    "command_matching": ("command-matching", "pattern"),
-    "no_command_matching": ("no-command-matching", "pattern"),
-    "file_exists": ("file-exists", "path"),
-    "file_absent": ("file-absent", "path"),
-    "command_succeeds": ("command-succeeds", "command"),
-}
-TERUM_BY_TYPE = {t: (kind, fld) for kind, (t, fld) in TERUM_TYPES.items()}
-KNOWN_TYPES = BUILTIN_TYPES + tuple(TERUM_BY_TYPE)
+# The assertion types and their keys are the kinds' specs (:mod:`evalfmt.ir.kinds`, each kind's ``agentv``
+# entry: its type, keys and form); what follows is derived from them.
 
-#: Per IR kind: (IR field, agentv key, expected type, required). Common fields come after. A type ending in
-#: ``?`` is taken when the value has it; another value stays in ``extra`` as it is, without a diagnostic (agentv
-#: does not check it either, and the executor ignores it).
-KIND_FIELDS: dict[str, tuple[tuple[str, str, str, bool], ...]] = {
-    "skill-trigger": (("skill", "skill", "str", False), ("should_trigger", "should_trigger", "bool", False)),
-    "contains": (("value", "value", "str", True),),
-    "icontains": (("value", "value", "str", True),),
-    "starts-with": (("value", "value", "str", True),),
-    "ends-with": (("value", "value", "str", True),),
-    "contains-any": (("values", "value", "strlist", True),),
-    "contains-all": (("values", "value", "strlist", True),),
-    "icontains-any": (("values", "value", "strlist", True),),
-    "icontains-all": (("values", "value", "strlist", True),),
-    "regex": (("value", "value", "str", True), ("flags", "flags", "str", False)),
-    "equals": (("value", "value", "any", False),),
-    "is-json": (),
-    "llm-grader": (("prompt", "prompt", "str", False),),
-    "rubrics": (("criteria", "criteria", "criteria", True),),
-    "code-grader": (("command", "command", "command", False), ("script", "script", "command?", False),
-                    ("cwd", "cwd", "str?", False)),
-    "tool-trajectory": (("mode", "mode", "str", False), ("expected", "expected", "list", False),
-                        ("minimums", "minimums", "mapping?", False)),
-    "latency": (("threshold", "threshold", "number", False),),
-    "cost": (("budget", "budget", "number", False),),
-    "token-usage": (("max_total", "max_total", "number?", False), ("max_input", "max_input", "number?", False),
-                    ("max_output", "max_output", "number?", False)),
-}
+#: assertion type -> its kind's agentv entry
+ENTRIES: dict[str, Agentv] = {t: s.agentv for t, s in AGENTV_TYPES.items() if isinstance(s.agentv, Agentv)}
+#: agentv 4.42.4's built-in assertion types (the rest of :data:`KNOWN_TYPES` are custom types evalfmt writes).
+BUILTIN_TYPES = tuple(t for t, e in ENTRIES.items() if e.builtin)
+#: snake_case spellings ``agentv transpile`` understands (all others fall to its placeholder).
+TRANSPILE_SNAKE = tuple(sp for e in ENTRIES.values() for sp in e.spellings)
+#: deprecated type -> its current name (EV501)
+DEPRECATED_TYPES = {old: new for s in SPECS.values() for old, new in s.aliases.items()}
+#: every type evalfmt reads into a typed check: the built-in ones, then the custom types of terum's kinds
+KNOWN_TYPES = BUILTIN_TYPES + tuple(t for t in ENTRIES if t not in BUILTIN_TYPES)
 #: code-grader keys agentv does not hand to the program as its ``config`` (the rest of its unknown keys).
 CODE_GRADER_OWN = ("cwd", "script", "target")
-for _kind, (_type, _field) in TERUM_TYPES.items():
-    KIND_FIELDS[_kind] = ((_field, "value", "str", True),)
 COMMON_FIELDS = (("name", "str"), ("weight", "number"), ("required", "required"), ("min_score", "number"),
                  ("negate", "bool"))
 _COMMON = dict(COMMON_FIELDS)
@@ -124,26 +86,32 @@ ROLES = ("system", "user", "assistant", "tool")
 JS_REGEX_FLAGS = set("dgimsuvy")
 
 
+def agentv_fields(kind: str) -> tuple[AgentvField, ...]:
+    """An IR kind's agentv keys (none for a kind agentv holds no typed entry of)."""
+    entry = SPECS[kind].agentv
+    return entry.fields if isinstance(entry, Agentv) else ()
+
+
 def canonical_check_order(kind: str, present: list[str]) -> list[str]:
     """The writer's key order for a check: name, type, its own fields, the common fields, extras."""
     fixed = _FIXED_ORDER.get(kind)
     if fixed is None:
-        own = [k for _, k, _, _ in KIND_FIELDS.get(kind, ())]
+        own = [f.key for f in agentv_fields(kind)]
         fixed = _FIXED_ORDER[kind] = ["name", "type"] + own + ["weight", "required", "min_score", "negate"]
     known = [k for k in fixed if k in present]
     return known + [k for k in present if k not in fixed]
 
 
-_FIXED_ORDER: dict[str, list[str]] = {}  # kind -> the keys canonical_check_order puts first (KIND_FIELDS is fixed)
-_SPECS: dict[str, dict[str, tuple[str, str, bool]]] = {}  # kind -> its fields by key (see _spec)
+_FIXED_ORDER: dict[str, list[str]] = {}  # kind -> the keys canonical_check_order puts first (the specs are fixed)
+_BY_KEY: dict[tuple[AgentvField, ...], dict[str, AgentvField]] = {}  # an entry's fields by their key (_by_key)
 
 
-def _spec(ir_kind: str) -> dict[str, tuple[str, str, bool]]:
-    """A check kind's fields by their key in the file: (IR field, type, required)."""
-    spec = _SPECS.get(ir_kind)
-    if spec is None:
-        spec = _SPECS[ir_kind] = {key: (fld, typ, req) for fld, key, typ, req in KIND_FIELDS[ir_kind]}
-    return spec
+def _by_key(fields: tuple[AgentvField, ...]) -> dict[str, AgentvField]:
+    """An entry's fields (or its aggregator's) by their key in the file."""
+    found = _BY_KEY.get(fields)
+    if found is None:
+        found = _BY_KEY[fields] = {f.key: f for f in fields}
+    return found
 
 
 def canonical_order(fixed: tuple[str, ...], present: list[str], extras_before: str | None = None) -> list[str]:
@@ -174,21 +142,22 @@ class Ctx:
     def _pos(self, p: Pos) -> Pos:
         return Pos(p.line + self.line_offset, p.column) if self.line_offset else p
 
-    def pos(self, *path) -> Pos:
+    def pos(self, *path: Any) -> Pos:
         return self._pos(self.loaded.pos(*path))
 
-    def kpos(self, *path) -> Pos:
+    def kpos(self, *path: Any) -> Pos:
         return self._pos(self.loaded.key_pos(*path))
 
-    def span(self, *path) -> ir.Span:
+    def span(self, *path: Any) -> ir.Span:
         p = self.pos(*path)
         return ir.Span(self.path, p.line, p.column)
 
-    def add(self, p: Pos, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def add(self, p: Pos, code: str, message: str, severity: Severity = "error", **data: Any) -> None:
         self.diags.append(Diagnostic(self.path, p.line, p.column, code, message, severity,
                                      fixable=bool(data.get("fix")), data=data))
 
-    def at_value(self, path: tuple, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def at_value(self, path: tuple[Any, ...], code: str, message: str, severity: Severity = "error",
+                 **data: Any) -> None:
         if data.get("fix"):  # what --fix replaces: it refuses when the file holds something else there
             node = self.loaded.data
             for step in path:
@@ -196,7 +165,8 @@ class Ctx:
             data["old"] = node
         self.add(self.pos(*path), code, message, severity, **data)
 
-    def at_key(self, path: tuple, code: str, message: str, severity: Severity = "error", **data) -> None:
+    def at_key(self, path: tuple[Any, ...], code: str, message: str, severity: Severity = "error",
+               **data: Any) -> None:
         if data.get("fix"):
             data["old"] = path[-1]
         self.add(self.kpos(*path), code, message, severity, **data)
@@ -260,7 +230,7 @@ def _tag_pos(text: str, pos: Pos) -> Pos:
     return Pos(pos.line, column) if column is not None else pos
 
 
-def _binary(value: Any, where: tuple) -> tuple | None:
+def _binary(value: Any, where: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """The path of the first byte string in ``value`` (a key or a value), or None."""
     if isinstance(value, bytes):
         return where
@@ -319,62 +289,67 @@ class Reader:
 
     # ------------------------------------------------------------------------------- top level
 
-    def top(self, es: ir.EvalSet, data: dict) -> None:
-        ctx = self.ctx
-        order: list[str] = []
-        tests_key = None
-        assertions_key = None
-        # agentv: tests ?? eval_cases ?? evalcases (first one that is present)
-        for key in ("tests", "eval_cases", "evalcases"):
-            if key in data:
-                tests_key = key
-                break
-        for key in ("assertions", "assert"):
-            if key in data:
-                assertions_key = key
-                break
-        for key, value in data.items():
-            k = key
-            if key == tests_key:
-                k = "tests"
-                if key != "tests":
-                    ctx.at_key((key,), "EV501", f"'{key}' is deprecated: use 'tests'", "warning",
-                               fix={"rename": "tests"})
-                self._tests(es, value, (key,))
-            elif key == assertions_key:
-                k = "assertions"
-                if key != "assertions":
-                    ctx.at_key((key,), "EV501", "'assert' is deprecated: use 'assertions'", "warning",
-                               fix={"rename": "assertions"})
-                if isinstance(value, list):
-                    es.checks = self.checks(value, (key,))
-                    if not value:
-                        es.hints["assertions"] = "empty"
-                    self._trigger_conflicts(ctx, es.checks, None)
-                else:
-                    ctx.at_value((key,), "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
-                    es.extra[k] = plain(value)
-            elif key == "name" and isinstance(value, str):
-                es.name = value
-            elif key == "description" and isinstance(value, str):
-                es.description = value
-            elif key == "tags" and isinstance(value, list) and all(isinstance(t, str) for t in value):
-                es.tags = list(value)
-            elif key == "input":
-                inp = self.input(value, ("input",), es.hints)
-                if inp is not None:
-                    es.input = inp
-                else:
-                    es.extra[k] = plain(value)
-            else:
-                self._top_ignored(key, value, tests_key, assertions_key)
-                es.extra[key] = plain(value)
-            order.append(k)
+    def top(self, es: ir.EvalSet, data: dict[str, Any]) -> None:
+        # agentv: tests ?? eval_cases ?? evalcases, assertions ?? assert (the first one that is present)
+        tests_key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
+        assertions_key = next((k for k in ("assertions", "assert") if k in data), None)
+        order = [self._top_key(es, key, value, tests_key, assertions_key) for key, value in data.items()]
         if tests_key is None:
-            ctx.add(Pos(1, 1), "EV103", "missing 'tests': list the tests, or give the path of a file or folder "
-                                        "that holds them")
+            self.ctx.add(Pos(1, 1), "EV103", "missing 'tests': list the tests, or give the path of a file or folder "
+                                             "that holds them")
         if order != canonical_order(TOP_ORDER, order, extras_before="input"):
             es.hints["keys"] = order
+
+    def _top_key(self, es: ir.EvalSet, key: str, value: Any, tests_key: str | None,
+                 assertions_key: str | None) -> str:
+        """Read one top-level key; the name it has in the writer's key order."""
+        if key == tests_key:
+            if key != "tests":
+                self.ctx.at_key((key,), "EV501", f"'{key}' is deprecated: use 'tests'", "warning",
+                                fix={"rename": "tests"})
+            self._tests(es, value, (key,))
+            return "tests"
+        if key == assertions_key:
+            self._top_assertions(es, key, value)
+            return "assertions"
+        if not self._top_field(es, key, value):
+            self._top_ignored(key, value, tests_key, assertions_key)
+            es.extra[key] = plain(value)
+        return key
+
+    def _top_assertions(self, es: ir.EvalSet, key: str, value: Any) -> None:
+        """The assertions every test gets."""
+        ctx = self.ctx
+        if key != "assertions":
+            ctx.at_key((key,), "EV501", "'assert' is deprecated: use 'assertions'", "warning",
+                       fix={"rename": "assertions"})
+        if isinstance(value, list):
+            es.checks = self.checks(value, (key,))
+            if not value:
+                es.hints["assertions"] = "empty"
+            self._trigger_conflicts(ctx, es.checks, None)
+        else:
+            ctx.at_value((key,), "EV102", f"'{key}' must be a list of assertions, not a {type_name(value)}")
+            es.extra["assertions"] = plain(value)
+
+    def _top_field(self, es: ir.EvalSet, key: str, value: Any) -> bool:
+        """A top-level key the IR has a field for, with a value it holds (an input that is none, reported and
+        kept in ``extra``); False for any other."""
+        if key == "name" and isinstance(value, str):
+            es.name = value
+        elif key == "description" and isinstance(value, str):
+            es.description = value
+        elif key == "tags" and isinstance(value, list) and all(isinstance(t, str) for t in value):
+            es.tags = list(value)
+        elif key == "input":
+            inp = self.input(value, ("input",), es.hints)
+            if inp is not None:
+                es.input = inp
+            else:
+                es.extra[key] = plain(value)
+        else:
+            return False
+        return True
 
     def _top_ignored(self, key: str, value: Any, tests_key: str | None, assertions_key: str | None) -> None:
         """The diagnostic for a top-level key evalfmt keeps in ``extra``."""
@@ -393,7 +368,7 @@ class Reader:
             self._unknown(ctx, key, (key,), TOP_KEYS)
 
     @staticmethod
-    def _unknown(ctx: Ctx, key: str, where: tuple, known: tuple[str, ...]) -> None:
+    def _unknown(ctx: Ctx, key: str, where: tuple[Any, ...], known: tuple[str, ...]) -> None:
         """EV101 in the document being read (an external tests file has its own ``ctx``): an error for a
         typo of a known key (:func:`evalfmt.suggest.typo`), a warning for any other key (agentv passes
         it through: a code-grader of the author's may read it)."""
@@ -404,7 +379,7 @@ class Reader:
 
     # ------------------------------------------------------------------------------------ tests
 
-    def _tests(self, es: ir.EvalSet, value: Any, where: tuple) -> None:
+    def _tests(self, es: ir.EvalSet, value: Any, where: tuple[Any, ...]) -> None:
         ctx = self.ctx
         if isinstance(value, str):
             self._tests_path(es, value, where)
@@ -429,7 +404,7 @@ class Reader:
                 raw_case.extra["test"] = plain(item)
                 es.cases.append(raw_case)
 
-    def _add(self, es: ir.EvalSet, item: tuple) -> None:
+    def _add(self, es: ir.EvalSet, item: tuple[Any, ...]) -> None:
         """Add what :meth:`case` read: ("case", case), ("suite", suite, case) or ("trigger", prompt, skill, case)."""
         what = item[0]
         if what == "suite" and es.suite is None:
@@ -449,7 +424,7 @@ class Reader:
         """A path relative to the EVAL.yaml's folder, as a path relative to where the EVAL.yaml was given."""
         return os.path.normpath(os.path.join(os.path.dirname(self.path), ref))
 
-    def _tests_path(self, es: ir.EvalSet, ref: str, where: tuple) -> None:
+    def _tests_path(self, es: ir.EvalSet, ref: str, where: tuple[Any, ...]) -> None:
         ctx = self.ctx
         es.hints["inlined"] = [ref]
         full = self._resolve(ref)
@@ -481,7 +456,7 @@ class Reader:
         _duplicates(sub)
         return sub, loaded.data
 
-    def _tests_file(self, es: ir.EvalSet, full: str, ids: dict) -> None:
+    def _tests_file(self, es: ir.EvalSet, full: str, ids: dict[str, Any]) -> None:
         if full.lower().endswith(".jsonl"):
             self._tests_jsonl(es, full, ids)
             return
@@ -500,7 +475,7 @@ class Reader:
             else:
                 sub.at_value((i,), "EV102", f"a test must be a mapping, not a {type_name(item)}")
 
-    def _tests_jsonl(self, es: ir.EvalSet, full: str, ids: dict) -> None:
+    def _tests_jsonl(self, es: ir.EvalSet, full: str, ids: dict[str, Any]) -> None:
         try:
             text = read_text(full, fs=self.fs)
         except LoadError as exc:
@@ -548,7 +523,7 @@ class Reader:
                 continue
             self._add(es, self.case(sub, data, (), ids, 0, default_id=name))
 
-    def _file_reference(self, es: ir.EvalSet, ref: str, where: tuple, ids: dict) -> None:
+    def _file_reference(self, es: ir.EvalSet, ref: str, where: tuple[Any, ...], ids: dict[str, Any]) -> None:
         raw = ref[len("file://"):]
         full = self._resolve(raw)
         if any(ch in raw for ch in "*?{"):
@@ -565,50 +540,22 @@ class Reader:
 
     # ------------------------------------------------------------------------------------- case
 
-    def case(self, ctx: Ctx, data: dict, where: tuple, ids: dict, index: int,
-             default_id: str | None = None) -> tuple:
+    def case(self, ctx: Ctx, data: dict[str, Any], where: tuple[Any, ...], ids: dict[str, Any], index: int,
+             default_id: str | None = None) -> tuple[Any, ...]:
         """One test, as ("case", case). A test evalfmt wrote for a terum suite or trigger prompt
         (``metadata.terum.suite`` / ``trigger``) comes back as ("suite", suite, case) or
         ("trigger", prompt, skill, case)."""
         case = _case(ctx.span(*where) if where else ir.Span(ctx.path, 1 + ctx.line_offset, 1))
-        extra = case.extra
-        hints = case.hints
-        order: list[str] = []
-        markers: dict = {}
+        markers: dict[str, Any] = {}
         judge_key = "criteria" if "criteria" in data else ("expected_outcome" if "expected_outcome" in data else None)
         checks_key = "assertions" if "assertions" in data else ("assert" if "assert" in data else None)
-        for key, value in data.items():
-            k = key
-            at = where + (key,)
-            if key == "id":
-                self._case_id(ctx, case, value, at, ids)
-            elif key == judge_key:
-                k = "criteria"
-                self._case_judge(ctx, case, key, value, at)
-            elif key == checks_key:
-                k = "assertions"
-                self._case_checks(ctx, case, key, value, at)
-            elif key == "input":
-                inp = self.input(value, at, hints, ctx=ctx)
-                if inp is not None:
-                    case.input = inp
-                else:
-                    extra["input"] = plain(value)
-            elif key == "input_files" and isinstance(value, list) and all(isinstance(f, str) for f in value):
-                case.input_files = list(value)
-            elif key == "expected_output":
-                self._case_expected(ctx, case, value, at)
-            elif key == "metadata" and isinstance(value, dict):
-                markers = self._metadata(case, ctx, value, at)
-            else:
-                self._case_ignored(ctx, key, value, at, judge_key, checks_key)
-                extra[key] = plain(value)
-            order.append(k)
+        order = [self._case_key(ctx, case, key, value, where + (key,), ids, (judge_key, checks_key), markers)
+                 for key, value in data.items()]
         name = self._case_required(ctx, case, data, where, default_id)
         self._skipped(ctx, name, data, where)
         self._trigger_conflicts(ctx, case.checks, name)
         if order != canonical_order(TEST_ORDER, order):
-            hints["keys"] = order
+            case.hints["keys"] = order
         if markers.get("trigger"):
             prompt = self._as_trigger(case, data)
             if prompt is not None:
@@ -617,8 +564,38 @@ class Reader:
             return ("suite", self._as_suite(ctx, case, data, where), case)
         return ("case", case)
 
+    def _case_key(self, ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple[Any, ...], ids: dict[str, Any],
+                  used: tuple[str | None, str | None], markers: dict[str, Any]) -> str:
+        """Read one key of a test (``used``: the keys read as its criteria and its assertions; the markers of
+        ``metadata.terum`` go into ``markers``); the name it has in the writer's key order."""
+        judge_key, checks_key = used
+        if key == judge_key:
+            self._case_judge(ctx, case, key, value, at)
+            return "criteria"
+        if key == checks_key:
+            self._case_checks(ctx, case, key, value, at)
+            return "assertions"
+        if key == "id":
+            self._case_id(ctx, case, value, at, ids)
+        elif key == "input":
+            inp = self.input(value, at, case.hints, ctx=ctx)
+            if inp is not None:
+                case.input = inp
+            else:
+                case.extra["input"] = plain(value)
+        elif key == "input_files" and isinstance(value, list) and all(isinstance(f, str) for f in value):
+            case.input_files = list(value)
+        elif key == "expected_output":
+            self._case_expected(ctx, case, value, at)
+        elif key == "metadata" and isinstance(value, dict):
+            markers.update(self._metadata(case, ctx, value, at))
+        else:
+            self._case_ignored(ctx, key, value, at, judge_key, checks_key)
+            case.extra[key] = plain(value)
+        return key
+
     @staticmethod
-    def _case_judge(ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple) -> None:
+    def _case_judge(ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple[Any, ...]) -> None:
         if key == "expected_outcome":
             ctx.at_key(at, "EV501", "'expected_outcome' is deprecated: use 'criteria'", "warning",
                        fix={"rename": "criteria"})
@@ -628,7 +605,7 @@ class Reader:
             ctx.at_value(at, "EV102", f"'{key}' must be a string, not a {type_name(value)}")
             case.extra["criteria"] = plain(value)
 
-    def _case_checks(self, ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple) -> None:
+    def _case_checks(self, ctx: Ctx, case: ir.Case, key: str, value: Any, at: tuple[Any, ...]) -> None:
         if key == "assert":
             ctx.at_key(at, "EV501", "'assert' is deprecated: use 'assertions'", "warning",
                        fix={"rename": "assertions"})
@@ -641,7 +618,7 @@ class Reader:
             case.extra["assertions"] = plain(value)
 
     @staticmethod
-    def _case_expected(ctx: Ctx, case: ir.Case, value: Any, at: tuple) -> None:
+    def _case_expected(ctx: Ctx, case: ir.Case, value: Any, at: tuple[Any, ...]) -> None:
         if value is None:
             case.extra["expected_output"] = None  # agentv reads null as absent; kept so that the key writes back
         elif not isinstance(value, (str, list, dict)):
@@ -652,7 +629,7 @@ class Reader:
             case.expected_output = plain(value)
 
     @staticmethod
-    def _case_id(ctx: Ctx, case: ir.Case, value: Any, at: tuple, ids: dict) -> None:
+    def _case_id(ctx: Ctx, case: ir.Case, value: Any, at: tuple[Any, ...], ids: dict[str, Any]) -> None:
         if isinstance(value, str) and value.strip():
             case.name = value
             first = ids.get(value)
@@ -670,7 +647,7 @@ class Reader:
             case.extra["id"] = plain(value)
             case.name = "" if value is None else str(value)
 
-    def _case_ignored(self, ctx: Ctx, key: str, value: Any, at: tuple, judge_key: str | None,
+    def _case_ignored(self, ctx: Ctx, key: str, value: Any, at: tuple[Any, ...], judge_key: str | None,
                       checks_key: str | None) -> None:
         """The diagnostic for a test key evalfmt keeps in ``extra`` (a value of the wrong type, a key
         shadowed by its other spelling, a deprecated or unknown key)."""
@@ -688,7 +665,8 @@ class Reader:
             self._unknown(ctx, key, at, TEST_KEYS)
 
     @staticmethod
-    def _case_required(ctx: Ctx, case: ir.Case, data: dict, where: tuple, default_id: str | None) -> str:
+    def _case_required(ctx: Ctx, case: ir.Case, data: dict[str, Any], where: tuple[Any, ...],
+                       default_id: str | None) -> str:
         """EV103 for a test without an id or an input; the test's name."""
         name = case.name
         if "id" not in data:
@@ -706,7 +684,7 @@ class Reader:
                     f"test '{name}' has 'input_files' but no 'input'; give the prompt as 'input'")
         return name
 
-    def _as_trigger(self, case: ir.Case, data: dict) -> ir.TriggerPrompt | None:
+    def _as_trigger(self, case: ir.Case, data: dict[str, Any]) -> ir.TriggerPrompt | None:
         keys = set(data) - {"id", "input", "assertions", "metadata"}
         if keys or not isinstance(case.input, str) or case.metadata or len(case.checks) != 1:
             return None
@@ -716,27 +694,26 @@ class Reader:
             return None
         return ir.TriggerPrompt(text=case.input, should_trigger=check.should_trigger, span=case.span)
 
-    def _as_suite(self, ctx: Ctx, case: ir.Case, data: dict, where: tuple) -> ir.Suite:
+    def _as_suite(self, ctx: Ctx, case: ir.Case, data: dict[str, Any], where: tuple[Any, ...]) -> ir.Suite:
         suite = ir.Suite(**{f: getattr(case, f) for f in ir.field_names(ir.Case) if f != "checks"})
         key = "assertions" if "assertions" in data else "assert"
         for i, check in enumerate(case.checks):
-            raw = check.raw if isinstance(check, ir.Opaque) else None
-            if isinstance(raw, dict) and raw.get("type") == "composite" and isinstance(raw.get("name"), str) \
-                    and isinstance(raw.get("assertions"), list):
+            if isinstance(check, ir.Composite) and check.name is not None and check.members is not None:
+                item = data[key][i]  # a row: its checks read again, what is wrong with them reported this time
                 at = where + (key, i, "assertions")
-                checks = [self.check(ctx, item, at + (j,)) for j, item in enumerate(data[key][i]["assertions"])]
-                extra = {k: v for k, v in raw.items() if k not in ("name", "type", "assertions")}
-                suite.entries.append(ir.SuiteEntry(name=raw["name"], checks=checks, extra=extra, span=check.span))
+                checks = [self.check(ctx, m, at + (j,)) for j, m in enumerate(item["assertions"])]
+                extra = {k: plain(v) for k, v in item.items() if k not in ("name", "type", "assertions")}
+                suite.entries.append(ir.SuiteEntry(name=check.name, checks=checks, extra=extra, span=check.span))
             else:
                 suite.checks.append(check)
         return suite
 
-    def _metadata(self, case: ir.Case, ctx: Ctx, value: dict, at: tuple) -> dict:
+    def _metadata(self, case: ir.Case, ctx: Ctx, value: dict[str, Any], at: tuple[Any, ...]) -> dict[str, Any]:
         """Set the case's metadata, lifting terum's fields out of ``metadata.terum``; returns the markers
         (``suite``/``trigger``) found there."""
         meta = plain(value)
         terum = meta.get(TERUM_META)
-        markers: dict = {}
+        markers: dict[str, Any] = {}
         if isinstance(terum, dict) and list(meta)[-1] == TERUM_META:
             fields = {k: v for k, v in terum.items() if k not in TERUM_MARKERS}
             marks = {k: terum[k] for k in TERUM_MARKERS if k in terum}
@@ -748,7 +725,7 @@ class Reader:
         case.metadata = meta
         return markers
 
-    def _skipped(self, ctx: Ctx, name: str, data: dict, where: tuple) -> None:
+    def _skipped(self, ctx: Ctx, name: str, data: dict[str, Any], where: tuple[Any, ...]) -> None:
         """EV502: agentv skips a test with no criteria, expected_output, assertions or turns."""
         crit = data.get("criteria")
         if not (isinstance(crit, str) and crit):
@@ -763,7 +740,7 @@ class Reader:
                     f"agentv skips test '{name}' silently: it has no criteria, expected_output, assertions or "
                     "turns; add one")
 
-    def _trigger_conflicts(self, ctx: Ctx, checks: list, test: str | None) -> None:
+    def _trigger_conflicts(self, ctx: Ctx, checks: list[Any], test: str | None) -> None:
         """EV103 for a skill-trigger without a skill (the router's line too), EV503 for a test that asks
         one skill both to trigger and not to."""
         seen: dict[str, bool] = {}
@@ -782,7 +759,7 @@ class Reader:
 
     # ------------------------------------------------------------------------------------ input
 
-    def input(self, value: Any, at: tuple, hints: dict, ctx: Ctx | None = None) -> ir.Input | None:
+    def input(self, value: Any, at: tuple[Any, ...], hints: dict[str, Any], ctx: Ctx | None = None) -> ir.Input | None:
         """A string, or messages (a list, or agentv's object shorthand). None: wrong type (reported)."""
         ctx = ctx or self.ctx
         if isinstance(value, str):
@@ -807,7 +784,7 @@ class Reader:
         ctx.at_value(at, "EV102", f"'input' must be a string or a list of messages, not a {type_name(value)}")
         return None
 
-    def message(self, ctx: Ctx, item: Any, at: tuple) -> ir.Message | None:
+    def message(self, ctx: Ctx, item: Any, at: tuple[Any, ...]) -> ir.Message | None:
         if not isinstance(item, dict):
             ctx.at_value(at, "EV102", f"a message must be a mapping with 'role' and 'content', not a {type_name(item)}")
             return None
@@ -823,7 +800,7 @@ class Reader:
         return ir.Message(role=role, content=content, extra=extra, span=ctx.span(*at))
 
     @staticmethod
-    def _content(ctx: Ctx, item: dict, at: tuple) -> Any:
+    def _content(ctx: Ctx, item: dict[str, Any], at: tuple[Any, ...]) -> Any:
         """A message's content: a list of ``{type, value}`` parts, or the value as it is (reported when it
         is not a string, a list of parts or a mapping)."""
         content: Any = item.get("content")
@@ -855,11 +832,11 @@ class Reader:
 
     # ----------------------------------------------------------------------------------- checks
 
-    def checks(self, items: list, at: tuple, ctx: Ctx | None = None) -> list[ir.Check]:
+    def checks(self, items: list[Any], at: tuple[Any, ...], ctx: Ctx | None = None) -> list[ir.Check]:
         ctx = ctx or self.ctx
         return [self.check(ctx, item, at + (i,)) for i, item in enumerate(items)]
 
-    def check(self, ctx: Ctx, item: Any, at: tuple) -> ir.Check:
+    def check(self, ctx: Ctx, item: Any, at: tuple[Any, ...]) -> ir.Check:
         span = ctx.span(*at)
         if isinstance(item, str):
             if not item.strip():
@@ -878,6 +855,24 @@ class Reader:
             ctx.at_value(at + ("type",) if "type" in item else at, "EV102" if "type" in item else "EV103",
                          "an assertion needs a 'type' (a string such as 'contains' or 'llm-grader')")
             return _opaque(plain(item), span)
+        kind = self._type(ctx, raw_type, at)
+        spec = AGENTV_TYPES.get(kind)
+        if spec is None and kind not in self.custom_types():
+            close = near(kind, KNOWN_TYPES, 0.75)
+            more = f" (did you mean '{close}'?)" if close else ""
+            ctx.at_value(at + ("type",), "EV104",
+                         f"unknown assertion type '{raw_type}'{more}; agentv runs it as a custom assertion, and none "
+                         f"named '{kind}' was found in .agentv/assertions/", "error" if close else "warning")
+        self._lossy(ctx, item, spec, kind, raw_type, at)
+        if spec is None:
+            raw = plain(item)
+            raw["type"] = kind
+            return _opaque(raw, span, kind)
+        return self._typed(ctx, item, spec, at, span)
+
+    @staticmethod
+    def _type(ctx: Ctx, raw_type: str, at: tuple[Any, ...]) -> str:
+        """The assertion type agentv reads ``raw_type`` as (EV501 for a snake_case or deprecated name)."""
         kind = raw_type.replace("_", "-")
         if kind != raw_type:
             ctx.at_value(at + ("type",), "EV501", f"snake_case type '{raw_type}' is deprecated: use '{kind}'",
@@ -888,85 +883,133 @@ class Reader:
                                                   "(agentv 4.42.4 skips the assertion)", "warning",
                          fix={"replace": new})
             kind = new
-        if kind not in KNOWN_TYPES and kind not in self.custom_types():
-            close = near(kind, KNOWN_TYPES, 0.75)
-            more = f" (did you mean '{close}'?)" if close else ""
-            ctx.at_value(at + ("type",), "EV104",
-                         f"unknown assertion type '{raw_type}'{more}; agentv runs it as a custom assertion, and none "
-                         f"named '{kind}' was found in .agentv/assertions/", "error" if close else "warning")
-        self._lossy(ctx, item, kind, raw_type, at)
-        ir_kind = TERUM_BY_TYPE[kind][0] if kind in TERUM_BY_TYPE else kind
-        if ir_kind not in KIND_FIELDS:
-            raw = plain(item)
-            raw["type"] = kind
-            return _opaque(raw, span, kind)
-        return self._typed(ctx, item, kind, ir_kind, at, span)
+        return kind
 
-    def _typed(self, ctx: Ctx, item: dict, kind: str, ir_kind: str, at: tuple, span: ir.Span) -> ir.Check:
-        fields: dict[str, Any] = {}
-        extra: dict[str, Any] = {}
-        spec = _spec(ir_kind)
-        common = _COMMON
-        if kind == "rubrics" and isinstance(item.get("criteria"), str):
-            raw = plain(item)
-            raw["type"] = kind
-            return _opaque(raw, span, kind)
+    def _typed(self, ctx: Ctx, item: dict[str, Any], spec: KindSpec, at: tuple[Any, ...], span: ir.Span) -> ir.Check:
+        """An assertion of a kind's agentv entry: its keys read by their types (a value of the wrong type kept in
+        ``extra``), then what its form adds (a code grader's config, a regex checked, the unknown keys named)."""
+        entry = spec.agentv
+        assert isinstance(entry, Agentv)
+        got = _Got(entry)
+        own = _by_key(entry.fields)
         for key, value in item.items():
             if key == "type":
                 continue
-            if kind == "llm-grader" and key == "prompt" and isinstance(value, dict):
-                self._prompt_template(ctx, value, at + (key,))
-                fields["template"] = plain(value)  # held as written (a program evalfmt does not run)
-                continue
-            if key in spec:
-                fld, typ, req = spec[key]
-                if value is None and typ == "any":
-                    extra[key] = None  # null and absent are one thing in the IR; keep the key
-                    continue
-                ok, conv = _convert(value, typ.rstrip("?"))
-                if ok:
-                    fields[fld] = conv
-                    continue
-                if not typ.endswith("?"):  # (a quiet type is never required)
-                    ctx.at_value(at + (key,), "EV102", f"'{key}' of a {kind} assertion must be {_TYPE_TEXT[typ]}, "
-                                                       f"not a {type_name(value)}")
-                    if req:
-                        raw = plain(item)
-                        raw["type"] = kind
-                        return _opaque(raw, span, kind)
-                extra[key] = plain(value)
-            elif key in common:
-                ok, conv = _convert(value, common[key])
-                if ok:
-                    fields[key] = conv
-                else:
-                    ctx.at_value(at + (key,), "EV102", f"'{key}' must be {_TYPE_TEXT[common[key]]}, "
-                                                       f"not a {type_name(value)}")
-                    extra[key] = plain(value)
+            field = own.get(key)
+            if field is not None:
+                if not self._field(ctx, got, field, value, at + (key,), entry.loose):
+                    return self._malformed(item, span, entry.type)
+            elif key in _COMMON:
+                self._common(ctx, got, key, value, at + (key,), entry)
             else:
-                extra[key] = plain(value)
-        for key, (fld, _typ, req) in spec.items():
-            if req and fld not in fields:
-                ctx.at_value(at, "EV103", f"a {kind} assertion needs '{key}'")
-                raw = plain(item)
-                raw["type"] = kind
-                return _opaque(raw, span, kind)
-        if kind == "regex" and "value" in fields:
-            problem = regex_problem(fields["value"], fields.get("flags"))
-            if problem:
-                ctx.at_value(at + (problem[0],), "EV105", problem[2], problem[1])
-        if kind in ("command-matching", "no-command-matching"):
-            problem = regex_problem(fields.get("pattern", ""), None)
-            if problem:
-                ctx.at_value(at + ("value",), "EV105", problem[2], problem[1])
-        _own_config(kind, fields, extra)
-        check = ir.CHECK_MODELS[ir_kind](**fields, extra=extra, span=span)
+                got.extra[key] = plain(value)
+        for key, field in own.items():
+            if field.required and field.field not in got.fields:
+                ctx.at_value(at, "EV103", f"a {entry.type} assertion needs '{key}'")
+                return self._malformed(item, span, entry.type)
+        self._regex(ctx, got.fields, entry, at)
+        _own_config(entry, got.fields, got.extra)
+        if entry.unknown is not None:
+            unknown = [k for k in item if k != "type" and k not in own and k not in _COMMON]
+            if unknown:
+                got.fields[entry.unknown] = unknown
+        check: ir.CheckBase = spec.cls(**got.fields, extra=got.extra, hints=got.hints, span=span)
         present = list(item)
-        if present != _written_order(ir_kind, present, fields):
+        if present != _written_order(spec.kind, present, got.fields):
             check.hints["keys"] = present
         return check  # type: ignore[return-value]
 
-    def _prompt_template(self, ctx: Ctx, value: dict, at: tuple) -> None:
+    @staticmethod
+    def _malformed(item: dict[str, Any], span: ir.Span, kind: str) -> ir.Opaque:
+        """An assertion missing what its type requires (reported): kept as it was read."""
+        raw = plain(item)
+        raw["type"] = kind
+        return _opaque(raw, span, kind)
+
+    def _field(self, ctx: Ctx, got: _Got, field: AgentvField, value: Any, at: tuple[Any, ...], loose: bool) -> bool:
+        """Read one key of the entry by its field's type; False: a required key of the wrong type (reported)."""
+        typ = field.type.rstrip("?")
+        quiet = loose or field.type.endswith("?")
+        if value is None and typ == "any":
+            got.extra[field.key] = None  # null and absent are one thing in the IR; keep the key
+            return True
+        if typ == "prompt" and isinstance(value, dict):
+            self._prompt_template(ctx, value, at)
+            got.fields["template"] = plain(value)  # held as written (a program evalfmt does not run)
+            return True
+        ok, conv = self._value(ctx, got, value, at, typ)
+        if ok:
+            got.fields[field.field] = conv
+            return True
+        if not quiet:  # (a quiet type is never required)
+            ctx.at_value(at, "EV102", f"'{field.key}' of a {got.type} assertion must be {_TYPE_TEXT[typ]}, not a "
+                                      f"{type_name(value)}")
+            if field.required:
+                return False
+        got.extra[field.key] = plain(value)
+        return True
+
+    def _value(self, ctx: Ctx, got: _Got, value: Any, at: tuple[Any, ...], typ: str) -> tuple[bool, Any]:
+        """(whether ``value`` has the type, the IR value): the types that need the reader (criteria given as one
+        text, member assertions, an aggregator), else :func:`_convert`."""
+        if typ == "criteria" and isinstance(value, str):
+            got.hints["criteria"] = "text"
+            return True, [value]
+        if typ == "checks" and isinstance(value, list):
+            return True, self._members(ctx, value, at)
+        if typ == "aggregator" and isinstance(value, dict):
+            return True, self._aggregator(ctx, got.entry, value, at)
+        return _convert(value, _BASE_TYPE.get(typ, typ))
+
+    def _members(self, ctx: Ctx, items: list[Any], at: tuple[Any, ...]) -> list[ir.Check]:
+        """A composite's member assertions, read as a test's are; what is wrong with them is not reported (as
+        agentv, which reads them only when it runs the composite)."""
+        quiet = Ctx(ctx.loaded, [], ctx.line_offset)
+        return [self.check(quiet, item, at + (i,)) for i, item in enumerate(items)]
+
+    @staticmethod
+    def _aggregator(ctx: Ctx, entry: Agentv, value: dict[str, Any], at: tuple[Any, ...]) -> ir.Aggregator:
+        """A composite's aggregator, its keys read by the entry's ``aggregator`` fields (none reported)."""
+        fields: dict[str, Any] = {}
+        extra: dict[str, Any] = {}
+        own = _by_key(entry.aggregator)
+        for key, item in value.items():
+            field = own.get(key)
+            ok, conv = (False, None) if field is None or (item is None and field.type == "any") else \
+                _convert(item, field.type.rstrip("?"))
+            if ok and field is not None:
+                fields[field.field] = conv
+            else:
+                extra[key] = plain(item)
+        agg = ir.Aggregator(**fields, extra=extra, span=ctx.span(*at))
+        present = list(value)
+        if present != canonical_order(tuple(own), present):
+            agg.hints["keys"] = present
+        return agg
+
+    @staticmethod
+    def _common(ctx: Ctx, got: _Got, key: str, value: Any, at: tuple[Any, ...], entry: Agentv) -> None:
+        """One of the keys every assertion may have (name, weight, required, min_score, negate)."""
+        ok, conv = _convert(value, _COMMON[key])
+        if ok:
+            got.fields[key] = conv
+            return
+        if not entry.loose:
+            ctx.at_value(at, "EV102", f"'{key}' must be {_TYPE_TEXT[_COMMON[key]]}, not a {type_name(value)}")
+        got.extra[key] = plain(value)
+
+    @staticmethod
+    def _regex(ctx: Ctx, fields: dict[str, Any], entry: Agentv, at: tuple[Any, ...]) -> None:
+        """EV105 for an entry's ECMAScript regex (and flags) that ``new RegExp`` refuses or Python reads otherwise."""
+        if entry.regex is None or entry.regex[0] not in fields:
+            return
+        pattern, flags = entry.regex
+        problem = regex_problem(fields[pattern], fields.get(flags) if flags else None)
+        if problem:
+            keys = {f.field: f.key for f in entry.fields}
+            ctx.at_value(at + (keys[flags] if problem[0] == "flags" and flags else keys[pattern],), "EV105",
+                         problem[2], problem[1])
+    def _prompt_template(self, ctx: Ctx, value: dict[str, Any], at: tuple[Any, ...]) -> None:
         """An llm-grader's executable prompt template, ``prompt: {command: [argv...], config: {...}}``, as
         agentv 4.42.4 loads it: ``command`` (or the deprecated ``script``, used when ``command`` is absent)
         must be a non-empty list of non-empty strings, or agentv skips the test; ``config`` is a mapping
@@ -1004,25 +1047,21 @@ class Reader:
             if k not in PROMPT_TEMPLATE_KEYS:
                 self._unknown(ctx, k, at + (k,), PROMPT_TEMPLATE_KEYS)
 
-    def _lossy(self, ctx: Ctx, item: dict, kind: str, raw_type: str, at: tuple) -> None:
-        """EV504: assertions ``agentv transpile`` drops or reduces to a placeholder."""
+    @staticmethod
+    def _lossy(ctx: Ctx, item: dict[str, Any], spec: KindSpec | None, kind: str, raw_type: str,
+               at: tuple[Any, ...]) -> None:
+        """EV504: assertions ``agentv transpile`` drops or reduces to a placeholder (a type's own losses are its
+        spec's ``lossy``; a built-in type without a sentence, and a custom type without a command, criteria
+        or prompt, become ``<type> assertion``)."""
+        entry = spec.agentv if spec is not None and isinstance(spec.agentv, Agentv) else None
         what = None
         if raw_type != kind and raw_type not in TRANSPILE_SNAKE and raw_type.replace("_", "-") == kind:
+            routes = spec is not None and spec.cls is ir.SkillTrigger  # (agentv transpile routes tests by it)
             what = (f"does not know the snake_case type '{raw_type}': it writes '{raw_type} assertion'"
-                    + (" and does not route the test" if kind == "skill-trigger" else "") + f"; use '{kind}'")
-        elif kind == "rubrics" and not isinstance(item.get("criteria"), str):
-            what = ("drops a rubric's criteria list from evals.json; if the criteria matter there, state them "
-                    "in the test's 'criteria' too")
-        elif kind == "llm-grader" and isinstance(item.get("prompt"), dict) and not (
-                isinstance(item.get("rubrics"), list) and item.get("rubrics")):
-            what = ("drops an llm-grader whose prompt is a template command from evals.json; state what it "
-                    "checks in the test's 'criteria' if evals.json needs it")
-        elif kind == "llm-grader" and not isinstance(item.get("prompt"), str) and not (
-                isinstance(item.get("rubrics"), list) and item.get("rubrics")):
-            what = "drops an llm-grader without a prompt from evals.json; give it a 'prompt'"
-        elif kind in ("icontains-any", "icontains-all", "composite", "rubric", "inline-assert") or (
-                kind not in BUILTIN_TYPES and "command" not in item and not isinstance(item.get("criteria"), str)
-                and not isinstance(item.get("prompt"), str)):
+                    + (" and does not route the test" if routes else "") + f"; use '{kind}'")
+        elif entry is not None and entry.lossy is not None:
+            what = entry.lossy(item)
+        elif _placeholder(entry, item):
             what = (f"writes this assertion as the placeholder '{raw_type} assertion' in evals.json; state what "
                     "it checks in the test's 'criteria' if the placeholder is not enough")
         if what:
@@ -1050,7 +1089,16 @@ class Reader:
         return self._custom
 
 
-def case_pos(ctx: Ctx, where: tuple) -> Pos:
+def _placeholder(entry: Agentv | None, item: dict[str, Any]) -> bool:
+    """Whether agentv transpile writes ``<type> assertion`` for an entry: a built-in type it has no sentence
+    for, or a custom type (its fallback: a command, else criteria text, else prompt text, else the placeholder)."""
+    if entry is not None and entry.builtin:
+        return entry.sentence is None
+    return "command" not in item and not isinstance(item.get("criteria"), str) \
+        and not isinstance(item.get("prompt"), str)
+
+
+def case_pos(ctx: Ctx, where: tuple[Any, ...]) -> Pos:
     return ctx.pos(*where) if where else Pos(1 + ctx.line_offset, 1)
 
 
@@ -1081,9 +1129,23 @@ def _is_message(m: Any) -> bool:
     return isinstance(tc, list) and len(tc) > 0
 
 
+class _Got:
+    """What :meth:`Reader._typed` has read of one assertion: its IR fields, its extra keys, its hints."""
+
+    def __init__(self, entry: Agentv):
+        self.entry = entry
+        self.type = entry.type
+        self.fields: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}
+        self.hints: dict[str, Any] = {}
+
+
 _TYPE_TEXT = {"str": "a string", "bool": "true or false", "number": "a number", "strlist": "a list of strings",
               "list": "a list", "any": "a value", "criteria": "a list of criteria (strings or mappings)",
-              "command": "a string or a list of strings", "required": "true, false or a number in (0, 1]"}
+              "command": "a string or a list of strings", "required": "true, false or a number in (0, 1]",
+              "prompt": "a string", "checks": "a list of assertions", "aggregator": "a mapping"}
+#: the field types read by the reader itself (:meth:`Reader._value`), as :func:`_convert` checks another value
+_BASE_TYPE = {"prompt": "str", "checks": "list", "aggregator": "mapping"}
 
 
 def _written_order(kind: str, present: list[str], fields: dict[str, Any]) -> list[str]:
@@ -1093,9 +1155,9 @@ def _written_order(kind: str, present: list[str], fields: dict[str, Any]) -> lis
     return order + [k for k in present if k in config]
 
 
-def _own_config(kind: str, fields: dict[str, Any], extra: dict[str, Any]) -> None:
+def _own_config(entry: Agentv, fields: dict[str, Any], extra: dict[str, Any]) -> None:
     """A code-grader's ``config``: the keys agentv hands to the program, moved out of ``extra``."""
-    if kind != "code-grader":
+    if entry.form != "code-grader":
         return
     config = {k: v for k, v in extra.items() if k not in CODE_GRADER_OWN}
     if config:
@@ -1104,38 +1166,37 @@ def _own_config(kind: str, fields: dict[str, Any], extra: dict[str, Any]) -> Non
             del extra[k]
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+#: field type -> (whether a value has it, the IR value of one that has)
+_CONVERT: dict[str, tuple[Callable[[Any], bool], Callable[[Any], Any]]] = {
+    "str": (lambda v: isinstance(v, str), lambda v: v),
+    "bool": (lambda v: isinstance(v, bool), lambda v: v),
+    "number": (_is_number, float),
+    "strlist": (_strings, list),
+    "list": (lambda v: isinstance(v, list), plain),
+    "mapping": (lambda v: isinstance(v, dict), plain),
+    "any": (lambda v: True, plain),
+    "criteria": (lambda v: isinstance(v, list) and all(isinstance(x, (str, dict)) for x in v), plain),
+    "command": (lambda v: isinstance(v, str) or _strings(v), plain),
+    # (bool first: it is an int in Python)
+    "required": (lambda v: isinstance(v, (bool, int, float)), lambda v: v if isinstance(v, bool) else float(v)),
+}
+
+
 def _convert(value: Any, typ: str) -> tuple[bool, Any]:
-    if typ == "str":
-        return isinstance(value, str), value
-    if typ == "bool":
-        return isinstance(value, bool), value
-    if typ == "number":
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        return ok, float(value) if ok else value
-    if typ == "strlist":
-        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
-        return ok, list(value) if ok else value  # (the value is used only when ok)
-    if typ == "list":
-        return isinstance(value, list), plain(value)
-    if typ == "mapping":
-        return isinstance(value, dict), plain(value)
-    if typ == "any":
-        return True, plain(value)
-    if typ == "criteria":
-        ok = isinstance(value, list) and all(isinstance(v, (str, dict)) for v in value)
-        return ok, plain(value)
-    if typ == "command":
-        ok = isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
-        return ok, plain(value)
-    if typ == "required":
-        if isinstance(value, bool):
-            return True, value
-        ok = isinstance(value, (int, float))
-        return ok, float(value) if ok else value
-    return False, value  # pragma: no cover
+    """(whether ``value`` has the field type ``typ``, its IR value); a value of another type as it is."""
+    has, conv = _CONVERT[typ]
+    return (True, conv(value)) if has(value) else (False, value)
 
 
-def _lift_terum(case: ir.Case, terum: dict) -> bool:
+def _lift_terum(case: ir.Case, terum: dict[str, Any]) -> bool:
     """Put terum fields written under ``metadata.terum`` back into the case; False if they do not fit."""
     if any(k not in TERUM_FIELDS for k in terum):
         return False
@@ -1172,16 +1233,3 @@ def regex_problem(pattern: str, flags: str | None) -> tuple[str, Severity, str] 
         if p.kind == "differs":
             return "value", "warning", f"regex {_q(pattern)}: {p.message}"
     return None
-
-
-def assertion_checks(items: list, source: str, span: ir.Span | None = None) -> list[ir.Check]:
-    """IR checks for raw agentv assertion mappings held as data (a ``composite``'s ``assertions``, kept
-    as written in its :class:`~evalfmt.ir.Opaque`), read as the reader reads a test's (``source``: the
-    eval file, for custom assertion types); every check gets ``span`` (the composite's place)."""
-    loaded = load_text(orjson.dumps({"assertions": items}).decode(), source, kind="json")
-    data = loaded.data.get("assertions") if isinstance(loaded.data, dict) else None
-    if not isinstance(data, list):
-        return []
-    reader = Reader(Ctx(loaded, []), ReadResult(), source, DISK)  # (the executor: nothing cached)
-    checks = reader.checks(data, ("assertions",))
-    return [ir.replace(c, span=span) if span is not None else c for c in checks]

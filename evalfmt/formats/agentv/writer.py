@@ -22,10 +22,10 @@ from typing import Any
 
 from ... import ir, yamlrt
 from .. import Loss, WriteResult
-from ..losses import Rule, Table, check_feature
+from ...ir.kinds import SPECS, Absent, Agentv, AgentvField, Verbatim, spec_of
+from ..losses import Rule, Table
 from ..restore import Restore, carry_all
-from .reader import (KIND_FIELDS, TERUM_FIELDS, TERUM_META, TERUM_TYPES, TEST_ORDER, TOP_ORDER, canonical_check_order,
-                     canonical_order)
+from .reader import TERUM_FIELDS, TERUM_META, TEST_ORDER, TOP_ORDER, canonical_check_order, canonical_order
 
 FILE_NAME = "EVAL.yaml"
 COMMON = ("name", "weight", "required", "min_score", "negate")
@@ -34,9 +34,10 @@ _FOREIGN = ("agent-skills", "skill-creator-triggers", "skillgym", "promptfoo")
 TABLE = Table("agentv", {
     **{f"case.{fld}": Rule(f"kept as metadata.terum.{fld}; agentv does not act on it", kept=f"metadata.terum.{fld}")
        for fld in ("files", "fixture", "setup", "requires", "timeout_minutes", "max_turns")},
-    **{f"check.{k}": Rule("kept as a custom assertion type (transcript-mentions, ...); agentv runs it only with a "
-                          "grader in .agentv/assertions/", kept="custom assertion type")
-       for k in ("transcript", "command", "workspace")},
+    **{feature: Rule("kept as a custom assertion type (transcript-mentions, ...); agentv runs it only with a "
+                     "grader in .agentv/assertions/", kept="custom assertion type")
+       for feature in dict.fromkeys(s.feature for s in SPECS.values()
+                                    if isinstance(s.agentv, Agentv) and s.agentv.form == "custom")},
     "set.tests_file": Rule("written inline", kept="inline tests", sources=("agentv",)),
     "set.skill": Rule("lost unless a skill-trigger assertion names it, or it is written as the eval set's name "
                       "(a set without a name of its own), which an evals.json takes back as skill_name",
@@ -107,8 +108,8 @@ def _int_keys(value: Any) -> Any:
     return value
 
 
-def _ordered(values: dict, order: list | None, canonical: list) -> dict:
-    keys: list = []
+def _ordered(values: dict[str, Any], order: list[Any] | None, canonical: list[Any]) -> dict[str, Any]:
+    keys: list[Any] = []
     for k in (order or []):
         if k in values and k not in keys:
             keys.append(k)
@@ -197,7 +198,7 @@ class _Writer:
 
     # ------------------------------------------------------------------------------------ input
 
-    def message(self, m: ir.Message) -> dict:
+    def message(self, m: ir.Message) -> dict[str, Any]:
         out: dict[str, Any] = {"role": m.role}
         if m.content is not None or "tool_calls" not in m.extra:
             out["content"] = self.content(m.content)
@@ -216,7 +217,7 @@ class _Writer:
             return {"type": content.type, "value": content.value, **content.extra}
         return content
 
-    def input(self, value: ir.Input, hints: dict) -> Any:
+    def input(self, value: ir.Input, hints: dict[str, Any]) -> Any:
         if isinstance(value, str):
             return value
         shape = hints.get("input")
@@ -260,7 +261,7 @@ class _Writer:
         present = list(values)
         return _ordered(values, case.hints.get("keys"), canonical_order(TEST_ORDER, present))
 
-    def metadata(self, case: ir.Case, where: str, marker: dict | None = None) -> dict | None:
+    def metadata(self, case: ir.Case, where: str, marker: dict[str, Any] | None = None) -> dict[str, Any] | None:
         terum: dict[str, Any] = {}
         for fld in TERUM_FIELDS:
             value = getattr(case, fld)
@@ -277,7 +278,7 @@ class _Writer:
         meta[TERUM_META] = terum
         return meta
 
-    def suite(self, suite: ir.Suite) -> dict:
+    def suite(self, suite: ir.Suite) -> dict[str, Any]:
         entries = []
         for i, entry in enumerate(suite.entries):
             row: dict[str, Any] = {"name": entry.name, "type": "composite",
@@ -298,8 +299,8 @@ class _Writer:
                                   "composite assertions of one test, scored against that test's session")
         return values
 
-    def triggers(self, ts: ir.TriggerSet, taken: set[str]) -> list[dict]:
-        out: list[dict] = []
+    def triggers(self, ts: ir.TriggerSet, taken: set[str]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
         counts = {True: 0, False: 0}
         if ts.skill is None and ts.prompts:  # a skill-trigger without 'skill' is an error agentv refuses
             self.lose("triggers/no_skill", ts, "triggers", f"{len(ts.prompts)} trigger prompts (the trigger set names "
@@ -331,61 +332,89 @@ class _Writer:
 
     # ----------------------------------------------------------------------------------- checks
 
-    def checks(self, checks: list, where: str) -> list:
+    def checks(self, checks: list[Any], where: str) -> list[Any]:
         out = [self.check(c, f"{where}[{i}]") for i, c in enumerate(checks)]
         return [x for x in out if x is not _DROPPED]  # (an agentv entry may itself be null)
 
     def check(self, c: ir.CheckBase, where: str) -> Any:
-        """One assertion entry, through :data:`CHECK_WRITERS` (by IR check class); a class not there is
-        an agentv assertion type of the same name (:meth:`_assertion`)."""
-        return getattr(self, CHECK_WRITERS.get(type(c), "_assertion"))(c, where)
+        """One assertion entry: its kind's agentv entry (:mod:`evalfmt.ir.kinds`) written by its form's method
+        (:data:`FORM_WRITERS`); a check kept as it was read goes back as it was, from its own format."""
+        spec = spec_of(c)
+        entry = spec.agentv
+        if isinstance(entry, Verbatim):
+            return self._verbatim(c, entry, where)  # type: ignore[arg-type]
+        if isinstance(entry, Absent):
+            self.lose(spec.feature, c, where, f"{entry.why} ({c.label()})")
+            return _DROPPED
+        return getattr(self, FORM_WRITERS[entry.form])(c, entry, where)
 
-    def _opaque(self, c: ir.Opaque, where: str) -> Any:
+    def _verbatim(self, c: ir.Opaque, entry: Verbatim, where: str) -> Any:
         if c.origin == "agentv" or c.origin is None and isinstance(c.raw, dict) and "type" in c.raw:
             return c.raw
-        self.lose("check.opaque", c, where, f"agentv cannot run this {c.origin or 'unknown'} check "
-                                            f"({c.label()})")
+        self.lose(spec_of(c).feature, c, where, f"{entry.why.format(origin=c.origin or 'unknown')} ({c.label()})")
         return _DROPPED
 
-    def _rubrics(self, c: ir.Rubrics, where: str) -> Any:
+    def _rubrics(self, c: ir.Rubrics, entry: Agentv, where: str) -> Any:
+        """A plain string when it was read as one, else its fields."""
         if c.hints.get("shorthand") == "string" and len(c.criteria) == 1 and isinstance(c.criteria[0], str) \
                 and not c.extra and all(getattr(c, f) is None for f in COMMON):
             return c.criteria[0]
-        return self._assertion(c, where)
+        return self._assertion(c, entry, where)
 
-    def _terum_kind(self, c: ir.CheckBase, where: str) -> Any:
+    def _custom(self, c: ir.CheckBase, entry: Agentv, where: str) -> Any:
+        """A kind agentv has no type for, written as a custom assertion type agentv runs only with a grader of
+        that name; a field of the check the type has no key for is lost."""
         kind = c.kind
-        agentv_type, fld = TERUM_TYPES[kind]
-        self.lose(check_feature(kind), c, where, f"agentv has no built-in '{kind}' check: written as the custom "
-                                                 f"assertion type "
-                            f"'{agentv_type}', which agentv runs only with a grader in "
-                            f".agentv/assertions/{agentv_type}.ts")
-        if getattr(c, "flags", None):
-            self.lose("check.fields", c, where, f"'flags' of check '{c.label()}' (agentv has no such key)")
-        return self._entry(c, where, {"type": agentv_type, "value": getattr(c, fld)})
+        self.lose(spec_of(c).feature, c, where, f"agentv has no built-in '{kind}' check: written as the custom "
+                                                f"assertion type '{entry.type}', which agentv runs only with a "
+                                                f"grader in .agentv/assertions/{entry.type}.ts")
+        keyed = {f.field for f in entry.fields}
+        for name in ir.field_names(type(c)):
+            if name not in keyed and name not in _CHECK_BASE and getattr(c, name):
+                self.lose("check.fields", c, where, f"'{name}' of check '{c.label()}' (agentv has no such key)")
+        return self._assertion(c, entry, where)
 
-    def _assertion(self, c: ir.CheckBase, where: str) -> Any:
-        return self._entry(c, where, self._fields(c))
+    def _assertion(self, c: ir.CheckBase, entry: Agentv, where: str) -> Any:
+        return self._entry(c, where, self._fields(c, entry, where))
 
-    @staticmethod
-    def _fields(c: ir.CheckBase) -> dict[str, Any]:
-        values: dict[str, Any] = {"type": c.kind}
-        for fld, key, typ, _req in KIND_FIELDS.get(c.kind, ()):
-            value = getattr(c, fld)
+    def _fields(self, c: ir.CheckBase, entry: Agentv, where: str) -> dict[str, Any]:
+        """``type`` and the entry's keys the check has a value for, written by their field's type."""
+        values: dict[str, Any] = {"type": entry.type}
+        for f in entry.fields:
+            value = getattr(c, f.field)
             if value is not None:
-                values[key] = _num(value) if typ.startswith("number") else value
+                values[f.key] = self._value(c, f, value, entry, where)
         return values
 
-    def _llm_grader(self, c: ir.LlmGrader, where: str) -> Any:
+    def _value(self, c: ir.CheckBase, f: AgentvField, value: Any, entry: Agentv, where: str) -> Any:
+        typ = f.type.rstrip("?")
+        if typ == "number":
+            return _num(value)
+        if typ == "criteria" and self.r.hints(c).get("criteria") == "text" and len(value) == 1 \
+                and isinstance(value[0], str):
+            return value[0]
+        if typ == "checks":
+            return self.checks(value, f"{where}.{f.key}")
+        if typ == "aggregator":
+            return self._aggregator(value, entry)
+        return value
+
+    def _aggregator(self, agg: ir.Aggregator, entry: Agentv) -> dict[str, Any]:
+        """A composite's aggregator: its keys, then the others it was read with, in the order read."""
+        values = {f.key: _num(v) if f.type.startswith("number") else v
+                  for f in entry.aggregator if (v := getattr(agg, f.field)) is not None}
+        return self.r.back(values, agg, order_hint=None, order=self.r.hints(agg).get("keys"))
+
+    def _llm_grader(self, c: ir.LlmGrader, entry: Agentv, where: str) -> Any:
         """``prompt``: its text, else its executable template as written."""
-        values = self._fields(c)
+        values = self._fields(c, entry, where)
         if c.template is not None and c.prompt is None:
             values["prompt"] = c.template
         return self._entry(c, where, values)
 
-    def _code_grader(self, c: ir.CodeGrader, where: str) -> Any:
+    def _code_grader(self, c: ir.CodeGrader, entry: Agentv, where: str) -> Any:
         """Its fields, then the config's keys after the others (in the order read, by the keys hint)."""
-        out = self._entry(c, where, self._fields(c))
+        out = self._entry(c, where, self._fields(c, entry, where))
         out.update(c.config or {})
         return _ordered(out, c.hints.get("keys"), list(out))
 
@@ -404,11 +433,14 @@ class _Writer:
         return _ordered(values, c.hints.get("keys"), canonical_check_order(c.kind, list(values)))
 
 
-#: The method of :class:`_Writer` that writes each IR check class (the rest: :meth:`_Writer._assertion`).
-CHECK_WRITERS: dict[type[ir.CheckBase], str] = {
-    ir.Opaque: "_opaque",
-    ir.Rubrics: "_rubrics",
-    ir.LlmGrader: "_llm_grader",
-    ir.CodeGrader: "_code_grader",
-    **{ir.CHECK_MODELS[k]: "_terum_kind" for k in TERUM_TYPES},
+#: The method of :class:`_Writer` that writes each agentv form (a kind's form is its spec's ``agentv.form``).
+FORM_WRITERS: dict[str, str] = {
+    "fields": "_assertion",
+    "rubrics": "_rubrics",
+    "llm-grader": "_llm_grader",
+    "code-grader": "_code_grader",
+    "custom": "_custom",
+    "composite": "_assertion",
 }
+#: the fields every check has (:class:`~evalfmt.ir.CheckBase`), written by :meth:`_Writer._entry`
+_CHECK_BASE = frozenset(ir.field_names(ir.CheckBase)) | {"kind"}

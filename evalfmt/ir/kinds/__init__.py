@@ -12,18 +12,21 @@ from __future__ import annotations
 
 from . import (budget, code_grader, command_succeeds, commands, equals, file_reads, files, is_json, llm_grader, opaque,
                output_text, output_values, regex, rubrics, skill_trigger, tool_trajectory, transcript)
+from . import composite, execution_metrics, field_accuracy, inline_assert, rubric
 from ._words import PROMPTFOO_NONE, TERUM_NO_OUTPUT
 from .spec import (FORMATS, Absent, AgentSkills, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo,
                    Scored, Skillgym, Terum, Verbatim, negated, number, on_output, verdict)
 
 #: the kind modules, in the order their kinds are listed
 MODULES = (transcript, commands, file_reads, files, command_succeeds, skill_trigger, output_text, output_values, regex,
-           equals, is_json, llm_grader, rubrics, code_grader, tool_trajectory, budget, opaque)
+           equals, is_json, llm_grader, rubrics, code_grader, tool_trajectory, budget,
+           execution_metrics, field_accuracy, rubric, composite, inline_assert, opaque)
 _ORDER = ("transcript_mentions", "transcript_omits", "command_matching", "no_command_matching",
           "file_read_matching", "no_file_read_matching", "file_exists",
           "file_absent", "command_succeeds", "skill-trigger", "contains", "icontains", "contains-any",
           "contains-all", "icontains-any", "icontains-all", "starts-with", "ends-with", "regex", "equals", "is-json",
-          "llm-grader", "rubrics", "code-grader", "tool-trajectory", "latency", "cost", "token-usage", "opaque")
+          "llm-grader", "rubrics", "code-grader", "tool-trajectory", "latency", "cost", "token-usage",
+          "execution-metrics", "field-accuracy", "rubric", "composite", "inline-assert", "opaque")
 _ALL = {s.kind: s for m in MODULES for s in m.SPECS}
 #: kind -> its spec, in the order of the IR's JSON Schema
 SPECS: dict[str, KindSpec] = {k: _ALL[k] for k in _ORDER}

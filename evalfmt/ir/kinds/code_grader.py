@@ -3,6 +3,7 @@ on stdout); it runs only under ``evalfmt run``."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Literal
 
@@ -31,8 +32,30 @@ class CodeGrader(CheckBase):
         return self.command if isinstance(self.command, str) else " ".join(self.command or [])
 
 
+#: why a grader program is not run outside ``evalfmt run``
+ONLY_IN_RUN = "not scored: code graders run only under evalfmt run (they execute a program)"
+
+
 def _score(check: CodeGrader, ev: Evidence) -> Outcome:
     return ev.program_grade(check)
+
+
+def answer_score(answer: dict[str, Any]) -> float:
+    """A grader program's ``score``, clamped to [0, 1] (0 when it gives none)."""
+    score = answer.get("score")
+    if isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score):
+        return min(1.0, max(0.0, float(score)))
+    return 0.0
+
+
+def answer_texts(answer: dict[str, Any]) -> str:
+    """A grader program's ``assertions``: the failed ones' texts (else every text) joined."""
+    found = answer.get("assertions")
+    items: list[Any] = found if isinstance(found, list) else []
+    texts = [(a["text"], bool(a.get("passed"))) for a in items
+             if isinstance(a, dict) and isinstance(a.get("text"), str)]
+    failed = [t for t, ok in texts if not ok]
+    return "; ".join(failed or [t for t, _ in texts]) or "no assertions given"
 
 
 _CODE_FILE = re.compile(r"(?<![^/])([^/]+)\.(ts|js|mts|mjs)\Z", re.S)  # a match starts after the last '/'.

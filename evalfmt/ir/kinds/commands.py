@@ -59,7 +59,8 @@ def _spec(cls: type[CommandMatching] | type[NoCommandMatching], opposite: str, p
         asserts="presence" if present else "absence", graded=False, score=_score,
         sentence=lambda c: sentence.format(c.pattern),
         terum=Terum("pattern", negated=opposite, argument="regex"),
-        agentv=Agentv(kind.replace("_", "-"), (AgentvField("pattern", "value", "str", True),), form="custom"),
+        agentv=Agentv(kind.replace("_", "-"), (AgentvField("pattern", "value", "str", True),), form="custom",
+                      regex=("pattern", None)),
         promptfoo=Promptfoo("trajectory:step-count", form="step-count"),
         skillgym=Skillgym("commands", positive=present),
         opposite=opposite)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ...js import get
+from ...js import coalesce, get
 from ..node import CheckBase, node
 from ._words import TERUM_NO_OUTPUT
 from .spec import Absent, Agentv, AgentvField, Evidence, KindSpec, Outcome
@@ -40,13 +40,31 @@ def _score(check: LlmGrader, ev: Evidence) -> Outcome:
     return ev.model_grade(check, *rubric(check, ev))
 
 
-def _transpiled(entry: Any) -> str | None:
-    """agentv transpile: a grader with rubrics makes their outcomes (not this sentence); else its prompt text."""
+def _rubrics(entry: Any) -> list[Any] | None:
     rubrics = get(entry, "rubrics")
-    if isinstance(rubrics, list) and rubrics:
-        return None
+    return rubrics if isinstance(rubrics, list) and rubrics else None
+
+
+def _transpiled(entry: Any) -> str | list[str] | None:
+    """agentv transpile: a grader with rubrics makes their outcomes (else criteria, else id: the texts among
+    them); else its prompt text."""
+    rubrics = _rubrics(entry)
+    if rubrics is not None:
+        texts = (coalesce(get(r, "outcome"), get(r, "criteria"), get(r, "id")) for r in rubrics)
+        return [t for t in texts if isinstance(t, str)]
     prompt = get(entry, "prompt")
     return prompt if isinstance(prompt, str) else None
+
+
+def _lossy(entry: Any) -> str | None:
+    """agentv transpile drops an llm-grader without rubrics whose prompt is no text."""
+    prompt = get(entry, "prompt")
+    if _rubrics(entry) is not None or isinstance(prompt, str):
+        return None
+    if isinstance(prompt, dict):
+        return ("drops an llm-grader whose prompt is a template command from evals.json; state what it checks in "
+                "the test's 'criteria' if evals.json needs it")
+    return "drops an llm-grader without a prompt from evals.json; give it a 'prompt'"
 
 
 SPEC = KindSpec(
@@ -54,8 +72,8 @@ SPEC = KindSpec(
     feature="check.rubric", looks_at="model", asserts="score", graded=True, score=_score,
     sentence=lambda c: c.prompt or "An LLM grader accepts the output",
     terum=Absent(TERUM_NO_OUTPUT),
-    agentv=Agentv("llm-grader", (AgentvField("prompt", "prompt", "str"),), form="llm-grader",
-                  spellings=("llm_grader",), sentence=_transpiled),
+    agentv=Agentv("llm-grader", (AgentvField("prompt", "prompt", "prompt"),), form="llm-grader",
+                  spellings=("llm_grader",), sentence=_transpiled, lossy=_lossy),
     promptfoo=Absent("no promptfoo equivalent"),
     skillgym=Absent("no model grader"),
     aliases={"llm-judge": "llm-grader"},

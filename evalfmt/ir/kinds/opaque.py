@@ -15,8 +15,8 @@ from .spec import Evidence, KindSpec, Outcome, Verbatim
 
 @node
 class Opaque(CheckBase):
-    """A check no class fits: an unknown terum kind, an agentv custom or composite assertion, a
-    malformed entry, a skillgym statement. ``type`` is its type/kind name when it has one, ``raw``
+    """A check no class fits: an unknown terum kind, an agentv custom assertion, a malformed entry, a
+    skillgym statement. ``type`` is its type/kind name when it has one, ``raw``
     the original value exactly as read, ``origin`` the format it came from."""
 
     kind: Literal["opaque"] = "opaque"
@@ -50,7 +50,7 @@ SPEC = KindSpec(
     feature="check.opaque", looks_at="nothing", asserts="score", graded=True, score=_score,
     sentence=lambda c: f"Passes the {c.origin + ' ' if c.origin else ''}check '{c.label()}'",
     terum=Verbatim("terum has no such check kind"),
-    agentv=Verbatim("agentv cannot run this check"),
+    agentv=Verbatim("agentv cannot run this {origin} check"),
     promptfoo=Verbatim("no promptfoo equivalent"),
     skillgym=Verbatim("code"))
 SPECS = (SPEC,)

@@ -46,6 +46,13 @@ def _transpiled(entry: Any) -> str | None:
     return crit if isinstance(crit, str) else None
 
 
+def _lossy(entry: Any) -> str | None:
+    if isinstance(get(entry, "criteria"), str):
+        return None
+    return ("drops a rubric's criteria list from evals.json; if the criteria matter there, state them in the "
+            "test's 'criteria' too")
+
+
 SPEC = KindSpec(
     kind="rubrics", cls=Rubrics, description="A model grades the output against these criteria.",
     feature="check.rubric", looks_at="model", asserts="score", graded=True, score=_score,
@@ -53,7 +60,7 @@ SPEC = KindSpec(
                                  for x in c.criteria),
     terum=Terum("criteria", form="judge"),
     agentv=Agentv("rubrics", (AgentvField("criteria", "criteria", "criteria", True),), form="rubrics",
-                  sentence=_transpiled),
+                  sentence=_transpiled, lossy=_lossy),
     promptfoo=Promptfoo("llm-rubric", form="rubric"),
     skillgym=Absent("no model grader"),
     agent_skills=AgentSkills("expectations", "criteria"))

@@ -165,8 +165,22 @@ class Evidence(Protocol):
         """A code grader's program run on the session (only where programs may run)."""
         ...
 
-    def aggregate(self, check: CheckBase) -> Outcome:
-        """A composite: its members scored, then aggregated."""
+    def result(self, check: CheckBase) -> tuple[bool | None, str, float | None]:
+        """Another check (a composite's member) scored as the executor scores any check, a malformed or timed-out
+        one failed: (passed, detail, its score in [0, 1] when it is graded)."""
+        ...
+
+    @property
+    def runs_programs(self) -> bool:
+        """Whether grader programs may run here (``evalfmt run`` only)."""
+        ...
+
+    def run_program(self, check: CheckBase, command: Any, payload: dict[str, Any],
+                    cwd: str | None) -> tuple[dict[str, Any] | None, str]:
+        """A grader program (a string through ``/bin/sh -c``, a list as argv) run contained within the check time
+        limit, in ``cwd`` relative to the eval file's folder (None: that folder), with ``payload`` as JSON on
+        stdin: (its JSON answer, "") or (None, why it failed; ``malformed check: ...`` for a command that is
+        none)."""
         ...
 
     def score_as(self, kind: str, argument: str) -> Outcome:
@@ -191,7 +205,7 @@ class Absent:
 @dataclass(frozen=True)
 class Verbatim:
     """A check kept as it was read (an opaque one): the format writes it back unchanged when it came from that
-    format; from another format it is lost, ``why``."""
+    format; from another format it is lost, ``why`` (``{origin}`` in it: the format it came from)."""
 
     why: str
 
@@ -214,9 +228,12 @@ and every criterion is text (``field`` holds them), else lost."""
 @dataclass(frozen=True)
 class AgentvField:
     """One key of an agentv assertion: the IR ``field`` it fills, the ``key``, its ``type`` (``str``, ``bool``,
-    ``number``, ``strlist``, ``list``, ``mapping``, ``criteria``, ``command``, ``any``; a trailing ``?`` takes
-    the value only when it has that type, leaving another value in ``extra`` without a diagnostic) and whether
-    agentv requires it."""
+    ``number``, ``strlist``, ``list``, ``mapping``, ``criteria`` (a list of strings or mappings, or one string:
+    a one-criterion list, hint ``criteria: text``), ``command``, ``any``, ``prompt`` (a string, or an
+    executable prompt template held in the ``template`` field), ``checks`` (assertions, read as IR checks),
+    ``aggregator`` (a composite's, read into :class:`~evalfmt.ir.kinds.composite.Aggregator` by the
+    entry's ``aggregator`` keys); a trailing ``?`` takes the value only when it has that type, leaving
+    another value in ``extra`` without a diagnostic) and whether agentv requires it."""
 
     field: str
     key: str
@@ -234,13 +251,28 @@ AgentvForm = Literal["fields", "rubrics", "llm-grader", "code-grader", "custom",
 class Agentv:
     """An agentv assertion: its ``type``, its keys, the other spellings agentv's ``transpile`` understands, and
     the sentence ``agentv transpile`` writes for an entry of this type (read as written; None: the generic
-    fallback of :func:`evalfmt.transpile.agentv_layout.assertion_sentence`)."""
+    fallback of :func:`evalfmt.formats.agentv.transpile.assertion_sentence`; a list: the several sentences
+    an entry makes, an llm-grader's rubric outcomes)."""
 
     type: str
     fields: tuple[AgentvField, ...] = ()
     form: AgentvForm = "fields"
     spellings: tuple[str, ...] = ()
-    sentence: Callable[[Any], str | None] | None = None
+    sentence: Callable[[Any], str | list[str] | None] | None = None
+    #: what ``agentv transpile`` loses of an entry as written (EV504's words after "agentv transpile "), None
+    #: when nothing; a built-in type without a ``sentence`` is written as its placeholder ``<type> assertion``
+    lossy: Callable[[Any], str | None] | None = None
+    #: the IR fields of an ECMAScript regex and of its flags (None: it takes none), checked as agentv's
+    #: ``new RegExp`` does (EV105)
+    regex: tuple[str, str | None] | None = None
+    #: True: evalfmt checks none of the entry's keys (a value of the wrong type stays in ``extra``, without a
+    #: diagnostic, as for a custom assertion)
+    loose: bool = False
+    #: the IR field that names the entry's keys this type does not define (kept in ``extra`` too), which the
+    #: scorer reports
+    unknown: str | None = None
+    #: the keys of a composite's ``aggregator`` (form ``composite``)
+    aggregator: tuple[AgentvField, ...] = ()
 
     @property
     def builtin(self) -> bool:

@@ -240,9 +240,8 @@ class StaleTranspile(Rule):
                     self._agentv(unit.path, ctx, only=name)
 
     def _agentv(self, source: str, ctx: Context, only: str | None = None) -> None:
-        # the model of agentv transpile: 2 ms to import (python -X importtime), only with the 'agentv' layout;
-        # the one import across layers the contract exempts (pyproject.toml, ignore_imports)
-        from ...transpile.agentv_layout import AgentvError, transpile_file
+        # the model of agentv transpile: 2 ms to import (python -X importtime), only with the 'agentv' layout
+        from ...formats.agentv.transpile import AgentvError, transpile_file
 
         try:
             files = transpile_file(source, fs=ctx.fs).files()

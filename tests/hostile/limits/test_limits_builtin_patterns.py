@@ -218,7 +218,7 @@ def test_json_keys_are_the_keys(tmp_path_factory, data):
        tokens("a", ".", "/", "ts", "js", "mjs", "\n", size=8))
 def test_skillgym_default_and_code_file_match_the_regexes(text, arg):
     from evalfmt.formats.skillgym import _DEFAULT
-    from evalfmt.transpile.agentv_layout import _CODE_FILE
+    from evalfmt.ir.kinds.code_grader import _CODE_FILE
 
     assert bool(_DEFAULT.search(text)) == bool(OLD_DEFAULT.search(text))
     new, old = _CODE_FILE.search(arg), OLD_CODE_FILE.search(arg)
