@@ -29,7 +29,6 @@ MOST_HIGH = 10
 
 #: ``path:function`` (``Class.method``; ``outer.inner`` for a nested function) -> its figure today
 KNOWN = {
-    "evalfmt/formats/skillgym/writer.py:_own_case_text": 25,
     "evalfmt/formats/ir_json.py:_report": 22,
     "evalfmt/formats/terum/reader.py:read_unit": 20,
     "evalfmt/formats/terum/reader.py:read_suite_entries": 20,

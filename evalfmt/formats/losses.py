@@ -57,7 +57,8 @@ FEATURES: dict[str, str] = {
     "check.code_grader": "code-grader checks",
     "check.trajectory": "tool-trajectory checks",
     "check.budget": "latency, cost and token-usage checks",
-    "check.opaque": "checks only their own format runs (skillgym code, promptfoo javascript, agentv composite, ...)",
+    "check.opaque": "checks only their own format runs (skillgym code and fileReads, promptfoo javascript, agentv "
+                    "composite, ...)",
     "check.fields": "a check's name, weight, required, min_score, negate and extra keys",
     "suite": "a terum suite (rows scored against one session)",
     "triggers": "trigger prompts (should / should not trigger)",

@@ -45,6 +45,7 @@ from .kinds.composite import Aggregator, AnyCheck, Composite
 from .kinds.equals import Equals
 from .kinds.execution_metrics import ExecutionMetrics
 from .kinds.field_accuracy import FieldAccuracy
+from .kinds.file_reads import FileReadMatching, NoFileReadMatching
 from .kinds.files import FileAbsent, FileExists
 from .kinds.inline_assert import InlineAssert
 from .kinds.is_json import IsJson
@@ -136,7 +137,8 @@ class _TaggedByKind:
 
 #: A check: one of :data:`CHECK_CLASSES` (tagged by ``kind``).
 Check = Annotated[
-    TranscriptMentions | TranscriptOmits | CommandMatching | NoCommandMatching | FileExists | FileAbsent
+    TranscriptMentions | TranscriptOmits | CommandMatching | NoCommandMatching | FileReadMatching | NoFileReadMatching
+    | FileExists | FileAbsent
     | CommandSucceeds | SkillTrigger | Contains | Icontains | ContainsAny | ContainsAll | IcontainsAny | IcontainsAll
     | StartsWith | EndsWith | Regex | Equals | IsJson | LlmGrader | Rubrics | CodeGrader | ToolTrajectory | Latency
     | ModelGraded | Code
@@ -339,6 +341,7 @@ __all__ = [
     "BUCKETS", "CHECK_CLASSES", "CHECK_MODELS", "Case", "Check", "CheckBase", "CodeGrader", "CommandMatching",
     "CommandSucceeds", "Contains", "ContainsAll", "ContainsAny", "ContentPart", "Cost", "EndsWith", "Equals",
     "EvalSet", "FileAbsent", "FileExists", "IR_VERSION", "Icontains", "IcontainsAll", "IcontainsAny", "Input",
+    "FileReadMatching", "NoFileReadMatching",
     "IsJson", "Latency", "LlmGrader", "Message", "NODE_CLASSES", "NoCommandMatching", "Node", "Opaque", "Regex",
     "Rubrics", "SkillInfo", "SkillTrigger", "Span", "StartsWith", "Suite", "SuiteEntry", "TERUM_ARG_FIELD",
     "TERUM_KINDS", "TokenUsage", "ToolTrajectory", "TranscriptMentions", "TranscriptOmits", "TriggerPrompt",

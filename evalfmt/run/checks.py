@@ -23,7 +23,7 @@ from . import detect, graders, sandboxfs, shell
 from .judges import Judge
 from .regex_deadline import RegexTimeout, first_match
 from .session import Session
-from .skillgym_report import file_reads, score_file_reads
+from .skillgym_report import file_reads
 
 NO_SANDBOX = "no sandbox given (pass --sandbox DIR): file and command checks need the sandbox after the session"
 
@@ -214,18 +214,6 @@ def score_check(check: ir.Check, ctx: Context) -> CheckResult:
 
 def _score(check: ir.Check, ctx: Context) -> Outcome:
     """A check's outcome, as its kind's spec scores it (:mod:`evalfmt.ir.kinds`)."""
-    if isinstance(check, ir.Opaque):
-        scored = _opaque(check, ctx)
-        if scored is not None:
-            return scored
     return spec_of(check).score(check, ctx)
-
-
-def _opaque(check: ir.Opaque, ctx: Context) -> Outcome | None:
-    """The opaque checks the executor still scores from their raw value (no typed class yet); None for the
-    rest (scored by the opaque kind's spec)."""
-    if check.origin == "skillgym" and check.type in ("fileReads.includes", "fileReads.notIncludes"):
-        return score_file_reads(check, ctx.session)
-    return None
 
 

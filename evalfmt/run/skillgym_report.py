@@ -33,7 +33,6 @@ import re
 from ..fsview import DISK
 from ..load import LoadError, load_file
 from .detect import Detection
-from .regex_deadline import first_match
 from .session import PREVIEW_CHARS, Session, TextBlock, ToolCall, ToolResult, output_strings, skill_refs
 from .sources import Probe, SessionError, SessionSource
 
@@ -178,24 +177,6 @@ def file_reads(session: Session) -> list[str]:
     if reads is not None:
         return list(reads)
     return [path for c in session.tool_calls if c.name in ("Read", "read") and (path := c.arg("file_path"))]
-
-
-def score_file_reads(check, session: Session) -> tuple[bool, str]:
-    """skillgym's ``assert.fileReads.includes|notIncludes`` (an opaque check of that type): some / no
-    file read matches (a string: a substring; a regex: an ECMAScript search)."""
-    matcher = check.extra.get("matcher") if isinstance(check.extra.get("matcher"), dict) else {}
-    reads = file_reads(session)
-    if isinstance(matcher.get("text"), str):
-        hit = next((r for r in reads if matcher["text"] in r), None)
-        what = f'"{matcher["text"]}"'
-    elif isinstance(matcher.get("regex"), str):
-        index = first_match(matcher["regex"], matcher.get("flags") or "", reads)
-        hit = None if index is None else reads[index]
-        what = f"/{matcher['regex']}/{matcher.get('flags') or ''}"
-    else:
-        return False, "malformed check: fileReads without a matcher"
-    found = f"read {hit}" if hit is not None else f"no file read matched {what} ({len(reads)} read)"
-    return (hit is not None) == (check.type == "fileReads.includes"), found
 
 
 # ------------------------------------------------------------------------------------ detection

@@ -28,9 +28,6 @@ REMAINING: dict[tuple[str, str, str], str] = {
     ("run/skillrun.py", "_plan", "request.sets[0].format"): "provenance in plan.json (eval_format)",
     # a writer's words, not scoring: the evals.json sentence of an opaque check names the format it came from
     ("ir/kinds/opaque.py", "<module>", "c.origin"): "the evals.json sentence names the opaque check's format",
-    # opaque checks the executor still scores from their raw value (no typed class yet)
-    ("run/checks.py", "_opaque", "check.origin"): "which format's opaque check (skillgym fileReads)",
-    ("run/skillgym_report.py", "score_file_reads", "check.extra"): "skillgym fileReads matcher (opaque)",
 }
 
 

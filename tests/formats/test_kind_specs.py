@@ -21,6 +21,8 @@ SAMPLES: dict[str, ir.CheckBase] = {
     "transcript_omits": ir.TranscriptOmits(text="Error"),
     "command_matching": ir.CommandMatching(pattern="^git commit"),
     "no_command_matching": ir.NoCommandMatching(pattern="rm -rf"),
+    "file_read_matching": ir.FileReadMatching(pattern=r"SKILL\.md$"),
+    "no_file_read_matching": ir.NoFileReadMatching(pattern=r"\.env$", flags="i"),
     "file_exists": ir.FileExists(path="notes.md"),
     "file_absent": ir.FileAbsent(path="tmp.txt"),
     "command_succeeds": ir.CommandSucceeds(command="test -s notes.md"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import typing
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,8 +13,12 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, ROOT, check_golden
 from evalfmt import ir
+from evalfmt.ir import kinds
+from evalfmt.ir.kinds.spec import SkillgymForm
 from evalfmt.formats import detect, ir_json, skillgym
+from evalfmt.formats.skillgym import checks as skillgym_checks
 from evalfmt.formats.skillgym import reader as skillgym_read
+from evalfmt.formats.skillgym import render as skillgym_render
 from evalfmt.formats.skillgym import tslit
 from evalfmt.formats.skillgym import writer as skillgym_write
 
@@ -103,11 +108,12 @@ def test_array_suite_reads_literals_consts_and_helpers():
               or x.label()) for x in b.checks]
     assert kinds == [
         ("skill-trigger", "find-skills"), ("skill-trigger", "upgrading-expo"), ("skill-trigger", "react-native-cli"),
-        ("opaque", "fileReads.includes"), ("no_command_matching", r"rm\s+-rf"), ("contains", "expo install"),
+        ("file_read_matching", r"upgrading-expo/SKILL\.md$"), ("no_command_matching", r"rm\s+-rf"),
+        ("contains", "expo install"),
         ("regex", r"\bERROR\b"), ("opaque", "code"),
     ]
     assert b.checks[2].should_trigger is False and b.checks[2].extra == {"minConfidence": "strong"}
-    assert b.checks[3].extra == {"matcher": {"regex": r"upgrading-expo/SKILL\.md$", "flags": ""}}
+    assert (b.checks[3].flags, b.checks[3].extra) == (None, {})
     assert b.checks[5].hints["soft"] is True
     assert b.checks[6].negate is True
     assert c.checks[0].flags == "m" and c.checks[0].hints["subject"] == "ctx"
@@ -191,6 +197,89 @@ def test_outside_the_subset(tmp_path, source, message):
     assert [d.format().replace(str(path) + ":", "") for d in result.diagnostics] == [message]
 
 
+FILE_READS = """import { assert, type Case } from "skillgym";
+
+const suite: Case[] = [
+  {
+    id: "reads",
+    prompt: "Upgrade Expo.",
+    assert(report) {
+      assert.fileReads.includes(report, "SKILL.md");
+      assert.fileReads.includes(report, /upgrading-expo\\/SKILL\\.md$/i, { message: "reads the skill" });
+      assert.soft.fileReads.notIncludes(report, /\\.env$/g);
+      assert.fileReads.notIncludes(report, new RegExp("secrets?/"));
+    },
+  },
+];
+
+export default suite;
+"""
+
+
+def test_file_reads_read_as_their_kinds_and_write_back_byte_for_byte(tmp_path):
+    """``assert.fileReads.includes|notIncludes`` are the kinds whose skillgym entry has the file-reads form, with
+    that polarity: a string is its escaped pattern, a regex's flags that change a match are the check's."""
+    result = skillgym_read.read_text_as("suite.ts", FILE_READS)
+    assert result.diagnostics == []
+    checks = result.sets[0].cases[0].checks
+    assert [(c.kind, c.pattern, c.flags) for c in checks] == [
+        ("file_read_matching", r"SKILL\.md", None),
+        ("file_read_matching", r"upgrading-expo/SKILL\.md$", "i"),
+        ("no_file_read_matching", r"\.env$", None),
+        ("no_file_read_matching", "secrets?/", None),
+    ]
+    assert (checks[1].hints["message"], checks[2].hints["soft"], checks[2].hints["flags"]) == \
+        ("reads the skill", True, "g")
+    assert written_text(result.sets[0]) == (FILE_READS, [])
+
+
+def test_a_changed_file_read_check_is_written_in_its_form():
+    (evalset,) = skillgym_read.read_text_as("suite.ts", FILE_READS).sets
+    checks = evalset.cases[0].checks
+    checks[0] = ir.FileReadMatching(pattern=r"README\.md")  # literal characters: a string
+    checks[1].negate = True  # the opposite helper, the message kept
+    checks[3] = ir.NoFileReadMatching(pattern=r"^/etc/", flags="m")
+    text, losses = written_text(evalset)
+    assert losses == []
+    assert text == (FILE_READS
+                    .replace('includes(report, "SKILL.md");', 'includes(report, "README.md");')
+                    .replace("assert.fileReads.includes(report, /upgrading",
+                             "assert.fileReads.notIncludes(report, /upgrading")
+                    .replace('new RegExp("secrets?/")', r"/^\/etc\//m"))
+    back = skillgym_read.read_text_as("suite.ts", text).sets[0].cases[0].checks
+    assert [(c.kind, c.pattern, c.flags) for c in back] == [
+        ("file_read_matching", r"README\.md", None), ("no_file_read_matching", r"upgrading-expo/SKILL\.md$", "i"),
+        ("no_file_read_matching", r"\.env$", None), ("no_file_read_matching", "^/etc/", "m")]
+
+
+def test_the_skillgym_tables_come_from_the_kind_specs():
+    """Each skillgym form a kind's spec names has its renderer; a statement of a form reads as the one kind whose
+    entry has that form and polarity (an output-match, an escaped value anchored or folded, reads as a regex)."""
+    entries = [(s.kind, s.skillgym) for s in kinds.SPECS.values() if isinstance(s.skillgym, kinds.Skillgym)]
+    assert {e.form for _, e in entries} == set(skillgym_render.RENDERERS) == set(typing.get_args(SkillgymForm))
+    plain = [((e.form, e.positive), kind) for kind, e in entries if not (e.anchor or e.flags)]
+    assert len(plain) == len(dict(plain)), "two kinds with the same skillgym form and polarity"
+    assert {key: cls.__dataclass_fields__["kind"].default for key, cls in skillgym_checks.READS.items()} == \
+        dict(plain)
+    assert skillgym_checks.READS["file-reads", False] is ir.NoFileReadMatching
+    assert {e.form for _, e in entries} - {form for form, _ in skillgym_checks.READS} == {"output-match"}
+
+
+def test_a_kind_skillgym_cannot_hold_is_lost_in_its_specs_words():
+    checks = [ir.FileExists(path="notes.md"), ir.Rubrics(criteria=["polite"]), ir.Latency(threshold=5),
+              ir.Opaque(type="composite", origin="agentv", raw={}), ir.Equals(value=3)]
+    text, losses = written_text(ir.EvalSet(format="ir", cases=[ir.Case(name="t", input="x", checks=checks)]))
+    assert "assert() {}" in text
+    assert [(loss.feature, loss.what) for loss in losses] == [
+        ("check.workspace", "check 'file_exists:notes.md' of 't' (skillgym has no equivalent: a skillgym report does "
+                            "not hold the workspace after the session)"),
+        ("check.rubric", "check 'rubrics:polite' of 't' (skillgym has no equivalent: no model grader)"),
+        ("check.budget", "check 'latency:5' of 't' (skillgym has no equivalent)"),
+        ("check.opaque", "check 'composite' of 't' (skillgym has no equivalent: agentv code)"),
+        ("check.output", "check 'equals:3' of 't' (skillgym has no equivalent)"),
+    ]
+
+
 # ------------------------------------------------------------------------------------- writing
 
 
@@ -256,6 +345,8 @@ def _check_strategy():
         st.builds(ir.SkillTrigger, skill=WORD, should_trigger=st.sampled_from([None, False])),
         st.builds(ir.CommandMatching, pattern=TEXT),
         st.builds(ir.NoCommandMatching, pattern=TEXT, flags=st.sampled_from([None, "i", "ms"])),
+        st.builds(ir.FileReadMatching, pattern=TEXT, flags=st.sampled_from([None, "i", "s"])),
+        st.builds(ir.NoFileReadMatching, pattern=TEXT),
         st.builds(ir.Contains, value=TEXT),
         st.builds(ir.Regex, value=TEXT, flags=st.sampled_from([None, "i", "gm", "s", "u", "y"]),
                   negate=st.sampled_from([None, True])),
@@ -303,6 +394,8 @@ def seeded_suites(n: int = 12) -> list[str]:
         lambda: ir.SkillTrigger(skill=rng.choice(["pdf", "find-skills"]), should_trigger=rng.choice([None, False])),
         lambda: ir.CommandMatching(pattern=rng.choice(["npm test", r"^git (log|tag)\b", "a/b", "", "*x"])),
         lambda: ir.NoCommandMatching(pattern="rm -rf", flags="i"),
+        lambda: ir.FileReadMatching(pattern=rng.choice([r"SKILL\.md$", "app.json", ""]), flags=rng.choice([None, "i"])),
+        lambda: ir.NoFileReadMatching(pattern=r"\.env"),
         lambda: ir.Contains(value=rng.choice(["done", 'quote " and \\', "line\nbreak"])),
         lambda: ir.Regex(value=rng.choice(["ready", r"\d+ tests?"]), flags=rng.choice([None, "i", "gm"]),
                          negate=rng.choice([None, True])),

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from conftest import CONFORMANCE, ROOT, check_golden
+from evalfmt import ir
 from evalfmt.formats.skillgym import reader as skillgym_read
 from evalfmt.run import detect, skillgym_report, tags, transcripts
 from evalfmt.run.checks import score_case
@@ -95,9 +96,21 @@ def test_file_reads_are_scored():
     result = score_case(known_gap, base, detection="skillgym")
     assert [(c.check, c.passed, c.detail) for c in result.checks] == [
         ("regex:exactly three", True, "output matches /exactly three/"),
-        ("fileReads.includes", True, "read /work/project/app.json"),
+        (r"file_read_matching:app\.json$", True, "read /work/project/app.json"),
     ]
     assert (result.passed, result.status, result.counts_as_passed) == (True, "unexpected-passed", False)
+
+
+def test_file_reads_of_a_report_are_its_file_read_events():
+    base = transcripts.read_session(report("baseline", "known-gap"))
+    assert skillgym_report.file_reads(base) == ["/work/project/app.json"]
+    case = ir.Case(name="reads", checks=[ir.NoFileReadMatching(pattern=r"app\.json$"),
+                                         ir.NoFileReadMatching(pattern="SKILL", flags="i")])
+    result = score_case(case, base)
+    assert [(c.check, c.passed, c.detail) for c in result.checks] == [
+        (r"no_file_read_matching:app\.json$", False, "read /work/project/app.json"),
+        ("no_file_read_matching:SKILL", True, "no file read matched /SKILL/i (1 read)"),
+    ]
 
 
 @pytest.mark.parametrize("arm, case, name", [

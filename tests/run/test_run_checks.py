@@ -62,6 +62,24 @@ def test_command_regex_is_ecmascript(session):
     assert r.passed is False and r.detail.startswith("malformed check: invalid group")
 
 
+def test_file_read_checks_search_the_paths_the_agent_read(session):
+    """On a Claude Code transcript the files read are the ``file_path`` of its Read calls (a skillgym report's
+    own file reads: tests/formats/test_skillgym_report.py); the pattern is an ECMAScript search, ``negate``
+    turns the outcome."""
+    found = one(ir.FileReadMatching(pattern=r"notes\.md$"), session)
+    assert (found.check, found.passed, found.detail) == (r"file_read_matching:notes\.md$", True, "read notes.md")
+    missed = one(ir.FileReadMatching(pattern="NOTES", flags="i"), session)
+    assert (missed.passed, missed.detail) == (True, "read notes.md")
+    assert one(ir.FileReadMatching(pattern="out.txt"), session).detail == \
+        "no file read matched /out.txt/ (1 read)"  # a Write is no read
+    assert one(ir.NoFileReadMatching(pattern="notes"), session).passed is False
+    assert one(ir.NoFileReadMatching(pattern=r"\.env"), session).passed
+    negated = one(ir.FileReadMatching(pattern="notes", negate=True), session)
+    assert (negated.passed, negated.detail) == (False, "negated: read notes.md")
+    bad = one(ir.FileReadMatching(pattern="(?<n>"), session)
+    assert bad.passed is False and bad.detail.startswith("malformed check: ")
+
+
 def test_file_checks(tmp_path, session):
     box = tmp_path / "box"
     (box / "sub").mkdir(parents=True)

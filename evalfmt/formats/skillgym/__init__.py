@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
 from ...fsview import DISK, View
-from .. import Format, head
+from .. import Format, ReadResult, head
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ... import ir
+    from .. import WriteResult
 
 SUFFIXES = (".ts", ".mts", ".cts")
 _IMPORT = re.compile(r"""from\s+["']skillgym["']""")
@@ -36,13 +41,13 @@ def detect(path: str, *, fs: View = DISK) -> bool:
     return bool(re.search(r"\bprompt\s*[:,]", text)) and bool(re.search(r"\bassert\s*[(:]", text))
 
 
-def read(path: str, *, fs: View = DISK):
+def read(path: str, *, fs: View = DISK) -> ReadResult:
     from .reader import read as _read  # lazy facade: the reader (40 ms to import) only when a file is read
 
     return _read(path, fs=fs)
 
 
-def write(evalset, existing=None):
+def write(evalset: ir.EvalSet, existing: dict[str, str] | None = None) -> WriteResult:
     from .writer import write as _write  # lazy facade: the writer (3 ms to import) only to write
 
     return _write(evalset, existing)

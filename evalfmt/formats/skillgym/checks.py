@@ -13,9 +13,11 @@ arguments (literals, or consts of literals) becomes a check:
 | ``assert.match(report.finalOutput or ctx.finalOutput(), /re/)`` | ``regex`` (``doesNotMatch``: ``negate``) |
 | ``assert.equal(report.finalOutput.trim(), "text")`` | ``equals`` |
 | ``assert.doesNotThrow(() => JSON.parse(report.finalOutput))`` | ``is-json`` |
-| ``assert.fileReads.includes|notIncludes(report, m)`` | ``opaque`` ``fileReads.includes`` (no IR kind; the matcher in ``extra``) |
+| ``assert.fileReads.includes(report, "text" or /re/)`` / ``notIncludes`` | ``file_read_matching`` / ``no_file_read_matching`` (as commands) |
 | ``assert.ok(evalfmtTranscript(report).includes("x".toLowerCase()))`` (with the helper evalfmt writes) | ``transcript_mentions`` (``!``: ``transcript_omits``) |
 
+Which kind a statement reads as comes from the kinds' specs (:mod:`evalfmt.ir.kinds`): the kind whose skillgym
+entry has the statement's form and polarity (:data:`READS`); this module knows how skillgym spells each form.
 ``assert.soft.*`` reads the same (``hints["soft"]``). Anything else is an ``opaque`` check of type
 ``code`` holding the statement verbatim. Each recognised check keeps its source statement in
 ``hints["src"]`` with the check's content at read time in ``hints["sig"]``: the writer puts the source
@@ -34,12 +36,15 @@ from collections.abc import Callable
 from lark import Tree
 
 from ... import ir
+from ...ir.kinds import SPECS, Skillgym
 from .lex import Tok
 from .parse import ParseError, parse_tokens
 from .tslit import escape_regex
 from .values import Module, NotStatic, RegexValue, jsonable
 
 CONFIDENCES = ("weak", "medium", "strong", "explicit")
+#: the forms of a list skillgym matches against ``includes`` / ``notIncludes`` -> its group of assert helpers
+LISTS = {"commands": "commands", "file-reads": "fileReads"}
 TRANSCRIPT_FN = "evalfmtTranscript"
 #: the helper the writer adds for terum's transcript checks (recognised only when present verbatim)
 TRANSCRIPT_HELPER = (
@@ -56,7 +61,22 @@ TRANSCRIPT_COMMENT = ("// evalfmt: terum's transcript (final output, message tex
                       "lower-cased\n")
 
 
-def sig(check: Any) -> dict:
+def _reads() -> dict[tuple[str, bool], Any]:
+    """(form, positive) -> the class of the kind whose skillgym entry has that form and polarity, written
+    without an anchor or flags (a statement of that form reads as it)."""
+    out: dict[tuple[str, bool], Any] = {}
+    for spec in SPECS.values():
+        e = spec.skillgym
+        if isinstance(e, Skillgym) and not e.anchor and not e.flags:
+            out.setdefault((e.form, e.positive), spec.cls)
+    return out
+
+
+#: (form, positive) -> the IR class a statement of that form reads as (from the kinds' specs)
+READS = _reads()
+
+
+def sig(check: Any) -> dict[str, Any]:
     data = ir.content(check)
     data.pop("hints", None)
     return data
@@ -65,7 +85,7 @@ def sig(check: Any) -> dict:
 # ---------------------------------------------------------------------------------------- reading
 
 
-def recognize(m: Module, toks: list[Tok], lead: str, report: str | None, ctxvar: str | None, path: str) -> list:
+def recognize(m: Module, toks: list[Tok], lead: str, report: str | None, ctxvar: str | None, path: str) -> list[Any]:
     """The IR checks of one statement of an assert body (an ``opaque`` code check when it is none)."""
     text = m.text[toks[0].start:toks[-1].end]
     span = ir.Span(file=path, line=toks[0].line, column=toks[0].column)
@@ -80,8 +100,6 @@ def recognize(m: Module, toks: list[Tok], lead: str, report: str | None, ctxvar:
         return [ir.Opaque(type="code", origin="skillgym", raw=text, span=span, hints={"lead": lead})]
     for c in checks:
         c.span = span
-        if c.kind == "opaque":
-            c.raw = text
     sigs = [sig(c) for c in checks]
     first = checks[0]
     first.hints.update({"lead": lead, "src": text, "sig": sigs[0] if len(sigs) == 1 else sigs})
@@ -92,9 +110,9 @@ def recognize(m: Module, toks: list[Tok], lead: str, report: str | None, ctxvar:
     return checks
 
 
-def _chain(node: Any) -> list[tuple[str, list | None]] | None:
+def _chain(node: Any) -> list[tuple[str, list[Any] | None]] | None:
     """``a.b.c(x)`` as [("a", None), ("b", None), ("c", [x])]; None for anything else."""
-    out: list[tuple[str, list | None]] = []
+    out: list[tuple[str, list[Any] | None]] = []
     while True:
         if not isinstance(node, Tree):
             return None
@@ -115,7 +133,7 @@ def _chain(node: Any) -> list[tuple[str, list | None]] | None:
     return out[::-1]
 
 
-def _kids(node: Tree) -> list:
+def _kids(node: Tree[Any]) -> list[Any]:
     return [c for c in node.children if isinstance(c, Tree)]
 
 
@@ -132,7 +150,7 @@ def _subject(node: Any, report: str, ctxvar: str | None) -> str | None:
     return None
 
 
-def _options(m: Module, args: list, pos: int, skills: bool) -> tuple[dict, dict] | None:
+def _options(m: Module, args: list[Any], pos: int, skills: bool) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """(hints, extra) from an options argument; None when it holds something evalfmt does not model."""
     if len(args) <= pos:
         return {}, {}
@@ -141,8 +159,8 @@ def _options(m: Module, args: list, pos: int, skills: bool) -> tuple[dict, dict]
     value = m.value(args[pos])
     if not isinstance(value, dict):
         return None
-    hints: dict = {}
-    extra: dict = {}
+    hints: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
     for key, v in value.items():
         if key == "message" and isinstance(v, str):
             hints["message"] = v
@@ -169,11 +187,11 @@ class _Call:
 
     m: Module
     fn: str
-    args: list
+    args: list[Any]
     report: str
     ctxvar: str | None
-    hints: dict = field(default_factory=dict)
-    extra: dict = field(default_factory=dict)
+    hints: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def message(self, at: int) -> bool:
         """Take ``args[at]`` (when there is one) as the assertion's message; False when it is no string."""
@@ -186,7 +204,7 @@ class _Call:
         return True
 
 
-def _match(m: Module, tree: Tree, report: str, ctxvar: str | None) -> list | None:
+def _match(m: Module, tree: Tree[Any], report: str, ctxvar: str | None) -> list[Any] | None:
     """The IR checks of one assert statement (its expression ``tree``), or None when it is not one evalfmt models."""
     chain = _chain(tree)
     if not chain or chain[0] != ("assert", None):
@@ -208,7 +226,7 @@ def _match(m: Module, tree: Tree, report: str, ctxvar: str | None) -> list | Non
     return _match_group(call, group)
 
 
-def _match_group(call: _Call, group: str) -> list | None:
+def _match_group(call: _Call, group: str) -> list[Any] | None:
     """``assert.<group>.<fn>(report, ..., options?)``: skillgym's own helpers."""
     if not call.args or not _is_ref(call.args[0], call.report):
         return None
@@ -221,55 +239,54 @@ def _match_group(call: _Call, group: str) -> list | None:
     return helper(call) if helper is not None else None
 
 
-def _skills_has(call: _Call) -> list | None:
+def _skills_has(call: _Call) -> list[Any] | None:
     name = call.m.value(call.args[1]) if len(call.args) > 1 else None
     if not isinstance(name, str):
         return None
-    return [ir.SkillTrigger(skill=name, should_trigger=False if call.fn == "notHas" else None, extra=call.extra,
-                            hints=call.hints)]
+    return [READS["skills", True](skill=name, should_trigger=False if call.fn == "notHas" else None,
+                                  extra=call.extra, hints=call.hints)]
 
 
-def _skills_includes(call: _Call) -> list | None:
+def _skills_includes(call: _Call) -> list[Any] | None:
     names = call.m.value(call.args[1]) if len(call.args) > 1 else None
     if not (isinstance(names, list) and names and all(isinstance(n, str) for n in names)):
         return None
     call.hints["call"] = "includes"
-    return [ir.SkillTrigger(skill=n, extra=dict(call.extra), hints=dict(call.hints) if i == 0 else {})
+    return [READS["skills", True](skill=n, extra=dict(call.extra), hints=dict(call.hints) if i == 0 else {})
             for i, n in enumerate(names)]
 
 
-def _commands(call: _Call) -> list | None:
-    matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
-    if matcher is None:
-        return None
-    model = ir.CommandMatching if call.fn == "includes" else ir.NoCommandMatching
-    if isinstance(matcher, str):
-        call.hints["matcher"] = "string"
-        return [model(pattern=escape_regex(matcher), hints=call.hints)]
-    check = model(pattern=matcher.source, hints=call.hints)
-    _set_flags(check, matcher.flags)
-    return [check]
+def _listed(form: str) -> Callable[[_Call], list[Any] | None]:
+    """``assert.<group>.includes|notIncludes(report, "text" or /re/)`` of a list form (:data:`LISTS`): the kind of
+    that form and polarity, its pattern the regex (a string: its escaped pattern, a substring as skillgym matches
+    it)."""
+
+    def read(call: _Call) -> list[Any] | None:
+        matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
+        if matcher is None:
+            return None
+        model = READS[form, call.fn == "includes"]
+        if isinstance(matcher, str):
+            call.hints["matcher"] = "string"
+            return [model(pattern=escape_regex(matcher), hints=call.hints)]
+        check = model(pattern=matcher.source, hints=call.hints)
+        _set_flags(check, matcher.flags)
+        return [check]
+
+    return read
 
 
-def _output_includes(call: _Call) -> list | None:
+def _output_includes(call: _Call) -> list[Any] | None:
     matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
     if matcher is None:
         return None
     call.hints["call"] = "output.includes"
     if isinstance(matcher, str):
-        return [ir.Contains(value=matcher, hints=call.hints)]
-    return [ir.Regex(value=matcher.source, flags=matcher.flags or None, hints=call.hints)]
+        return [READS["output-includes", True](value=matcher, hints=call.hints)]
+    return [READS["regex", True](value=matcher.source, flags=matcher.flags or None, hints=call.hints)]
 
 
-def _file_reads(call: _Call) -> list | None:
-    matcher = _matcher(call.m, call.args[1]) if len(call.args) > 1 else None
-    if matcher is None:
-        return None
-    data = {"text": matcher} if isinstance(matcher, str) else {"regex": matcher.source, "flags": matcher.flags}
-    return [ir.Opaque(type=f"fileReads.{call.fn}", origin="skillgym", extra={"matcher": data}, hints=call.hints)]
-
-
-def _plain_match(call: _Call) -> list | None:
+def _plain_match(call: _Call) -> list[Any] | None:
     """``assert.match(report.finalOutput or ctx.finalOutput(), /re/, message?)`` (``doesNotMatch``: negated)."""
     if len(call.args) not in (2, 3):
         return None
@@ -282,11 +299,11 @@ def _plain_match(call: _Call) -> list | None:
         call.hints["subject"] = "ctx"
     if not call.message(2):
         return None
-    return [ir.Regex(value=regex.source, flags=regex.flags or None,
-                     negate=True if call.fn == "doesNotMatch" else None, hints=call.hints)]
+    return [READS["regex", True](value=regex.source, flags=regex.flags or None,
+                                 negate=True if call.fn == "doesNotMatch" else None, hints=call.hints)]
 
 
-def _plain_equal(call: _Call) -> list | None:
+def _plain_equal(call: _Call) -> list[Any] | None:
     """``assert.equal(report.finalOutput.trim(), "text", message?)``."""
     if len(call.args) not in (2, 3):
         return None
@@ -298,20 +315,20 @@ def _plain_equal(call: _Call) -> list | None:
     call.hints["call"] = call.fn
     if not call.message(2):
         return None
-    return [ir.Equals(value=value, hints=call.hints)]
+    return [READS["equal", True](value=value, hints=call.hints)]
 
 
-def _plain_is_json(call: _Call) -> list | None:
+def _plain_is_json(call: _Call) -> list[Any] | None:
     """``assert.doesNotThrow(() => JSON.parse(report.finalOutput))``."""
     args = call.args
     if len(args) != 1 or not (isinstance(args[0], Tree) and args[0].data == "arrow"):
         return None
     if " ".join(call.m.src(args[0]).split()) != f"() => JSON.parse({call.report}.finalOutput)":
         return None
-    return [ir.IsJson(hints=dict(call.hints))]
+    return [READS["json-parse", True](hints=dict(call.hints))]
 
 
-def _plain_transcript(call: _Call) -> list | None:
+def _plain_transcript(call: _Call) -> list[Any] | None:
     """``assert.ok([!]evalfmtTranscript(report).includes("x".toLowerCase()), message?)`` with evalfmt's helper."""
     if len(call.args) not in (1, 2) or call.m.functions.get(TRANSCRIPT_FN) != TRANSCRIPT_HELPER:
         return None
@@ -323,8 +340,7 @@ def _plain_transcript(call: _Call) -> list | None:
     text = call.m.value(needle) if needle is not None else None
     if not isinstance(text, str) or not call.message(1):
         return None
-    model = ir.TranscriptOmits if negated else ir.TranscriptMentions
-    return [model(text=text, hints=call.hints)]
+    return [READS["transcript", not negated](text=text, hints=call.hints)]
 
 
 def _transcript_needle(node: Any, report: str) -> Any:
@@ -341,14 +357,13 @@ def _transcript_needle(node: Any, report: str) -> Any:
 
 
 #: ``assert.<group>.<fn>`` -> the checks it reads as
-_GROUPS: dict[tuple[str, str], Callable[[_Call], list | None]] = {
+_GROUPS: dict[tuple[str, str], Callable[[_Call], list[Any] | None]] = {
     ("skills", "has"): _skills_has, ("skills", "notHas"): _skills_has, ("skills", "includes"): _skills_includes,
-    ("commands", "includes"): _commands, ("commands", "notIncludes"): _commands,
+    **{(group, fn): _listed(form) for form, group in LISTS.items() for fn in ("includes", "notIncludes")},
     ("output", "includes"): _output_includes,
-    ("fileReads", "includes"): _file_reads, ("fileReads", "notIncludes"): _file_reads,
 }
 #: plain node ``assert.<fn>`` helpers -> the checks they read as
-_PLAIN: dict[str, Callable[[_Call], list | None]] = {
+_PLAIN: dict[str, Callable[[_Call], list[Any] | None]] = {
     "match": _plain_match, "doesNotMatch": _plain_match, "equal": _plain_equal, "strictEqual": _plain_equal,
     "doesNotThrow": _plain_is_json, "ok": _plain_transcript,
 }

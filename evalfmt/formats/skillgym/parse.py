@@ -5,16 +5,17 @@ parser share. Nothing here evaluates or executes anything."""
 from __future__ import annotations
 
 from importlib import resources
+from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .lex import Tok, Tokenizer, to_lark
 
-_parser = None
+_parser: Lark | None = None
 
 
-def parser():
+def parser() -> Lark:
     global _parser
     if _parser is None:
         grammar = resources.files(__package__).joinpath("skillgym.lark").read_text(encoding="utf-8")
@@ -39,12 +40,13 @@ def _describe(tok: Token) -> str:
     return f"'{value}'"
 
 
-def parse_tokens(toks: list[Tok], start: str = "start", text: str = "") -> Tree:
-    ip = parser().parse_interactive(start=start)
+def parse_tokens(toks: list[Tok], start: str = "start", text: str = "") -> Tree[Any]:
+    ip: Any = parser().parse_interactive(start=start)  # (lark's InteractiveParser is not annotated)
     try:
         for tok in toks:
             ip.feed_token(to_lark(tok))
-        return ip.feed_eof()
+        tree: Tree[Any] = ip.feed_eof()
+        return tree
     except UnexpectedToken as exc:
         tok = exc.token
         if tok.type == "$END":
@@ -57,7 +59,7 @@ def parse_tokens(toks: list[Tok], start: str = "start", text: str = "") -> Tree:
         raise ParseError(f"syntax error: {exc}", getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1) from None
 
 
-def parse_module(toks: list[Tok], text: str) -> Tree:
+def parse_module(toks: list[Tok], text: str) -> Tree[Any]:
     """The module's tree. A top-level statement outside the subset (``mkdirSync(dir);``, ``if (...) {}``,
     ``export { a, b };``, a ``const`` whose value is computed) is left out of the tree and so kept
     verbatim in the module's text, as skillgym would run it; only a statement evalfmt must read (the
@@ -76,7 +78,7 @@ def parse_module(toks: list[Tok], text: str) -> Tree:
     if depth:
         raise error
     needed = _needed_names(toks)
-    items: list = []
+    items: list[Any] = []
     for stmt in split_statements(toks):
         try:
             items.extend(parse_tokens(stmt, "start", text).children)

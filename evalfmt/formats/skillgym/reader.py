@@ -116,7 +116,7 @@ def _read_module(ctx: Ctx, evalset: ir.EvalSet) -> None:
     evalset.hints["tail"] = tail
 
 
-def _exports(ctx: Ctx) -> tuple[Tree | None, Tree | None]:
+def _exports(ctx: Ctx) -> tuple[Tree[Any] | None, Tree[Any] | None]:
     """The module's ``export default`` (EV115 for a second one) and its ``export const workspace``."""
     default = None
     workspace = None
@@ -133,7 +133,7 @@ def _exports(ctx: Ctx) -> tuple[Tree | None, Tree | None]:
     return default, workspace
 
 
-def _suite_container(ctx: Ctx, default: Tree | None) -> Tree | None:
+def _suite_container(ctx: Ctx, default: Tree[Any] | None) -> Tree[Any] | None:
     """The array or object literal the default export is (or names); None, with a diagnostic, otherwise."""
     m = ctx.module
     if default is None:
@@ -155,12 +155,13 @@ def _suite_container(ctx: Ctx, default: Tree | None) -> Tree | None:
     return container
 
 
-def _module_segments(ctx: Ctx, evalset: ir.EvalSet, container: Tree, workspace: Tree | None) -> list[dict]:
+def _module_segments(ctx: Ctx, evalset: ir.EvalSet, container: Tree[Any],
+                     workspace: Tree[Any] | None) -> list[dict[str, Any]]:
     """The module's text around the suite container and the workspace declaration (whose value goes to
     ``extra``), in order."""
     m = ctx.module
     c_start, c_end = span_of(container)
-    cuts: list[tuple[int, int, dict]] = [(c_start, c_end, {"suite": True})]
+    cuts: list[tuple[int, int, dict[str, Any]]] = [(c_start, c_end, {"suite": True})]
     if workspace is not None:
         w_start, w_end = span_of(workspace)
         try:
@@ -171,7 +172,7 @@ def _module_segments(ctx: Ctx, evalset: ir.EvalSet, container: Tree, workspace: 
         evalset.extra["workspace"] = value
         cuts.append((w_start, w_end, {"workspace": value}))
     cuts.sort(key=lambda c: c[0])
-    segments: list[dict] = []
+    segments: list[dict[str, Any]] = []
     at = 0
     for start, end, seg in cuts:
         if start > at:
@@ -184,11 +185,11 @@ def _module_segments(ctx: Ctx, evalset: ir.EvalSet, container: Tree, workspace: 
     return segments
 
 
-def _value_of_decl(decl: Tree) -> Any:
+def _value_of_decl(decl: Tree[Any]) -> Any:
     return decl.children[-2] if _is_semi(decl.children[-1]) else decl.children[-1]
 
 
-def _layout(m: Module, node: Tree, items: list) -> tuple[list[tuple[str, str]], str]:
+def _layout(m: Module, node: Tree[Any], items: list[Any]) -> tuple[list[tuple[str, str]], str]:
     """The text around the items of a bracketed literal (an array of cases, an object's properties):
     (lead, after) of each item (``after`` runs to the item's comma, when one follows it), and the text
     before the closing bracket."""
@@ -223,7 +224,7 @@ def _top_level_commas(toks: list[Tok]) -> list[Tok]:
     return out
 
 
-def _read_element(ctx: Ctx, el: Tree, record: bool) -> ir.Case:
+def _read_element(ctx: Ctx, el: Tree[Any], record: bool) -> ir.Case:
     m = ctx.module
     key_src = None
     node = el
@@ -250,18 +251,18 @@ def _read_element(ctx: Ctx, el: Tree, record: bool) -> ir.Case:
     return case
 
 
-def _verbatim_case(ctx: Ctx, el: Tree) -> ir.Case:
+def _verbatim_case(ctx: Ctx, el: Tree[Any]) -> ir.Case:
     text = ctx.module.src(el)
     line, _ = pos_of(el)
     return ir.Case(name=f"<line {line}>", span=ctx.span(el), extra={"$code": text}, hints={"verbatim": text})
 
 
-def _read_case(ctx: Ctx, obj: Tree) -> ir.Case:
+def _read_case(ctx: Ctx, obj: Tree[Any]) -> ir.Case:
     m = ctx.module
     case = ir.Case(name="", span=ctx.span(obj))
     props = _kids(obj)
     layout, tail = _layout(m, obj, props)
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for prop, (lead, after) in zip(props, layout):
         entry = {"lead": lead, "text": m.src(prop), "after": after}
@@ -277,7 +278,7 @@ def _read_case(ctx: Ctx, obj: Tree) -> ir.Case:
     return case
 
 
-def _prop_key(ctx: Ctx, prop: Tree) -> tuple[str | None, Any]:
+def _prop_key(ctx: Ctx, prop: Tree[Any]) -> tuple[str | None, Any]:
     if prop.data == "keyed":
         return ctx.module.key(prop.children[0]), prop.children[0]
     if prop.data == "shorthand":
@@ -288,7 +289,7 @@ def _prop_key(ctx: Ctx, prop: Tree) -> tuple[str | None, Any]:
     return None, prop
 
 
-def _read_prop(ctx: Ctx, case: ir.Case, prop: Tree, entry: dict, seen: set[str]) -> None:
+def _read_prop(ctx: Ctx, case: ir.Case, prop: Tree[Any], entry: dict[str, Any], seen: set[str]) -> None:
     try:
         key, key_node = _prop_key(ctx, prop)
     except NotStatic as exc:
@@ -322,13 +323,14 @@ def _unknown_prop(ctx: Ctx, key: str, key_node: Any) -> None:
     ctx.add("EV101", f"unknown case property '{key}' (skillgym's Case has {', '.join(CASE_KEYS)})", key_node)
 
 
-def _keep_code(case: ir.Case, key: str, entry: dict) -> None:
+def _keep_code(case: ir.Case, key: str, entry: dict[str, Any]) -> None:
     """A property whose value is code: kept verbatim in ``extra``."""
     case.extra[key] = {"$code": entry["text"]}
     entry["value"] = case.extra[key]
 
 
-def _read_value_prop(ctx: Ctx, case: ir.Case, prop: Tree, key: str, key_node: Any, entry: dict) -> None:
+def _read_value_prop(ctx: Ctx, case: ir.Case, prop: Tree[Any], key: str, key_node: Any,
+                     entry: dict[str, Any]) -> None:
     """``key: value`` or a shorthand ``key`` (a const of that name)."""
     value_node = prop.children[2] if prop.data == "keyed" else prop.children[0]
     try:
@@ -437,7 +439,7 @@ def _what(value: Any) -> str:
 # ----------------------------------------------------------------------------------- assert bodies
 
 
-def _read_assert(ctx: Ctx, case: ir.Case, prop: Tree, entry: dict) -> None:
+def _read_assert(ctx: Ctx, case: ir.Case, prop: Tree[Any], entry: dict[str, Any]) -> None:
     m = ctx.module
     fn = prop
     if prop.data == "keyed":
@@ -475,7 +477,7 @@ def _read_assert(ctx: Ctx, case: ir.Case, prop: Tree, entry: dict) -> None:
     del entry["text"]
 
 
-def _param_names(m: Module, params: Tree | None) -> list[str]:
+def _param_names(m: Module, params: Tree[Any] | None) -> list[str]:
     if params is None:
         return []
     if params.data == "arrow_params" and isinstance(params.children[0], Tree) and params.children[0].data == "ident":

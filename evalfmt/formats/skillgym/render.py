@@ -1,9 +1,12 @@
 """IR checks -> skillgym assert statements (the writer's side of :mod:`.checks`).
 
-:data:`RENDERERS` maps each IR check kind skillgym can hold to a small function; a kind missing from
-it has no skillgym equivalent and the writer turns it into a loss (:func:`render` answers None).
-``hints`` are the check's hints when the set was read from skillgym (its presentation: ``soft``, the
-message, the call it was written with), else empty: the writer decides that once for every check.
+A check's kind says, in its spec's skillgym entry (:mod:`evalfmt.ir.kinds`), which form of statement it is
+written as and with which parameters (its polarity, an ``output-match``'s anchor and flags); :data:`RENDERERS`
+maps each form to a small function that spells it. A kind whose entry is ``Absent`` has no skillgym
+equivalent and the writer turns it into a loss in the entry's words (:func:`render` answers None); an opaque
+check (``Verbatim``) is written back as the statement it was read from. ``hints`` are the check's hints when
+the set was read from skillgym (its presentation: ``soft``, the message, the call it was written with), else
+empty: the writer decides that once for every check.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Callable, Mapping
 
-from .checks import CONFIDENCES, TRANSCRIPT_FN
+from ...ir.kinds import Absent, Skillgym, Verbatim, spec_of
+from ...ir.kinds.spec import SkillgymForm
+from .checks import CONFIDENCES, LISTS, TRANSCRIPT_FN
 from .tslit import escape_regex, js_key, js_str, literal_of, regex_literal
 
 COMMON = ("name", "weight", "required", "min_score")
@@ -34,6 +39,8 @@ class Rendered:
 @dataclass
 class _Out:
     check: Any
+    #: the kind's skillgym entry (its form and the form's parameters)
+    entry: Skillgym
     report: str
     ctxvar: str | None
     hints: Mapping[str, Any]
@@ -43,16 +50,22 @@ class _Out:
         return "assert.soft." if self.hints.get("soft") else "assert."
 
     @property
+    def positive(self) -> bool:
+        """Whether the statement asserts its form's positive (``has``, ``includes``, ``match``): the entry's
+        polarity, turned by the check's ``negate``."""
+        return self.entry.positive != bool(self.check.negate)
+
+    @property
     def output(self) -> str:
         """The expression of the final output the statement tests."""
         if self.hints.get("subject") == "ctx" and self.ctxvar:
             return f"{self.ctxvar}.finalOutput()"
         return f"{self.report}.finalOutput"
 
-    def opts(self, extra_opts: dict | None = None) -> str:
+    def opts(self, extra_opts: dict[str, Any] | None = None) -> str:
         """``, { message: ..., explain: ... }`` for skillgym's own helpers."""
         h = self.hints
-        opts: dict = {}
+        opts: dict[str, Any] = {}
         if "message" in h and h.get("call") not in _MESSAGE_ARG:
             opts["message"] = h["message"]
         if "explain" in h:
@@ -81,82 +94,88 @@ def _opt_value(v: Any) -> str:
 
 
 def render(check: Any, report: str, ctxvar: str | None, hints: Mapping[str, Any]) -> Rendered | None:
-    """The statement for ``check``; None when skillgym has no equivalent of its kind."""
-    renderer = RENDERERS.get(check.kind)
-    return renderer(_Out(check, report, ctxvar, hints)) if renderer is not None else None
+    """The statement for ``check``; None when skillgym has no equivalent of its kind (its entry is ``Absent``)."""
+    entry = spec_of(check).skillgym
+    if isinstance(entry, Absent):
+        return None
+    if isinstance(entry, Verbatim):
+        return _verbatim(check)
+    return RENDERERS[entry.form](_Out(check, entry, report, ctxvar, hints))
 
 
-def _skill_trigger(o: _Out) -> Rendered:
+def _skills(o: _Out) -> Rendered:
+    """``assert.skills.has|notHas(report, "skill")``: ``notHas`` when the check expects the skill not to be used."""
     c = o.check
     if not c.skill:
         return Rendered(None, ["skill-trigger check without a skill name"])
-    fires = c.expects_trigger != bool(c.negate)
+    fires = c.expects_trigger == o.positive
     confidence = c.extra.get("minConfidence")
     extra_opts = {"minConfidence": confidence} if confidence in CONFIDENCES else {}
     return Rendered(f"{o.a}skills.{'has' if fires else 'notHas'}({o.report}, {js_str(c.skill)}{o.opts(extra_opts)});",
                     o.extra_lost(("minConfidence",)))
 
 
-def _command(o: _Out) -> Rendered:
+def _listed(o: _Out) -> Rendered:
+    """``assert.<group>.includes|notIncludes(report, matcher)`` (commands, file reads): a pattern of literal
+    characters without flags is written as a string, which skillgym matches as a substring."""
     c = o.check
-    positive = (c.kind == "command_matching") != bool(c.negate)
     flags = c.flags or o.hints.get("flags") or ""
     literal = literal_of(c.pattern) if not flags else None
     matcher = js_str(literal) if literal is not None else regex_literal(c.pattern, flags)
-    fn = "includes" if positive else "notIncludes"
-    return Rendered(f"{o.a}commands.{fn}({o.report}, {matcher}{o.opts()});", o.extra_lost())
+    fn = "includes" if o.positive else "notIncludes"
+    return Rendered(f"{o.a}{LISTS[o.entry.form]}.{fn}({o.report}, {matcher}{o.opts()});", o.extra_lost())
 
 
 def _transcript(o: _Out) -> Rendered:
     c = o.check
-    bang = "" if (c.kind == "transcript_mentions") != bool(c.negate) else "!"
+    bang = "" if o.positive else "!"
     needle = f"{TRANSCRIPT_FN}({o.report}).includes({js_str(c.text)}.toLowerCase())"
     return Rendered(f"{o.a}ok({bang}{needle}{o.msg_arg()});", o.extra_lost(), helper=True)
 
 
-def _contains(o: _Out) -> Rendered:
+def _output_includes(o: _Out) -> Rendered:
     c = o.check
-    if c.negate:
+    if not o.positive:
         return Rendered(f"{o.a}doesNotMatch({o.output}, {regex_literal(escape_regex(c.value))}{o.msg_arg()});",
                         o.extra_lost())
     return Rendered(f"{o.a}output.includes({o.report}, {js_str(c.value)}{o.opts()});", o.extra_lost())
 
 
-def _text_match(o: _Out) -> Rendered:
-    """icontains, starts-with, ends-with: a match against an anchored or case-insensitive pattern."""
-    c = o.check
+def _output_match(o: _Out) -> Rendered:
+    """A match of the final output against the value escaped, anchored by the entry's ``anchor`` (``^`` at the
+    start, ``$`` at the end) and with its ``flags``."""
+    c, e = o.check, o.entry
     pattern = escape_regex(c.value)
-    pattern = "^" + pattern if c.kind == "starts-with" else pattern + "$" if c.kind == "ends-with" else pattern
-    flags = "i" if c.kind == "icontains" else ""
-    fn = "doesNotMatch" if c.negate else "match"
-    return Rendered(f"{o.a}{fn}({o.output}, {regex_literal(pattern, flags)}{o.msg_arg()});", o.extra_lost())
+    pattern = "^" + pattern if e.anchor == "^" else pattern + "$" if e.anchor == "$" else pattern
+    fn = "match" if o.positive else "doesNotMatch"
+    return Rendered(f"{o.a}{fn}({o.output}, {regex_literal(pattern, e.flags)}{o.msg_arg()});", o.extra_lost())
 
 
 def _regex(o: _Out) -> Rendered:
     c = o.check
-    if o.hints.get("call") == "output.includes" and not c.negate:
+    if o.hints.get("call") == "output.includes" and o.positive:
         return Rendered(f"{o.a}output.includes({o.report}, {regex_literal(c.value, c.flags)}{o.opts()});",
                         o.extra_lost())
-    fn = "doesNotMatch" if c.negate else "match"
+    fn = "match" if o.positive else "doesNotMatch"
     return Rendered(f"{o.a}{fn}({o.output}, {regex_literal(c.value, c.flags)}{o.msg_arg()});", o.extra_lost())
 
 
-def _equals(o: _Out) -> Rendered:
+def _equal(o: _Out) -> Rendered:
     c = o.check
-    if not isinstance(c.value, str) or c.negate:
+    if not isinstance(c.value, str) or not o.positive:
         return Rendered(None)
     fn = o.hints.get("call", "equal")
     return Rendered(f"{o.a}{fn}({o.report}.finalOutput.trim(), {js_str(c.value)}{o.msg_arg()});", o.extra_lost())
 
 
-def _is_json(o: _Out) -> Rendered:
-    if o.check.negate:
+def _json_parse(o: _Out) -> Rendered:
+    if not o.positive:
         return Rendered(None)
     return Rendered(f"{o.a}doesNotThrow(() => JSON.parse({o.report}.finalOutput));", o.extra_lost())
 
 
-def _opaque(o: _Out) -> Rendered:
-    c = o.check
+def _verbatim(c: Any) -> Rendered:
+    """An opaque check: a statement read from skillgym is written back as it was; another format's is lost."""
     if c.origin != "skillgym":
         return Rendered(None)
     if c.raw is None:
@@ -164,15 +183,14 @@ def _opaque(o: _Out) -> Rendered:
     return Rendered(str(c.raw))
 
 
-#: IR check kind -> its skillgym statement
-RENDERERS: dict[str, Callable[[_Out], Rendered]] = {
-    "skill-trigger": _skill_trigger,
-    "command_matching": _command, "no_command_matching": _command,
-    "transcript_mentions": _transcript, "transcript_omits": _transcript,
-    "contains": _contains,
-    "icontains": _text_match, "starts-with": _text_match, "ends-with": _text_match,
+#: skillgym form (a kind's spec says which) -> the function that writes its statement
+RENDERERS: dict[SkillgymForm, Callable[[_Out], Rendered]] = {
+    "skills": _skills,
+    "commands": _listed, "file-reads": _listed,
+    "transcript": _transcript,
+    "output-includes": _output_includes,
+    "output-match": _output_match,
     "regex": _regex,
-    "equals": _equals,
-    "is-json": _is_json,
-    "opaque": _opaque,
+    "equal": _equal,
+    "json-parse": _json_parse,
 }

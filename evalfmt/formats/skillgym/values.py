@@ -34,7 +34,7 @@ class RegexValue:
     source: str
     flags: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"$regex": self.source, "$flags": self.flags}
 
 
@@ -84,7 +84,7 @@ class Module:
         self.toks = tokenize(text)
         self._starts = [t.start for t in self.toks]
         self.tree = parse_module(self.toks, text)
-        self.consts: dict[str, Tree] = {}
+        self.consts: dict[str, Tree[Any]] = {}
         self.functions: dict[str, str] = {}
         self._values: dict[str, Any] = {}
         self._busy: set[str] = set()
@@ -141,33 +141,33 @@ class Module:
             raise NotStatic(f"a {node.data.replace('_', ' ')} expression", node)
         return evaluate(self, node)
 
-    def _string(self, node: Tree) -> Any:
+    def _string(self, node: Tree[Any]) -> Any:
         return cook(str(node.children[0])[1:-1])
 
-    def _template_node(self, node: Tree) -> Any:
+    def _template_node(self, node: Tree[Any]) -> Any:
         return self._template(cast(Token, node.children[0]))  # the grammar's template_node is one TEMPLATE
 
-    def _number(self, node: Tree) -> Any:
+    def _number(self, node: Tree[Any]) -> Any:
         return number_value(str(node.children[0]))
 
-    def _regex(self, node: Tree) -> Any:
+    def _regex(self, node: Tree[Any]) -> Any:
         raw = str(node.children[0])
         cut = raw.rfind("/")
         return RegexValue(normalize_regex_source(raw[1:cut]), raw[cut + 1:])
 
-    def _ref(self, node: Tree) -> Any:
+    def _ref(self, node: Tree[Any]) -> Any:
         return self.const(str(node.children[0].children[0]), node)
 
-    def _inner(self, node: Tree) -> Any:
+    def _inner(self, node: Tree[Any]) -> Any:
         return self.value(node.children[0])
 
-    def _neg(self, node: Tree) -> Any:
+    def _neg(self, node: Tree[Any]) -> Any:
         v = self.value(node.children[1])
         if _is_number(v):
             return -v
         raise NotStatic("'-' of something that is not a number", node)
 
-    def _plus(self, node: Tree) -> Any:
+    def _plus(self, node: Tree[Any]) -> Any:
         a, b = self.value(node.children[0]), self.value(node.children[2])
         if isinstance(a, str) or isinstance(b, str):
             return js_string_of(a) + js_string_of(b)
@@ -175,7 +175,7 @@ class Module:
             return a + b
         raise NotStatic("'+' of values that are not strings or numbers", node)
 
-    def _array(self, node: Tree) -> Any:
+    def _array(self, node: Tree[Any]) -> Any:
         out: list[Any] = []
         for item in _kids(node):
             if item.data != "spread":
@@ -187,7 +187,7 @@ class Module:
             out.extend(v)
         return out
 
-    def _object(self, node: Tree) -> Any:
+    def _object(self, node: Tree[Any]) -> Any:
         out: dict[str, Any] = {}
         for prop in _kids(node):
             if prop.data == "keyed":
@@ -204,7 +204,7 @@ class Module:
                 raise NotStatic("a method is code, not a literal", prop)
         return out
 
-    def _method_call(self, node: Tree) -> Any:
+    def _method_call(self, node: Tree[Any]) -> Any:
         ch = node.children
         target, name, args = ch[0], str(ch[2].children[0]), _args(ch[3])
         base = self.value(target)
@@ -216,7 +216,7 @@ class Module:
             return _STRING_METHODS[name](base)
         raise NotStatic(f"a call of '.{name}()'", node)
 
-    def _new(self, node: Tree) -> Any:
+    def _new(self, node: Tree[Any]) -> Any:
         ch = node.children
         if str(ch[1].children[0]) == "RegExp":
             args = [self.value(a) for a in _args(ch[2])]
@@ -225,14 +225,14 @@ class Module:
         raise NotStatic("a 'new' expression", node)
 
     @staticmethod
-    def _call(node: Tree) -> Any:
+    def _call(node: Tree[Any]) -> Any:
         raise NotStatic("a call or property access", node)
 
     @staticmethod
-    def _function(node: Tree) -> Any:
+    def _function(node: Tree[Any]) -> Any:
         raise NotStatic("a function", node)
 
-    def key(self, node: Tree) -> str:
+    def key(self, node: Tree[Any]) -> str:
         """The name of a property key."""
         if node.data == "computed":
             v = self.value(node.children[1])
@@ -269,7 +269,7 @@ def _is_semi(node: Any) -> bool:
     return isinstance(node, Token) and node.type == "SEMI"
 
 
-def _kids(node: Tree) -> list[Tree]:
+def _kids(node: Tree[Any]) -> list[Tree[Any]]:
     """Child trees (tokens and absent optional parts left out)."""
     return [c for c in node.children if isinstance(c, Tree)]
 
@@ -291,7 +291,7 @@ _STRING_METHODS: dict[str, Callable[[str], str]] = {
     "toUpperCase": str.upper,
 }
 #: node kind -> how its value is computed (a kind missing here is not static)
-_EVALUATORS: dict[str, Callable[[Module, Tree], Any]] = {
+_EVALUATORS: dict[str, Callable[[Module, Tree[Any]], Any]] = {
     "string": Module._string, "template": Module._template_node, "number": Module._number,
     "regex": Module._regex, "ref": Module._ref, "satisfies": Module._inner, "as_type": Module._inner,
     "as_const": Module._inner, "neg": Module._neg, "plus": Module._plus, "array": Module._array,

@@ -31,9 +31,9 @@ from typing import Any
 from collections.abc import Mapping
 
 from ... import ir
-from ...ir.kinds import Verbatim, spec_of
+from ...ir.kinds import Absent, Skillgym, Verbatim, spec_of
 from .. import Loss, WriteResult, hinted_name
-from ..losses import Rule, Table, check_feature
+from ..losses import Rule, Table
 from ..restore import Restore
 from .checks import TRANSCRIPT_COMMENT, TRANSCRIPT_HELPER, sig
 from .render import render
@@ -143,7 +143,7 @@ def _canonical_module(w: _W, container: str) -> str:
     return "".join(parts)
 
 
-def _own_module(w: _W, module: list[dict], container: str) -> str:
+def _own_module(w: _W, module: list[dict[str, Any]], container: str) -> str:
     out: list[str] = []
     workspace = w.evalset.extra.get("workspace")
     had_workspace = False
@@ -244,7 +244,7 @@ def _container(w: _W, cases: list[ir.Case], shape: str) -> str:
     for i in range(len(pieces) - 1):
         if "," not in pieces[i][2]:
             pieces[i][2] = "," + pieces[i][2]
-    tail = w.hints(w.evalset).get("tail", "\n" if cases else "")
+    tail: str = w.hints(w.evalset).get("tail", "\n" if cases else "")
     return open_ + "".join("".join(p) for p in pieces) + tail + close
 
 
@@ -276,7 +276,7 @@ def _field_value(case: ir.Case, key: str) -> Any:
 
 def _field_text(key: str, value: Any) -> str:
     if isinstance(value, dict) and "$code" in value:
-        return value["$code"]
+        return str(value["$code"])
     if key == "tags" and isinstance(value, list):
         return "tags: [" + ", ".join(js_value(v) for v in value) + "]"
     return f"{js_key(key)}: {js_value(value)}"
@@ -295,7 +295,7 @@ def _case_losses(w: _W, case: ir.Case, where: str) -> None:
         w.lose("case.extra", case, where, f"'{key}' of '{case.name}'")
 
 
-def _flatten_loses(messages: list) -> bool:
+def _flatten_loses(messages: list[Any]) -> bool:
     """False for a single user message of plain text (the prompt itself): nothing is lost."""
     if len(messages) != 1:
         return True
@@ -341,11 +341,10 @@ def _case_text(w: _W, case: ir.Case, index: int, own_case: bool, indent: str) ->
     for key, value in w.kept_extra(case).items():
         if key.startswith("$") or key in FIELD_ORDER:
             continue
-        text = value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value)
-        lines.append(f"{inner}{text},")
+        lines.append(f"{inner}{_prop_source(key, value)},")
     checks = list(case.checks) + _set_checks(w)
     stmts = _statements(w, case, checks, "report", "ctx", inner + "  ", where)
-    code = any(c.kind == "opaque" and c.origin == "skillgym" for c in checks)
+    code = any(_own_code(c) for c in checks)
     if stmts:
         params = "report, ctx" if code else "report"
         lines.append(f"{inner}assert({params}) {{" + "".join(stmts) + f"\n{inner}}},")
@@ -354,57 +353,81 @@ def _case_text(w: _W, case: ir.Case, index: int, own_case: bool, indent: str) ->
     return "\n".join(lines) + f"\n{indent}}}"
 
 
-def _set_checks(w: _W) -> list:
+def _set_checks(w: _W) -> list[Any]:
     """agentv suite-level assertions apply to every test: skillgym repeats them in each case."""
     return [] if w.own else list(w.evalset.checks)
 
 
 def _own_case_text(w: _W, case: ir.Case, indent: str) -> str:
+    """A case read from a skillgym suite: its properties as they were written (a changed one rewritten, one now
+    empty left out), then the new ones, before its ``assert`` (else last)."""
     props = case.hints.get("props", [])
-    out: list[list[str]] = []
-    present = set()
     prop_indent = next((_indent_of(p["lead"]) for p in props if "\n" in p["lead"]), indent + "  ")
-    assert_at = None
-    for p in props:
-        key = p.get("key")
-        if key is None:
-            out.append([p["lead"], p["text"], p["after"]])
-            continue
-        present.add(key)
-        if key == "assert":
-            assert_at = len(out)
-            out.append([p["lead"], _own_assert(w, case, p, prop_indent), p["after"]])
-            continue
-        value = _field_value(case, key)
-        if value is None:
-            continue
-        text = p["text"] if value == p.get("value") else \
-            (value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value))
-        out.append([p["lead"], text, p["after"]])
-    new: list[list[str]] = []
-    for key in FIELD_ORDER:
-        if key not in present and _field_value(case, key) is not None:
-            new.append(["\n" + prop_indent, _field_text(key, _field_value(case, key)), ","])
-    for key, value in case.extra.items():
-        if key not in present and not key.startswith("$") and key not in FIELD_ORDER:
-            text = value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value)
-            new.append(["\n" + prop_indent, text, ","])
-    if "assert" not in present and case.checks:
-        p = {"lead": "\n" + prop_indent, "head": "assert(report) {", "body_tail": "\n" + prop_indent + "}",
-             "report": "report", "ctx": None}
-        new.append([p["lead"], _own_assert(w, case, p, prop_indent), ","])
+    out, present, assert_at = _kept_props(w, case, props, prop_indent)
     at = assert_at if assert_at is not None else len(out)
-    out[at:at] = new
+    out[at:at] = _new_props(w, case, present, prop_indent)
     for i in range(len(out) - 1):
         if "," not in out[i][2]:
             out[i][2] = "," + out[i][2]
-    tail = case.hints.get("tail", "\n" + indent)
+    tail: str = case.hints.get("tail", "\n" + indent)
     return "{" + "".join("".join(p) for p in out) + tail + "}"
 
 
-def _own_assert(w: _W, case: ir.Case, p: dict, prop_indent: str) -> str:
+def _kept_props(w: _W, case: ir.Case, props: list[dict[str, Any]],
+                prop_indent: str) -> tuple[list[list[str]], set[str | None], int | None]:
+    """The properties the case was read with, as ``[lead, text, after]``; the keys met; where ``assert`` is."""
+    out: list[list[str]] = []
+    present = set()
+    assert_at = None
+    for p in props:
+        key = p.get("key")
+        present.add(key)
+        if key == "assert":
+            assert_at = len(out)
+            text: str | None = _own_assert(w, case, p, prop_indent)
+        else:
+            text = _prop_text(case, p)
+        if text is not None:
+            out.append([p["lead"], text, p["after"]])
+    present.discard(None)
+    return out, present, assert_at
+
+
+def _prop_text(case: ir.Case, p: dict[str, Any]) -> str | None:
+    """A property as written while its value is unchanged (code that is no property too), else its new text;
+    None when its field is now empty."""
+    key = p.get("key")
+    if key is None:
+        return str(p["text"])
+    value = _field_value(case, key)
+    if value is None:
+        return None
+    return p["text"] if value == p.get("value") else _prop_source(key, value)
+
+
+def _new_props(w: _W, case: ir.Case, present: set[str | None], prop_indent: str) -> list[list[str]]:
+    """The properties the case has that it was not read with: its fields in skillgym's order, its extra keys,
+    and an ``assert`` for its checks."""
+    lead = "\n" + prop_indent
+    new = [[lead, _field_text(key, _field_value(case, key)), ","] for key in FIELD_ORDER
+           if key not in present and _field_value(case, key) is not None]
+    new += [[lead, _prop_source(key, value), ","] for key, value in case.extra.items()
+            if key not in present and not key.startswith("$") and key not in FIELD_ORDER]
+    if "assert" not in present and case.checks:
+        p = {"lead": lead, "head": "assert(report) {", "body_tail": lead + "}", "report": "report", "ctx": None}
+        new.append([lead, _own_assert(w, case, p, prop_indent), ","])
+    return new
+
+
+def _prop_source(key: str, value: Any) -> str:
+    """A property's text: ``classifyFailure`` kept as the code it was read as, any other ``key: value``."""
+    return value if key == "classifyFailure" and isinstance(value, str) else _field_text(key, value)
+
+
+def _own_assert(w: _W, case: ir.Case, p: dict[str, Any], prop_indent: str) -> str:
     report = p.get("report") or "report"
-    head = p["head"]
+    head: str = p["head"]
+    body_tail: str = p["body_tail"]
     if not p.get("report") and _needs_report(case):
         head = re.sub(r"\(\s*\)", "(report)", head, count=1)
     stmt_indent = prop_indent + "  "
@@ -416,11 +439,11 @@ def _own_assert(w: _W, case: ir.Case, p: dict, prop_indent: str) -> str:
     stmts = _statements(w, case, list(case.checks), report, p.get("ctx"), stmt_indent, "assert")
     if p.get("expr"):
         if len(stmts) == 1 and stmts[0] == case.checks[0].hints.get("src", None):
-            return head + stmts[0] + p["body_tail"]
+            return head + stmts[0] + body_tail
         body = "".join(s if s.startswith("\n") else "\n" + stmt_indent + s for s in stmts)
         body = "".join(_semi(line) for line in body.splitlines(keepends=True))
         return head + "{" + body + "\n" + prop_indent + "}"
-    return head + "".join(stmts) + p["body_tail"]
+    return head + "".join(stmts) + body_tail
 
 
 def _semi(line: str) -> str:
@@ -431,10 +454,15 @@ def _semi(line: str) -> str:
 
 
 def _needs_report(case: ir.Case) -> bool:
-    return any(not (c.kind == "opaque" and c.origin == "skillgym") for c in case.checks)
+    return any(not _own_code(c) for c in case.checks)
 
 
-def _statements(w: _W, case: ir.Case, checks: list, report: str, ctxvar: str | None, indent: str,
+def _own_code(check: Any) -> bool:
+    """A statement of a skillgym suite evalfmt keeps as code (an opaque check read from skillgym)."""
+    return isinstance(spec_of(check).skillgym, Verbatim) and check.origin == NAME
+
+
+def _statements(w: _W, case: ir.Case, checks: list[Any], report: str, ctxvar: str | None, indent: str,
                 where: str) -> list[str]:
     out: list[str] = []
     i = 0
@@ -460,12 +488,12 @@ def _statements(w: _W, case: ir.Case, checks: list, report: str, ctxvar: str | N
     return out
 
 
-def _unchanged_group(checks: list, i: int, h: Mapping[str, Any]) -> int:
+def _unchanged_group(checks: list[Any], i: int, h: Mapping[str, Any]) -> int:
     """How many checks from ``i`` on are the statement they were read from, unchanged (its source is put
     back as it was); 0 when they changed or were not read from a statement."""
     if "src" not in h:
         return 0
-    n = h.get("group", 1)
+    n: int = h.get("group", 1)
     group = checks[i:i + n]
     expected = h["sig"] if n > 1 else [h["sig"]]
     if len(group) == n and [sig(x) for x in group] == expected and all(x.hints.get("group_part") for x in group[1:]):
@@ -475,23 +503,22 @@ def _unchanged_group(checks: list, i: int, h: Mapping[str, Any]) -> int:
 
 def _lose_check(w: _W, case: ir.Case, check: Any, at: str, lost: list[str]) -> None:
     """The one place a check skillgym cannot hold becomes a loss (its kind's row of the loss table)."""
-    feature = check_feature(check.kind)
+    spec = spec_of(check)
     for what in lost:
-        w.lose(feature, check, at, what)
+        w.lose(spec.feature, check, at, what)
     if not lost:
-        why = _why(check)
-        w.lose(feature, check, at, f"check '{check.label()}' of '{case.name}' (skillgym has no equivalent"
-                                   f"{': ' + why if why else ''})")
+        why = _why(check, spec.skillgym)
+        w.lose(spec.feature, check, at, f"check '{check.label()}' of '{case.name}' (skillgym has no equivalent"
+                                        f"{': ' + why if why else ''})")
 
 
-def _why(check: Any) -> str:
-    k = check.kind
-    if k in ("file_exists", "file_absent", "command_succeeds"):
-        return "a skillgym report does not hold the workspace after the session"
-    if k in ("rubrics", "llm-grader"):
-        return "no model grader"
-    if isinstance(spec_of(check).skillgym, Verbatim):  # (a check only its own tool runs)
-        return f"{check.origin or 'unknown'} code"
+def _why(check: Any, entry: Skillgym | Absent | Verbatim) -> str:
+    """Why skillgym cannot hold the check: its kind's reason (an opaque check: whose code it is); none when the
+    kind has a form that this check's values do not fit."""
+    if isinstance(entry, Verbatim):
+        return f"{check.origin or 'unknown'} {entry.why}"
+    if isinstance(entry, Absent):
+        return entry.why
     return ""
 
 
@@ -514,9 +541,15 @@ def _set_losses(w: _W) -> None:
         w.lose("set.extra", e, w.where, f"{e.format} key '{key}'")
     skill = e.skill
     if skill is not None and skill.span is not None and not any(
-            c.kind == "skill-trigger" and c.skill == skill.name for case in e.cases for c in case.checks):
+            _names_skill(c, skill.name) for case in e.cases for c in case.checks):
         w.lose("set.skill", skill, w.where, f"skill name '{skill.name}' (a skillgym suite names skills only in "
                                             "skills.has assertions)")
+
+
+def _names_skill(check: Any, name: str) -> bool:
+    """A check written as ``assert.skills.has`` (or ``notHas``) naming the skill ``name``."""
+    e = spec_of(check).skillgym
+    return isinstance(e, Skillgym) and e.form == "skills" and check.skill == name
 
 
 def _suite_cases(w: _W, suite: ir.Suite) -> list[ir.Case]:

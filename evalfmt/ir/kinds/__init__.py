@@ -10,7 +10,7 @@ spec in the order of the IR's JSON Schema. Adding a kind is one module here (its
 
 from __future__ import annotations
 
-from . import (budget, code_grader, command_succeeds, commands, equals, files, is_json, llm_grader, opaque,
+from . import (budget, code_grader, command_succeeds, commands, equals, file_reads, files, is_json, llm_grader, opaque,
                output_text, output_values, regex, rubrics, skill_trigger, tool_trajectory, transcript)
 from . import composite, execution_metrics, field_accuracy, inline_assert, rubric
 from . import code, model_graded
@@ -19,11 +19,11 @@ from .spec import (FORMATS, Absent, AgentSkills, Agentv, AgentvField, Evidence, 
                    Scored, Skillgym, Terum, Verbatim, negated, number, on_output, verdict)
 
 #: the kind modules, in the order their kinds are listed
-MODULES = (transcript, commands, files, command_succeeds, skill_trigger, output_text, output_values, regex, equals,
-           model_graded, code,
-           is_json, llm_grader, rubrics, code_grader, tool_trajectory, budget,
+MODULES = (transcript, commands, file_reads, files, command_succeeds, skill_trigger, output_text, output_values, regex,
+           equals, model_graded, code, is_json, llm_grader, rubrics, code_grader, tool_trajectory, budget,
            execution_metrics, field_accuracy, rubric, composite, inline_assert, opaque)
-_ORDER = ("transcript_mentions", "transcript_omits", "command_matching", "no_command_matching", "file_exists",
+_ORDER = ("transcript_mentions", "transcript_omits", "command_matching", "no_command_matching",
+          "file_read_matching", "no_file_read_matching", "file_exists",
           "file_absent", "command_succeeds", "skill-trigger", "contains", "icontains", "contains-any",
           "contains-all", "icontains-any", "icontains-all", "starts-with", "ends-with", "regex", "equals", "is-json",
           "model-graded", "code",

@@ -304,8 +304,9 @@ class Promptfoo:
 #: skillgym forms: ``skills`` (``assert.skills.has/notHas``), ``commands`` (``assert.commands.includes/
 #: notIncludes``), ``transcript`` (``assert.ok`` with evalfmt's transcript helper), ``output-includes``,
 #: ``output-match`` (``assert.match`` of the final output against the value escaped, anchored or folded by
-#: the entry's ``anchor`` and ``flags``), ``regex``, ``equal`` (``assert.equal`` of the trimmed output),
-#: ``json-parse`` (``assert.doesNotThrow(() => JSON.parse(...))``)
+#: the entry's ``anchor`` and ``flags``; written only: such a statement reads as a ``regex``), ``regex``,
+#: ``equal`` (``assert.equal`` of the trimmed output), ``json-parse`` (``assert.doesNotThrow(() => JSON.parse(...))``),
+#: ``file-reads`` (``assert.fileReads.includes/notIncludes``)
 SkillgymForm = Literal["skills", "commands", "transcript", "output-includes", "output-match", "regex", "equal",
                        "json-parse", "file-reads"]
 
