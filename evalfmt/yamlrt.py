@@ -19,7 +19,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.emitter import RoundTripEmitter
-from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString, SingleQuotedScalarString
 
 from .js import string as js_string
 
@@ -91,8 +91,20 @@ def _fresh(value: Any) -> Any:
             return DoubleQuotedScalarString(value)  # escaped, so libyaml reads it back exactly
         if "\n" in value and _literal_ok(value):
             return LiteralScalarString(value)
+        if _YAML11_NOT_A_STRING.fullmatch(value):
+            return SingleQuotedScalarString(value)
     return value
 
+
+#: Plain scalars a YAML 1.1 reader (PyYAML, yamllint's truthy rule, Go's yaml.v2) takes for no string though
+#: YAML 1.2 (what ruamel writes, and what js-yaml, the yaml package and evalfmt read) takes for one: the 1.1
+#: booleans (``no``, ``on``, ``y``), numbers with ``_``, sexagesimal numbers (``1:30``), the merge and value
+#: keys. Written quoted, a value reads as the same string in both.
+_YAML11_NOT_A_STRING = re.compile(
+    r"y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF"
+    r"|[-+]?(?:0b[01_]+|0[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?"
+    r"|(?:[0-9][0-9_]*)?\.[0-9_]*(?:[eE][-+][0-9]+)?|[0-9][0-9_]*)"
+    r"|<<|=")
 
 #: Characters a YAML reader does not take raw, or folds as line breaks: write them escaped.
 _SPECIAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")

@@ -1,6 +1,13 @@
-"""Issue 13 item 6: scalar types survive a round trip (an integer stays an integer)."""
+"""Issue 13 item 6: scalar types survive a round trip (an integer stays an integer); a string reads back as
+the same string in YAML 1.1 and 1.2."""
 
 from __future__ import annotations
+
+import yaml
+from hypothesis import given, settings, strategies as st
+from ruamel.yaml import YAML
+
+from evalfmt import yamlrt
 
 
 def test_timeout_minutes_stays_an_integer_through_agentv(run_cli, tmp_path):
@@ -46,3 +53,28 @@ def test_writing_back_over_a_skill_keeps_the_scalars_terum_reads_as_strings(run_
     assert run_cli("convert", eval_yaml, "--to", "terum", "-o", str(skill))[0] == 0
     assert (skill / "evals" / "cases" / "a.yaml").read_text(encoding="utf-8") == \
         CASE.replace("transcript_omits: 25600", "transcript_omits: '25601'")
+
+
+# --------------------------------------------------------------------- strings YAML 1.1 reads otherwise
+
+#: strings a YAML 1.1 reader (PyYAML) takes for a boolean, a number or a merge key when written plain
+YAML11 = ["no", "No", "NO", "yes", "on", "Off", "y", "N", "1_000", "1:30", "0777", "0x1F", "0b101", "-1_0.5",
+          ".5", "1.5", "3.", "+12", "<<", "="]
+
+
+def test_a_string_yaml_1_1_reads_as_no_string_is_written_quoted():
+    """promptfoo's js-yaml and agentv's yaml package read YAML 1.2, where `no` is a string; a YAML 1.1 reader
+    (PyYAML, yamllint's truthy rule, Go's yaml.v2) reads False. A string evalfmt writes reads as itself in
+    both (found by the promptfoo round-trip property: a var 'no' came back unquoted)."""
+    out = yamlrt.dump({"vars": YAML11, "plain": ["noon", "yes please", "hello", "v1.2.3"]})
+    assert yaml.safe_load(out) == {"vars": YAML11, "plain": ["noon", "yes please", "hello", "v1.2.3"]}
+    assert "- noon\n" in out and "- 'no'\n" in out  # (only what needs it is quoted)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["y", "N", "o", "on", "Off", "yes", "no", "1", "_", "0", "7", ":", "3", "x", "b",
+                                  ".", "e", "E", "+", "-", "<<", "=", " ", "true", "null", "~"]), max_size=3).map("".join))
+def test_every_string_reads_back_as_itself_in_yaml_1_1_and_1_2(text):
+    out = yamlrt.dump({"k": text})
+    assert yaml.safe_load(out) == {"k": text}
+    assert YAML(typ="safe", pure=True).load(out) == {"k": text}

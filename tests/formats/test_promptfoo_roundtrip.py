@@ -87,9 +87,15 @@ WEIGHTED_LIST = {"prompts": ["Write about {{topic}}.", "{{topic}} in a {{tone}} 
                  "defaultTest": {"vars": {"tone": "dry"}}}
 
 
+#: a var YAML 1.1 reads as False (it came back unquoted: js-yaml reads the string, PyYAML the boolean)
+NO_VAR = {"prompts": ["Write about {{topic}}."], "providers": ["anthropic:claude-agent-sdk"],
+          "tests": [{"vars": {"topic": "no"}, "assert": [{"type": "contains", "value": "on"}]}]}
+
+
 @SETTINGS
 @given(configs())
 @example(config=WEIGHTED_LIST)
+@example(config=NO_VAR)
 def test_written_back_and_through_agentv_every_run_is_kept_and_only_real_losses_are_named(run_cli, config):
     with tempfile.TemporaryDirectory() as tmp:
         path = pathlib.Path(tmp) / "promptfooconfig.yaml"
