@@ -137,12 +137,11 @@ class _TaggedByKind:
 
 #: A check: one of :data:`CHECK_CLASSES` (tagged by ``kind``).
 Check = Annotated[
-    TranscriptMentions | TranscriptOmits | CommandMatching | NoCommandMatching | FileReadMatching | NoFileReadMatching
-    | FileExists | FileAbsent
-    | CommandSucceeds | SkillTrigger | Contains | Icontains | ContainsAny | ContainsAll | IcontainsAny | IcontainsAll
-    | StartsWith | EndsWith | Regex | Equals | IsJson | LlmGrader | Rubrics | CodeGrader | ToolTrajectory | Latency
-    | ModelGraded | Code
-    | Cost | TokenUsage | ExecutionMetrics | FieldAccuracy | Rubric | Composite | InlineAssert | Opaque,
+    TranscriptMentions | TranscriptOmits | CommandMatching | NoCommandMatching | FileExists | FileAbsent
+    | CommandSucceeds | FileReadMatching | NoFileReadMatching | SkillTrigger
+    | Contains | Icontains | StartsWith | EndsWith | ContainsAny | ContainsAll | IcontainsAny | IcontainsAll | Regex
+    | Equals | IsJson | LlmGrader | Rubrics | Rubric | ModelGraded | CodeGrader | Code | Composite | ToolTrajectory
+    | Latency | Cost | TokenUsage | ExecutionMetrics | FieldAccuracy | InlineAssert | Opaque,
     _TaggedByKind()]
 
 AnyCheck.union = Check  # a composite's members are checks of any kind

@@ -10,25 +10,24 @@ spec in the order of the IR's JSON Schema. Adding a kind is one module here (its
 
 from __future__ import annotations
 
-from . import (budget, code_grader, command_succeeds, commands, equals, file_reads, files, is_json, llm_grader, opaque,
-               output_text, output_values, regex, rubrics, skill_trigger, tool_trajectory, transcript)
-from . import composite, execution_metrics, field_accuracy, inline_assert, rubric
-from . import code, model_graded
+from . import (budget, code, code_grader, command_succeeds, commands, composite, equals, execution_metrics,
+               field_accuracy, file_reads, files, inline_assert, is_json, llm_grader, model_graded, opaque, output_text,
+               output_values, regex, rubric, rubrics, skill_trigger, tool_trajectory, transcript)
 from ._words import PROMPTFOO_NONE, TERUM_NO_OUTPUT
 from .spec import (FORMATS, Absent, AgentSkills, Agentv, AgentvField, Evidence, KindSpec, Outcome, Promptfoo,
                    Scored, Skillgym, Terum, Verbatim, negated, number, on_output, verdict)
 
-#: the kind modules, in the order their kinds are listed
-MODULES = (transcript, commands, file_reads, files, command_succeeds, skill_trigger, output_text, output_values, regex,
-           equals, model_graded, code, is_json, llm_grader, rubrics, code_grader, tool_trajectory, budget,
-           execution_metrics, field_accuracy, rubric, composite, inline_assert, opaque)
-_ORDER = ("transcript_mentions", "transcript_omits", "command_matching", "no_command_matching",
-          "file_read_matching", "no_file_read_matching", "file_exists",
-          "file_absent", "command_succeeds", "skill-trigger", "contains", "icontains", "contains-any",
-          "contains-all", "icontains-any", "icontains-all", "starts-with", "ends-with", "regex", "equals", "is-json",
-          "model-graded", "code",
-          "llm-grader", "rubrics", "code-grader", "tool-trajectory", "latency", "cost", "token-usage",
-          "execution-metrics", "field-accuracy", "rubric", "composite", "inline-assert", "opaque")
+#: the kind modules: terum's checks (the transcript, the commands, the files), the files read, the skill used, the
+#: final output, the graders, the session's figures, the rest
+MODULES = (transcript, commands, files, command_succeeds, file_reads, skill_trigger, output_text, output_values, regex,
+           equals, is_json, llm_grader, rubrics, rubric, model_graded, code_grader, code, composite, tool_trajectory,
+           budget, execution_metrics, field_accuracy, inline_assert, opaque)
+_ORDER = ("transcript_mentions", "transcript_omits", "command_matching", "no_command_matching", "file_exists",
+          "file_absent", "command_succeeds", "file_read_matching", "no_file_read_matching", "skill-trigger",
+          "contains", "icontains", "starts-with", "ends-with", "contains-any", "contains-all", "icontains-any",
+          "icontains-all", "regex", "equals", "is-json", "llm-grader", "rubrics", "rubric", "model-graded",
+          "code-grader", "code", "composite", "tool-trajectory", "latency", "cost", "token-usage", "execution-metrics",
+          "field-accuracy", "inline-assert", "opaque")
 _ALL = {s.kind: s for m in MODULES for s in m.SPECS}
 #: kind -> its spec, in the order of the IR's JSON Schema
 SPECS: dict[str, KindSpec] = {k: _ALL[k] for k in _ORDER}
