@@ -5,12 +5,8 @@ class's own figure (the sum of its methods) does not. ``evalfmt/npmyaml/`` is le
 ``yaml`` package's parser, kept close to its source so that it can be compared line by line.
 
 A function that grows past the limit gets a table or small functions with names that say what they do,
-not another branch. The functions listed in :data:`KNOWN` are over the rules today and being rewritten
-(the check kinds moving to one spec table; the readers and writers of formats/): each is listed at its
-figure of today, and the list only shrinks. A listed function whose figure changes fails the test until
-its entry says the new figure (lower: a function may not grow); one that falls below 20, or is gone,
-fails until its entry is removed. An entry at 25 or less may also leave the list before that, when the
-ten places of the rule have room for it."""
+not another branch. No function is exempt (the list of functions over the rules that the rewrite onto the
+kind specs started from is empty now)."""
 
 from __future__ import annotations
 
@@ -26,16 +22,6 @@ EXEMPT = PACKAGE / "npmyaml"
 LIMIT = 25  # no function above it
 HIGH = 20  # ... and at most MOST_HIGH functions at it or above
 MOST_HIGH = 10
-
-#: ``path:function`` (``Class.method``; ``outer.inner`` for a nested function) -> its figure today
-KNOWN = {
-    "evalfmt/formats/ir_json.py:_report": 22,
-    "evalfmt/formats/terum/reader.py:read_unit": 20,
-    "evalfmt/formats/terum/reader.py:read_suite_entries": 20,
-    "evalfmt/formats/agent_skills/reader.py:read": 20,
-    "evalfmt/formats/agent_skills/reader.py:_read_seed": 20,
-}
-
 
 def figures(path: pathlib.Path, root: pathlib.Path = ROOT) -> list[tuple[str, int]]:
     """``(path:function, complexity)`` of every function, method and nested function of one module."""
@@ -55,27 +41,17 @@ def measured(package: pathlib.Path = PACKAGE, exempt: pathlib.Path = EXEMPT) -> 
     return out
 
 
-def breaches(found: dict[str, int], known: dict[str, int]) -> list[str]:
-    """What breaks the rules: a function not listed in ``known`` above LIMIT, more than MOST_HIGH unlisted
-    functions at HIGH or more, and a listed one whose figure is not its entry's."""
-    out = [f"{name} ({cc}) is above {LIMIT}" for name, cc in sorted(found.items())
-           if cc > LIMIT and name not in known]
-    high = sorted(f"{name} ({cc})" for name, cc in found.items() if cc >= HIGH and name not in known)
+def breaches(found: dict[str, int]) -> list[str]:
+    """What breaks the rules: a function above LIMIT, more than MOST_HIGH functions at HIGH or more."""
+    out = [f"{name} ({cc}) is above {LIMIT}" for name, cc in sorted(found.items()) if cc > LIMIT]
+    high = sorted(f"{name} ({cc})" for name, cc in found.items() if cc >= HIGH)
     if len(high) > MOST_HIGH:
         out.append(f"{len(high)} functions at {HIGH} or more, {MOST_HIGH} at most: {', '.join(high)}")
-    for name, was in sorted(known.items()):
-        now = found.get(name)
-        if now is None or now < HIGH:
-            out.append(f"{name} is {'gone' if now is None else f'at {now}'}: remove it from KNOWN")
-        elif now > was:
-            out.append(f"{name} grew from {was} to {now}")
-        elif now < was:
-            out.append(f"{name} is down from {was} to {now}: write {now} in KNOWN")
     return out
 
 
 def test_every_function_keeps_to_the_rules():
-    assert breaches(measured(), KNOWN) == []
+    assert breaches(measured()) == []
 
 
 def test_the_measure_sees_a_complex_function(tmp_path):
@@ -92,23 +68,12 @@ def test_the_measure_sees_a_complex_function(tmp_path):
     found = measured(pkg, pkg / "exempt")
     assert {n: cc for n, cc in found.items() if cc > 1} == {"pkg/m.py:f": LIMIT + 2, "pkg/m.py:C.g": HIGH,
                                                              "pkg/m.py:outer.h": HIGH}
-    assert breaches(found, {}) == [f"pkg/m.py:f ({LIMIT + 2}) is above {LIMIT}"]
-    assert breaches(found, {"pkg/m.py:f": LIMIT + 2}) == []
+    assert breaches(found) == [f"pkg/m.py:f ({LIMIT + 2}) is above {LIMIT}"]
 
 
 def test_the_rule_counts_the_functions_at_20_or_more():
-    """Ten functions at 20 or more are allowed, an eleventh is not; a listed one counts apart."""
+    """Ten functions at 20 or more are allowed, an eleventh is not."""
     found = {f"m.py:f{i}": HIGH for i in range(MOST_HIGH)}
-    assert breaches(found, {}) == []
+    assert breaches(found) == []
     found["m.py:g"] = HIGH
-    assert len(breaches(found, {})) == 1
-    assert breaches(found, {"m.py:g": HIGH}) == []
-
-
-def test_the_known_list_only_shrinks():
-    found = {"m.py:big": 30, "m.py:smaller": 19}
-    assert breaches(found, {"m.py:big": 30}) == []
-    assert breaches(found, {"m.py:big": 28}) == ["m.py:big grew from 28 to 30"]
-    assert breaches(found, {"m.py:big": 31}) == ["m.py:big is down from 31 to 30: write 30 in KNOWN"]
-    assert breaches(found, {"m.py:big": 30, "m.py:smaller": 21}) == ["m.py:smaller is at 19: remove it from KNOWN"]
-    assert breaches(found, {"m.py:big": 30, "m.py:gone": 21}) == ["m.py:gone is gone: remove it from KNOWN"]
+    assert len(breaches(found)) == 1
