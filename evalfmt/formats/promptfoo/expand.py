@@ -34,7 +34,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Iterator
 
 from ... import js
@@ -42,11 +42,18 @@ from .files import Files, FilesError, Outside
 from .loader import YamlDate
 from .template import LIMIT, Budget, Unrenderable, js_string, render
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ... import ir
+    from .. import Reporter
+
 _JS_EXT = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx")
 _PROMPT_EXT = (".cjs", ".cts", ".j2", ".js", ".json", ".jsonl", ".md", ".mjs", ".mts", ".py", ".ts", ".txt",
                ".yml", ".yaml")
 _EXEC_EXT = (".sh", ".bash", ".exe", ".bat", ".cmd", ".ps1", ".rb", ".pl")
 _RESOLVE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+
+#: a place in a document: the keys and indices from its root (as a reporter takes it)
+Where = tuple[str | int, ...]
 
 
 class TestUnrenderable(Unrenderable):
@@ -61,7 +68,7 @@ class ConfigError(Exception):
     """What makes promptfoo stop before running (a missing prompt file, a tests file it cannot read):
     ``where`` is the config path of the offending value."""
 
-    def __init__(self, message: str, where: tuple = ()):
+    def __init__(self, message: str, where: Where = ()):
         super().__init__(message)
         self.where = where
 
@@ -85,10 +92,10 @@ class Prompt:
 class Test:
     """One test before expansion: its mapping as promptfoo holds it after reading, and where it was read."""
 
-    data: dict
+    data: dict[str, Any]
     #: the reporter of the file it was read from, and the path to it there
-    where: tuple = ()
-    reporter: Any = None
+    where: Where = ()
+    reporter: Reporter | None = None
     #: 'inline', 'file' (a YAML/JSON tests file), 'rows' (a CSV/JSON/JSONL table), 'scenario', 'empty'
     origin: str = "inline"
     #: the config's tests entry it comes from (index), or the scenario's
@@ -97,6 +104,11 @@ class Test:
     file: str | None = None
     #: not a test promptfoo can run (not a mapping): one case, never rendered (the reader reports it)
     invalid: bool = False
+    #: the IR case the reader made of the test, inline or a tests file's (absent until the reader sets it)
+    case: ir.Case = field(init=False, repr=False, compare=False)
+    #: a scenario's test only, absent until the reader sets it: the scenario's number, the test's number in it, where
+    #: the scenario's config entry is, the reporter of its file, that entry and the scenario's own test
+    scenario: tuple[int, int, Where, Reporter, dict[str, Any], Test] = field(init=False, repr=False, compare=False)
 
 
 @dataclass
@@ -106,11 +118,11 @@ class Run:
     test: Test
     prompt: Prompt
     prompt_index: int
-    vars: dict
+    vars: dict[str, Any]
     combo: int
     combos: int
     #: the assertions promptfoo checks (defaultTest's then the test's)
-    asserts: list
+    asserts: list[Any]
     defaults: bool
     rendered: str | None = None
     why: str | None = None
@@ -125,12 +137,12 @@ class Config:
     path: str
     prompts: list[Prompt] = field(default_factory=list)
     tests: list[Test] = field(default_factory=list)
-    default: dict = field(default_factory=dict)
-    env: dict = field(default_factory=dict)
+    default: dict[str, Any] = field(default_factory=dict)
+    env: dict[str, Any] = field(default_factory=dict)
     #: what every rendering of the config draws from (a hostile config's templates stop, not the reader)
     budget: Budget = field(default_factory=lambda: Budget(20_000_000, 20 * LIMIT))
     #: the prompts some provider runs, by the providers' own ``prompts`` (None: every prompt)
-    provider_prompts: list | None = None
+    provider_prompts: list[Any] | None = None
 
 
 # ------------------------------------------------------------------------------------------ prompts
@@ -199,7 +211,7 @@ def read_prompts(value: Any, base: str, files: Files) -> list[Prompt]:
     return out
 
 
-def _prompt_entries(value: Any) -> list[dict]:
+def _prompt_entries(value: Any) -> list[dict[str, Any]]:
     """The entries of a ``prompts`` value, each ``{raw, label?, id?}``."""
     if isinstance(value, str):
         return [{"raw": value}]
@@ -210,9 +222,9 @@ def _prompt_entries(value: Any) -> list[dict]:
     raise ConfigError(f"'prompts' must be a string, a list or a mapping of prompts, not {_js(value)}", ("prompts",))
 
 
-def _listed_prompts(value: list) -> list[dict]:
+def _listed_prompts(value: list[Any]) -> list[dict[str, Any]]:
     """A list of prompts: strings (each once) and objects with ``raw`` or ``id`` (and ``label`` or ``id``)."""
-    entries: list[dict] = []
+    entries: list[dict[str, Any]] = []
     seen: set[str] = set()
     for item in value:
         if isinstance(item, str):
@@ -230,7 +242,7 @@ def _listed_prompts(value: list) -> list[dict]:
     return entries
 
 
-def _process(entry: dict, base: str, files: Files, depth: int) -> list[Prompt]:
+def _process(entry: dict[str, Any], base: str, files: Files, depth: int) -> list[Prompt]:
     raw: str = entry["raw"]
     label = entry.get("label") if isinstance(entry.get("label"), str) else None
     pid = entry.get("id") if isinstance(entry.get("id"), str) else None
@@ -382,7 +394,7 @@ def runtime_source(entry: str) -> str | None:
     return None
 
 
-def csv_rows(text: str) -> list[dict]:
+def csv_rows(text: str) -> list[dict[str, str]]:
     """A CSV file's rows as promptfoo's csv-parse gives them (the first line names the columns). A field may
     be as long as the file (which the size limit bounds): csv-parse has no limit of its own."""
     if text.startswith("\ufeff"):
@@ -408,7 +420,7 @@ def csv_rows(text: str) -> list[dict]:
     return out
 
 
-def test_from_row(row: dict) -> dict:
+def test_from_row(row: dict[str, Any]) -> dict[str, Any]:
     """promptfoo's ``testCaseFromCsvRow``: a CSV row as a test."""
     test = _Row()
     for key, value in ((k.strip(), v) for k, v in row.items()):
@@ -420,11 +432,11 @@ def test_from_row(row: dict) -> dict:
 class _Row:
     """A CSV row being read as a test: its vars, assertions, options, metadata and test keys."""
 
-    vars: dict = field(default_factory=dict)
-    asserts: list = field(default_factory=list)
-    options: dict = field(default_factory=dict)
-    metadata: dict = field(default_factory=dict)
-    out: dict = field(default_factory=dict)
+    vars: dict[str, Any] = field(default_factory=dict)
+    asserts: list[dict[str, Any]] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    out: dict[str, Any] = field(default_factory=dict)
     metric: str | None = None
     threshold: float | int | None = None
 
@@ -449,11 +461,11 @@ class _Row:
         elif value.strip():
             self.metadata[mkey] = value
 
-    def test(self) -> dict:
+    def test(self) -> dict[str, Any]:
         for a in self.asserts:
             if self.metric is not None:
                 a["metric"] = self.metric
-        test: dict = {"vars": self.vars, "assert": self.asserts, "options": self.options}
+        test: dict[str, Any] = {"vars": self.vars, "assert": self.asserts, "options": self.options}
         if self.out.get("description"):
             test["description"] = self.out["description"]
         if self.out.get("providerOutput"):
@@ -513,7 +525,7 @@ _TYPED = re.compile(rf"(not-)?({'|'.join(re.escape(t) for t in BASE_TYPES)})"
                     r"(?:\((\d+(?:\.\d+)?)\))?(?::([\s\S]*))?")
 
 
-def assertion_from_string(expected: str) -> dict:
+def assertion_from_string(expected: str) -> dict[str, Any]:
     """promptfoo's ``assertionFromString``: an ``__expected`` cell as an assertion."""
     code = _code_file(expected) if expected.startswith("file://") else _prefixed(expected)
     if code is not None:
@@ -522,14 +534,14 @@ def assertion_from_string(expected: str) -> dict:
     if m is None:
         return {"type": "equals", "value": expected}
     neg, typ, thr, value = m.groups()
-    out: dict = {"type": ("not-" if neg else "") + typ, **_cell_value(typ, value)}
+    out: dict[str, Any] = {"type": ("not-" if neg else "") + typ, **_cell_value(typ, value)}
     if typ in _THRESHOLD_TYPES:
         t = _finite(thr)
         out["threshold"] = t if t is not None else (0.8 if typ == "similar" else 0.75)
     return out
 
 
-def _code_file(expected: str) -> dict | None:
+def _code_file(expected: str) -> dict[str, str] | None:
     """``file://`` a JavaScript file (the whole cell its value) or a Python one (its path, function too)."""
     if expected[7:].endswith(_JS_EXT):
         return {"type": "javascript", "value": expected.strip()}
@@ -538,7 +550,7 @@ def _code_file(expected: str) -> dict | None:
     return None
 
 
-def _prefixed(expected: str) -> dict | None:
+def _prefixed(expected: str) -> dict[str, str] | None:
     """A cell starting ``javascript:``, ``fn:``, ``eval:``, ``grade:``, ``llm-rubric:`` or ``python:``."""
     for prefix, (typ, trim) in _PREFIXES.items():
         if expected.startswith(prefix):
@@ -547,7 +559,7 @@ def _prefixed(expected: str) -> dict | None:
     return None
 
 
-def _cell_value(typ: str, value: str | None) -> dict:
+def _cell_value(typ: str, value: str | None) -> dict[str, Any]:
     """The ``value`` of a typed cell: a list type's comma-separated values, a JSON type's text as written,
     another's trimmed (none without ``:``)."""
     if value is None:
@@ -596,11 +608,11 @@ def _comma_values(value: str) -> list[str]:
 # ---------------------------------------------------------------------------------------- expansion
 
 
-def combinations(vars_: dict, base: str, files: Files, limit: int = MAX_RUNS) -> list[dict]:
+def combinations(vars_: dict[str, Any], base: str, files: Files, limit: int = MAX_RUNS) -> list[dict[str, Any]]:
     """promptfoo's ``generateVarCombinations``: one mapping per choice of a value of each list var (a list
     whose first item is not a string, an empty one too, is one value) and of each file a ``file://`` var's
     glob names; :class:`ConfigError` past ``limit`` combinations."""
-    combos: list[dict] = [{}]
+    combos: list[dict[str, Any]] = [{}]
     for key, value in vars_.items():
         if isinstance(value, str) and value.startswith("file://"):
             pattern = value[len("file://"):]
@@ -610,7 +622,7 @@ def combinations(vars_: dict, base: str, files: Files, limit: int = MAX_RUNS) ->
                 raise ConfigError(f"the var '{key}': {exc}") from None
             if not found:
                 raise ConfigError(f"no file found for var '{key}' at '{pattern}' (promptfoo stops here)")
-            values: list = [f"file://{p}" for p in found]
+            values: list[Any] = [f"file://{p}" for p in found]
         elif isinstance(value, list) and value and isinstance(value[0], str) and not isinstance(value[0], YamlDate):
             values = value
         else:
@@ -622,7 +634,7 @@ def combinations(vars_: dict, base: str, files: Files, limit: int = MAX_RUNS) ->
     return combos
 
 
-def resolve_between(vars_: dict) -> None:
+def resolve_between(vars_: dict[str, Any]) -> None:
     """promptfoo's ``resolveVariables``: a ``{{ name }}`` in a string var replaced by that var (the first
     one of each var per pass, at most 5 passes)."""
     for _ in range(5):
@@ -643,7 +655,7 @@ def resolve_between(vars_: dict) -> None:
             return
 
 
-def _js_replacement(rep: str, subject: str, m: re.Match) -> str:
+def _js_replacement(rep: str, subject: str, m: re.Match[str]) -> str:
     """``String.prototype.replace``'s replacement patterns (``$$``, ``$&``, ``$```, ``$'``)."""
     if "$" not in rep:
         return rep
@@ -651,7 +663,7 @@ def _js_replacement(rep: str, subject: str, m: re.Match) -> str:
                                             "'": subject[m.end():]}[x.group(1)], rep)
 
 
-def load_var_files(vars_: dict, base: str, files: Files) -> None:
+def load_var_files(vars_: dict[str, Any], base: str, files: Files) -> None:
     """``file://`` vars as ``renderPrompt`` loads them: text trimmed, YAML as its JSON; :class:`Unrenderable`
     for what promptfoo computes (scripts) or encodes (images, PDFs)."""
     for key, value in list(vars_.items()):
@@ -678,7 +690,7 @@ def load_var_files(vars_: dict, base: str, files: Files) -> None:
             raise TestUnrenderable(f"the var '{key}': its file '{rel}' cannot be read") from None
 
 
-def render_prompt(prompt: Prompt, vars_: dict, base: str, files: Files, env: dict,
+def render_prompt(prompt: Prompt, vars_: dict[str, Any], base: str, files: Files, env: dict[str, Any],
                   prefix: str = "", suffix: str = "", budget: Budget | None = None) -> str:
     """The text promptfoo sends for ``prompt`` with ``vars_`` (``renderPrompt``); :class:`Unrenderable`."""
     if prompt.why:
@@ -722,7 +734,7 @@ def _without_dates(value: Any) -> Any:
     return value
 
 
-def _render_object(obj: Any, vars_: dict, env: dict, budget: Budget | None) -> Any:
+def _render_object(obj: Any, vars_: dict[str, Any], env: dict[str, Any], budget: Budget | None) -> Any:
     if isinstance(obj, str):
         return render(obj, vars_, env, budget)
     if isinstance(obj, list):
@@ -856,7 +868,7 @@ def _outputs_and_tags(text: str) -> list[str]:
     return names
 
 
-def _refers_undefined(template: str, vars_: dict) -> bool:
+def _refers_undefined(template: str, vars_: dict[str, Any]) -> bool:
     for name in template_vars(template):
         m = re.match(r"[A-Za-z_]\w*", name)
         if m and m.group(0) != "env" and m.group(0) not in vars_:
@@ -881,11 +893,11 @@ def _allowed(prompt: Prompt, refs: Any) -> bool:
     return not isinstance(refs, list) or any(prompt_ref_matches(r, prompt) for r in refs)
 
 
-def provider_prompts(providers: Any) -> list | None:
+def provider_prompts(providers: Any) -> list[Any] | None:
     """The prompts some provider runs (``prompts`` of each provider; None when one runs every prompt)."""
     if not isinstance(providers, list) or not providers:
         return None
-    refs: list = []
+    refs: list[Any] = []
     for p in providers:
         if not (isinstance(p, dict) and isinstance(p.get("prompts"), list)):
             return None
@@ -914,7 +926,8 @@ def runs(config: Config, base: str, files: Files) -> Iterator[Run]:
             yield run
 
 
-def _test_runs(config: Config, test: Test, prompts: list, base: str, files: Files, room: int) -> Iterator[Run]:
+def _test_runs(config: Config, test: Test, prompts: list[tuple[int, Prompt]], base: str, files: Files,
+               room: int) -> Iterator[Run]:
     """The runs of one test: each var combination times each prompt it allows."""
     default = config.default
     data = test.data
@@ -948,11 +961,11 @@ def _test_runs(config: Config, test: Test, prompts: list, base: str, files: File
             yield run
 
 
-def _dict(v: Any) -> dict:
+def _dict(v: Any) -> dict[str, Any]:
     return v if isinstance(v, dict) else {}
 
 
-def _list(v: Any) -> list:
+def _list(v: Any) -> list[Any]:
     return v if isinstance(v, list) else []
 
 

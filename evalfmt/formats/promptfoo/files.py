@@ -21,7 +21,7 @@ import os
 import re
 from typing import Any
 
-from ...fsview import View
+from ...fsview import Entry, View
 from ...guard import contains
 from ...load import read_text
 from ...paths import repository
@@ -143,7 +143,7 @@ class Files:
             if len(found) > MAX_MATCHES:
                 raise GlobTooLarge(f"a glob that names more than {MAX_MATCHES} files")
 
-    def _entries(self, folder: str, budget: list[int]) -> list:
+    def _entries(self, folder: str, budget: list[int]) -> list[Entry]:
         budget[0] -= 1
         if budget[0] < 0:
             raise GlobTooLarge(f"a glob that lists more than {MAX_FOLDERS} folders")

@@ -21,7 +21,7 @@ import functools
 import inspect
 import math
 import re
-from typing import Any
+from typing import Any, TypeVar
 from collections.abc import Callable
 
 from ... import js
@@ -75,7 +75,10 @@ def spend(steps: int = 1, chars: int = 0) -> None:
         budget.spend(steps, chars)
 
 
-def sized(value: Any) -> Any:
+_T = TypeVar("_T")
+
+
+def sized(value: _T) -> _T:
     """``value``, a value just built, when it is within :data:`LIMIT` characters or items (charged to the
     budget); Unrenderable otherwise."""
     if isinstance(value, (str, list, dict)):
@@ -88,14 +91,14 @@ def sized(value: Any) -> Any:
 # ------------------------------------------------------------------------------------------- values
 
 
-class JsArray(list):
+class JsArray(list[Any]):
     """A JavaScript array: true even when empty."""
 
     def __bool__(self) -> bool:
         return True
 
 
-class JsObject(dict):
+class JsObject(dict[str, Any]):
     """A JavaScript object: true even when empty."""
 
     def __bool__(self) -> bool:
@@ -240,7 +243,7 @@ def _string_member(s: str, key: Any) -> Any:
     return JsMethod(k) if k in _STRING_METHODS | _OBJECT_METHODS else UNDEFINED
 
 
-def iterate(value: Any, names: int, body: int = 0) -> list:
+def iterate(value: Any, names: int, body: int = 0) -> list[Any]:
     """What ``{% for a in value %}`` (``names`` 1) or ``{% for a, b in value %}`` iterates (nunjucks' compiled
     loop): the items of an array, the characters of a string; with several names, each item's ``[0]``,
     ``[1]``... or an object's keys and values; nothing for anything else. ``body``: the characters of text the
@@ -251,7 +254,7 @@ def iterate(value: Any, names: int, body: int = 0) -> list:
     if isinstance(v, SafeString):  # (fromIterator: Array.from, through String's iterator)
         v = list(v.val)
     if isinstance(v, str):
-        items: list = list(v) if names == 1 else [(str(i), c, *[UNDEFINED] * (names - 2)) for i, c in enumerate(v)]
+        items: list[Any] = list(v) if names == 1 else [(str(i), c, *[UNDEFINED] * (names - 2)) for i, c in enumerate(v)]
     elif isinstance(v, list):
         if names > 1 and any(x is None or undefined(x) for x in v):
             raise Unrenderable("a '{% for a, b %}' over a list holding null (nunjucks stops with an error)")
@@ -308,7 +311,7 @@ def _text(name: str, value: Any, default: Any = "") -> str:
     return str(v)
 
 
-def _kept(original: Any, text: str) -> Any:
+def _kept(original: Any, text: str) -> str | SafeString:
     """``copySafeness(original, text)``: a SafeString when ``original`` is one, else the text."""
     return SafeString(text) if isinstance(original, SafeString) else text
 
@@ -322,12 +325,12 @@ def _abs(v: Any) -> Any:
     return jsops.number(abs(jsops.to_number(v)))
 
 
-def _batch(arr: Any, linecount: Any = UNDEFINED, fill: Any = UNDEFINED) -> list:
+def _batch(arr: Any, linecount: Any = UNDEFINED, fill: Any = UNDEFINED) -> list[list[Any]]:
     if arr is None or arr is UNDEFINED:
         raise _fail("batch", arr)
     items = _indexed(arr)
-    res: list = []
-    tmp: list = []
+    res: list[list[Any]] = []
+    tmp: list[Any] = []
     for i, x in enumerate(items):
         if tmp and jsops.strict_equals(jsops.arith("%", i, linecount), 0):
             res.append(tmp)
@@ -343,7 +346,7 @@ def _batch(arr: Any, linecount: Any = UNDEFINED, fill: Any = UNDEFINED) -> list:
     return res
 
 
-def _indexed(arr: Any) -> list:
+def _indexed(arr: Any) -> list[Any]:
     """``arr[0] .. arr[arr.length - 1]`` (a loop up to a length, as nunjucks' filters loop)."""
     n = member(arr, "length")
     if not isinstance(n, int) or isinstance(n, bool):
@@ -377,7 +380,7 @@ def _sort_key(cmp: Callable[[Any, Any], int]) -> Any:
     return functools.cmp_to_key(cmp)
 
 
-def _dictsort(val: Any, case_sensitive: Any = False, by: Any = UNDEFINED) -> list:
+def _dictsort(val: Any, case_sensitive: Any = False, by: Any = UNDEFINED) -> list[JsArray]:
     if not isinstance(val, dict):
         raise _fail("dictsort", val)
     if by is UNDEFINED or by == "key":
@@ -463,17 +466,17 @@ def _attr_getter(attr: Any) -> Callable[[Any], Any]:
     return get
 
 
-def _groupby(arr: Any, attr: Any) -> dict:
+def _groupby(arr: Any, attr: Any) -> dict[str, Any]:
     if arr is None or arr is UNDEFINED:
         raise _fail("groupby", arr)
     get = _attr_getter(attr)
-    out: dict = {}
+    out: dict[str, JsArray] = {}
     for x in (list(arr) if isinstance(arr, (list, str)) else []):
         out.setdefault(jsops.to_string(norm(get(x))), JsArray()).append(x)
     return JsObject(out)
 
 
-def _indent(s: Any, width: Any = UNDEFINED, indentfirst: Any = False) -> str:
+def _indent(s: Any, width: Any = UNDEFINED, indentfirst: Any = False) -> str | SafeString:
     if _normalize(s, "") == "":
         return ""
     t = _text("indent", s)
@@ -506,7 +509,7 @@ def _length(val: Any) -> Any:
     return UNDEFINED
 
 
-def _list(val: Any) -> list:
+def _list(val: Any) -> list[Any]:
     if isinstance(val, str):
         return JsArray(val)
     if isinstance(val, dict):
@@ -534,8 +537,8 @@ def _nl2br(s: Any) -> Any:
     return _kept(s, re.sub(r"\r\n|\n", "<br />\n", _text("nl2br", s)))
 
 
-def _select(expected: bool) -> Callable[..., list]:
-    def f(arr: Any, test: Any = "truthy", second: Any = UNDEFINED) -> list:
+def _select(expected: bool) -> Callable[..., list[Any]]:
+    def f(arr: Any, test: Any = "truthy", second: Any = UNDEFINED) -> list[Any]:
         fn = TESTS.get(test) if isinstance(test, str) else None
         if fn is None:
             raise Unrenderable(f"the test '{jsops.to_string(norm(test))}' (not one of nunjucks' tests)")
@@ -547,8 +550,8 @@ def _select(expected: bool) -> Callable[..., list]:
     return f
 
 
-def _selectattr(expected: bool) -> Callable[..., list]:
-    def f(arr: Any, attr: Any = UNDEFINED) -> list:
+def _selectattr(expected: bool) -> Callable[..., list[Any]]:
+    def f(arr: Any, attr: Any = UNDEFINED) -> list[Any]:
         if not isinstance(arr, list):
             raise _fail("selectattr" if expected else "rejectattr", arr)
         spend(len(arr))
@@ -601,7 +604,7 @@ def _round(val: Any, precision: Any = 0, method: Any = "common") -> Any:
     return jsops.arith("/", r, factor)
 
 
-def _slice(arr: Any, slices: Any = UNDEFINED, fill: Any = UNDEFINED) -> list:
+def _slice(arr: Any, slices: Any = UNDEFINED, fill: Any = UNDEFINED) -> list[Any]:
     if not isinstance(arr, list):
         raise Unrenderable("the filter 'slice' on something other than a list")
     n = jsops.to_number(slices)
@@ -621,7 +624,7 @@ def _slice(arr: Any, slices: Any = UNDEFINED, fill: Any = UNDEFINED) -> list:
     return JsArray(res)
 
 
-def _sort(arr: Any, reverse: Any = False, case_sensitive: Any = False, attribute: Any = UNDEFINED) -> list:
+def _sort(arr: Any, reverse: Any = False, case_sensitive: Any = False, attribute: Any = UNDEFINED) -> list[Any]:
     items = _indexed(arr) if arr is not None and arr is not UNDEFINED else []
     get = _attr_getter(attribute) if jsops.to_boolean(attribute) else (lambda v: v)
     rev = jsops.to_boolean(reverse)
@@ -885,7 +888,7 @@ TESTS: dict[str, Callable[..., bool]] = {name: _test(fn) for name, fn in _TEST_F
 # ------------------------------------------------------------------------------------------ globals
 
 
-def js_range(start: Any = UNDEFINED, stop: Any = UNDEFINED, step: Any = UNDEFINED) -> list:
+def js_range(start: Any = UNDEFINED, stop: Any = UNDEFINED, step: Any = UNDEFINED) -> list[Any]:
     """nunjucks' ``range(start, stop, step)``: an array (at most :data:`LIMIT` numbers)."""
     start, stop, step = norm(start), norm(stop), norm(step)
     if stop is UNDEFINED:

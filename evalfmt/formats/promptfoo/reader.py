@@ -18,7 +18,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 from collections.abc import Callable
 
 from ... import ir
@@ -31,6 +31,7 @@ from . import expand as ex
 from .files import Files, FilesError, Outside
 from .kinds import DEFAULT_PROVIDER, NAME
 from .loader import load_file
+from .template import js_string
 
 VALUE_KEYS = ("type", "value", "weight")
 _GLOB_CHARS = re.compile(r"[*?\[]")
@@ -47,9 +48,9 @@ class _Reading:
     fs: View
     prompt_var: str | None = None
     #: var names some prompt template names
-    used: set = field(default_factory=set)
+    used: set[str] = field(default_factory=set)
     #: the features not rendered that were reported (each once per config)
-    warned: set = field(default_factory=set)
+    warned: set[str] = field(default_factory=set)
 
 
 def read(path: str, *, fs: View = DISK) -> ReadResult:
@@ -83,7 +84,7 @@ def read(path: str, *, fs: View = DISK) -> ReadResult:
     return result
 
 
-def _read_description(r: Reporter, evalset: ir.EvalSet, data: dict) -> None:
+def _read_description(r: Reporter, evalset: ir.EvalSet, data: dict[str, Any]) -> None:
     if "description" not in data:
         return
     if isinstance(data["description"], str):
@@ -96,7 +97,7 @@ def _read_description(r: Reporter, evalset: ir.EvalSet, data: dict) -> None:
 class _Config:
     """A config read as promptfoo expands it (see the module docstring)."""
 
-    def __init__(self, r: Reporter, evalset: ir.EvalSet, data: dict, fs: View):
+    def __init__(self, r: Reporter, evalset: ir.EvalSet, data: dict[str, Any], fs: View):
         self.r = r
         self.evalset = evalset
         self.data = data
@@ -139,7 +140,7 @@ class _Config:
         evalset, r = self.evalset, self.r
         if default is None:
             return
-        at: tuple = ("defaultTest",)
+        at: ex.Where = ("defaultTest",)
         rep = r
         if isinstance(default, str) and default.startswith("file://"):
             evalset.hints["default_ref"] = default
@@ -161,7 +162,7 @@ class _Config:
         if rep is r:
             self._default_kept(default, rest)
 
-    def _default_asserts(self, asserts: Any, rep: Reporter, at: tuple, rest: dict) -> None:
+    def _default_asserts(self, asserts: Any, rep: Reporter, at: ex.Where, rest: dict[str, Any]) -> None:
         """``defaultTest.assert``: the set's checks (a value that is no list stays in ``rest``)."""
         if isinstance(asserts, list):
             self.evalset.checks = [c for i, a in enumerate(asserts) for c in read_assertion(rep, a, at + ("assert", i))]
@@ -169,7 +170,7 @@ class _Config:
         rep.add("EV102", f"'defaultTest.assert' must be a list, not a {type_name(asserts)}", *at, "assert")
         rest["assert"] = asserts
 
-    def _default_kept(self, default: dict, rest: dict) -> None:
+    def _default_kept(self, default: dict[str, Any], rest: dict[str, Any]) -> None:
         """What writing an inline ``defaultTest`` back needs: its vars and key order (hints), its other keys."""
         evalset = self.evalset
         if "vars" in default:
@@ -178,7 +179,7 @@ class _Config:
         if rest:
             evalset.extra["defaultTest"] = rest
 
-    def _open(self, rel: str, at: tuple, what: str) -> Reporter | None:
+    def _open(self, rel: str, at: ex.Where, what: str) -> Reporter | None:
         path = os.path.join(self.base, rel)
         if not self.fs.isfile(path):
             self.r.add("EV107", f"{what} '{rel}' does not exist: promptfoo stops here", *at)
@@ -214,7 +215,7 @@ class _Config:
                     self._scenario_test(item, t, (idx, n), at + ("config", d), rep)
                     n += 1
 
-    def _scenario_entries(self, scenarios: Any) -> list[tuple[Any, Reporter, tuple]]:
+    def _scenario_entries(self, scenarios: Any) -> list[tuple[Any, Reporter, ex.Where]]:
         """Each scenario with the reporter of the file holding it and where it is there (promptfoo's
         ``maybeLoadFromExternalFile`` of the list or of each entry, then ``flat()``)."""
         if isinstance(scenarios, str) and scenarios.startswith("file://"):
@@ -222,7 +223,7 @@ class _Config:
         if not isinstance(scenarios, list):
             self.r.add("EV102", f"'scenarios' must be a list of scenarios, not a {type_name(scenarios)}", "scenarios")
             return []
-        out: list[tuple[Any, Reporter, tuple]] = []
+        out: list[tuple[Any, Reporter, ex.Where]] = []
         for s, entry in enumerate(scenarios):
             if isinstance(entry, str) and entry.startswith("file://"):
                 out.extend(x for sub in self._open_all(entry, ("scenarios", s), "scenarios file") for x in _items(sub))
@@ -230,7 +231,7 @@ class _Config:
                 out.append((entry, self.r, ("scenarios", s)))
         return out
 
-    def _scenario_tests(self, tests: Any, rep: Reporter, at: tuple) -> list[ex.Test] | None:
+    def _scenario_tests(self, tests: Any, rep: Reporter, at: ex.Where) -> list[ex.Test] | None:
         """A scenario's tests, read as a config's ``tests`` list is (None: not a list of tests)."""
         if tests is None:
             return [ex.Test({}, at, rep)]
@@ -248,19 +249,20 @@ class _Config:
         _read_config_tests(sub_reading, tests, at + ("tests",), rep)
         return sub_reading.config.tests
 
-    def _scenario_test(self, item: dict, t: ex.Test, number: tuple[int, int], where: tuple, rep: Reporter) -> None:
+    def _scenario_test(self, item: dict[str, Any], t: ex.Test, number: tuple[int, int], where: ex.Where,
+                       rep: Reporter) -> None:
         merged = {**item, **t.data,
                   "vars": {**_dict(item.get("vars")), **_dict(t.data.get("vars"))},
                   "options": {**_dict(item.get("options")), **_dict(t.data.get("options"))},
                   "assert": [*_list(item.get("assert")), *_list(t.data.get("assert"))]}
         test = ex.Test(merged, t.where, t.reporter, "scenario", number[0], t.file)
-        test.scenario = (number[0], number[1], where, rep, item, t)  # type: ignore[attr-defined]
+        test.scenario = (number[0], number[1], where, rep, item, t)
         self.config.tests.append(test)
         for v in merged["vars"].values():
             if isinstance(v, str):
                 self.reading.used.update(_root_names(v))
 
-    def _open_all(self, ref: str, at: tuple, what: str) -> list[Reporter]:
+    def _open_all(self, ref: str, at: ex.Where, what: str) -> list[Reporter]:
         """The files a ``file://`` reference (or glob) names, opened (what is missing or outside reported)."""
         rel = ref[len("file://"):]
         if not _GLOB_CHARS.search(rel) and "{" not in rel:
@@ -364,13 +366,13 @@ class _Config:
             return self._scenario_case(test)
         if test.origin == "rows":
             return self._row_case(test)
-        case = test.case  # type: ignore[attr-defined]
+        case = test.case
         return case
 
     def _scenario_case(self, test: ex.Test) -> ir.Case:
         """A scenario's config entry times one of its tests: both their assertions, the vars no prompt names."""
         r = test.reporter or self.r
-        s, n, where, rep, item, own = test.scenario  # type: ignore[attr-defined]
+        s, n, where, rep, item, own = test.scenario
         data = test.data
         case = ir.Case(name=data["description"] if isinstance(data.get("description"), str) and
                        data["description"].strip() else f"scenario-{s + 1}-{n + 1}", span=rep.span(*where),
@@ -401,7 +403,7 @@ class _Config:
             return
         self.reading.warned.add(why)
         r = self.r
-        at: tuple = ("prompts", run.prompt.entry) if _has(self.data, ("prompts", run.prompt.entry)) else \
+        at: ex.Where = ("prompts", run.prompt.entry) if _has(self.data, ("prompts", run.prompt.entry)) else \
             ("prompts",) if "prompts" in self.data else ()
         if run.at_test and run.test.reporter is not None:
             r, at = run.test.reporter, run.test.where
@@ -411,7 +413,7 @@ class _Config:
                                                "(see docs/promptfoo.md)", *at, severity="warning")
 
 
-def _refusal(cfg: _Config, r: Reporter, exc: FilesError, message: str, at: tuple) -> None:
+def _refusal(cfg: _Config, r: Reporter, exc: FilesError, message: str, at: ex.Where) -> None:
     """A file the config names that is not read, reported where it is named (EV106 when it is outside the
     repository, once: not again among the refusals reported at the end)."""
     if isinstance(exc, Outside):
@@ -419,7 +421,7 @@ def _refusal(cfg: _Config, r: Reporter, exc: FilesError, message: str, at: tuple
     r.add("EV106" if isinstance(exc, Outside) else "EV103", message, *at, severity="warning")
 
 
-def _items(sub: Reporter) -> list[tuple[Any, Reporter, tuple]]:
+def _items(sub: Reporter) -> list[tuple[Any, Reporter, ex.Where]]:
     """The entries of a file holding a list (each with its place), or the file's one mapping."""
     data = sub.loaded.data
     if isinstance(data, list):
@@ -427,7 +429,7 @@ def _items(sub: Reporter) -> list[tuple[Any, Reporter, tuple]]:
     return [(data, sub, ())]
 
 
-def _has(data: Any, path: tuple) -> bool:
+def _has(data: Any, path: tuple[Any, ...]) -> bool:
     node = data
     for p in path:
         if isinstance(node, dict) and p in node or isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
@@ -437,16 +439,16 @@ def _has(data: Any, path: tuple) -> bool:
     return True
 
 
-def _dict(v: Any) -> dict:
+def _dict(v: Any) -> dict[str, Any]:
     return v if isinstance(v, dict) else {}
 
 
-def _list(v: Any) -> list:
+def _list(v: Any) -> list[Any]:
     return v if isinstance(v, list) else []
 
 
 def _short(value: Any) -> str:
-    text = ex.js_string(value)
+    text = js_string(value)
     if text.startswith("file://"):
         text = text[len("file://"):]
     text = " ".join(text.split())
@@ -487,7 +489,7 @@ def chat_text(value: ir.Input | None) -> str | None:
 # ------------------------------------------------------------------------------------------- tests
 
 
-def _read_config_tests(cfg: _Config, tests: Any, at: tuple = ("tests",), rep: Reporter | None = None) -> None:
+def _read_config_tests(cfg: _Config, tests: Any, at: ex.Where = ("tests",), rep: Reporter | None = None) -> None:
     """A config's ``tests``: inline tests, ``file://`` references (globs too), tables, or a list of them."""
     r = rep or cfg.r
     evalset = cfg.evalset
@@ -515,13 +517,24 @@ def _read_config_tests(cfg: _Config, tests: Any, at: tuple = ("tests",), rep: Re
         evalset.hints["tests_layout"] = layout
     if not isinstance(tests, list):
         evalset.hints["tests_string"] = True
-    own = [t.case for t in cfg.config.tests if t.origin in ("inline", "file")]  # type: ignore[attr-defined]
+    own = [t.case for t in cfg.config.tests if t.origin in ("inline", "file")]
     for n, case in enumerate(own):  # promptfoo numbers tests across all their files
         if case.hints.get("no_description"):
             case.name = f"test-{n + 1}"
 
 
-def _tests_entry(cfg: _Config, entry: Any, at: tuple, i: int, r: Reporter) -> dict:
+class _LayoutEntry(TypedDict, total=False):
+    """What the writer's ``tests_layout`` hint keeps of one entry of a config's ``tests``: an inline test, or a
+    reference as written (a path, a glob, a ``{path}`` table) with the number of cases read from it and whether it
+    was resolved."""
+
+    inline: int
+    ref: Any
+    cases: int
+    resolved: bool
+
+
+def _tests_entry(cfg: _Config, entry: Any, at: ex.Where, i: int, r: Reporter) -> _LayoutEntry:
     """One entry of a ``tests`` list: an inline test, a table (``{path}``, CSV, a script), or files of tests;
     what the writer's layout keeps of it."""
     if isinstance(entry, dict) and isinstance(entry.get("path"), str):
@@ -534,12 +547,12 @@ def _tests_entry(cfg: _Config, entry: Any, at: tuple, i: int, r: Reporter) -> di
     valid = isinstance(entry, dict)
     t = ex.Test(_with_vars_files(entry, cfg.base, cfg.files) if valid else {}, at + (i,), r, "inline", i,
                 invalid=not valid)
-    t.case = case  # type: ignore[attr-defined]
+    t.case = case
     cfg.config.tests.append(t)
     return {"inline": 1}
 
 
-def _ref_entry(cfg: _Config, ref: str, at: tuple, r: Reporter, glob_of_files: bool) -> dict:
+def _ref_entry(cfg: _Config, ref: str, at: ex.Where, r: Reporter, glob_of_files: bool) -> _LayoutEntry:
     if not glob_of_files:
         _read_rows(cfg, ref, at, r)
         return {"ref": ref, "cases": 0, "resolved": True}
@@ -558,7 +571,7 @@ def tests_files(cfg: _Config, config: str, ref: str) -> list[str]:
     return [p for p in cfg.files.glob(full) if cfg.fs.isfile(p)]
 
 
-def _read_ref(cfg: _Config, ref: str, at: tuple, r: Reporter) -> list[ir.Case] | None:
+def _read_ref(cfg: _Config, ref: str, at: ex.Where, r: Reporter) -> list[ir.Case] | None:
     """A YAML/JSON/JSONL tests file (or glob of them): each test read as it is."""
     why = ex.runtime_source(ref)
     if why is not None:
@@ -585,7 +598,7 @@ def _read_ref(cfg: _Config, ref: str, at: tuple, r: Reporter) -> list[ir.Case] |
             for k, c in enumerate(sub_cases):
                 t = ex.Test(rows[k] if rows and isinstance(rows[k], dict) else {}, at, r, "file", None,
                             os.path.relpath(target, base))
-                t.case = c  # type: ignore[attr-defined]
+                t.case = c
                 c.hints["variant"] = True  # (a JSONL file is not written back: its reference is)
                 cfg.config.tests.append(t)
             continue
@@ -608,13 +621,13 @@ def _read_ref(cfg: _Config, ref: str, at: tuple, r: Reporter) -> list[ir.Case] |
                                      os.path.dirname(target), cfg.files),
                         (k,) if isinstance(sub.loaded.data, list) else (), sub, "file", None, rel,
                         invalid=not isinstance(data[k], dict))
-            t.case = c  # type: ignore[attr-defined]
+            t.case = c
             cfg.config.tests.append(t)
         out.extend(cases)
     return out
 
 
-def _jsonl(cfg: _Config, target: str, r: Reporter, at: tuple) -> list | None:
+def _jsonl(cfg: _Config, target: str, r: Reporter, at: ex.Where) -> list[Any] | None:
     rows = []
     for n, line in enumerate(cfg.files.text(target).split("\n"), 1):
         if not line.strip():
@@ -627,7 +640,7 @@ def _jsonl(cfg: _Config, target: str, r: Reporter, at: tuple) -> list | None:
     return rows
 
 
-def _resolve_file_values(item: dict, base: str, files: ex.Files) -> dict:
+def _resolve_file_values(item: dict[str, Any], base: str, files: Files) -> dict[str, Any]:
     """``maybeLoadConfigFromExternalFile`` on a test read from a tests file: ``file://`` text and data files
     loaded (not under ``vars``, nor a JavaScript or Python assertion's value)."""
     def walk(v: Any, ctx: str | None) -> Any:
@@ -656,13 +669,13 @@ def _vars_paths(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
 
 
-def _with_vars_files(test: dict, base: str, files: ex.Files) -> dict:
+def _with_vars_files(test: dict[str, Any], base: str, files: Files) -> dict[str, Any]:
     """A test whose ``vars`` name YAML/JSON files (paths or globs): the vars those files hold, merged in order
     (promptfoo's ``readTestFiles``)."""
     value = test.get("vars")
     if not _vars_paths(value):
         return test
-    merged: dict = {}
+    merged: dict[str, Any] = {}
     for pattern in [value] if isinstance(value, str) else list(value or []):  # (file:// names no file there)
         for path in files.glob(os.path.join(base, pattern)):
             try:
@@ -674,7 +687,7 @@ def _with_vars_files(test: dict, base: str, files: ex.Files) -> dict:
     return {**test, "vars": merged}
 
 
-def _read_rows(cfg: _Config, ref: str, at: tuple, r: Reporter) -> None:
+def _read_rows(cfg: _Config, ref: str, at: ex.Where, r: Reporter) -> None:
     """A table of tests (``readStandaloneTestsFile``): CSV rows, or the tests of a JSON/JSONL/YAML file,
     each described ``Row #N`` unless it has a description."""
     why = ex.runtime_source(ref)
@@ -701,7 +714,7 @@ def _read_rows(cfg: _Config, ref: str, at: tuple, r: Reporter) -> None:
     _add_rows(cfg, rows, ref, rel, at, r)
 
 
-def _table_rows(cfg: _Config, path: str, ext: str, r: Reporter, at: tuple) -> list:
+def _table_rows(cfg: _Config, path: str, ext: str, r: Reporter, at: ex.Where) -> list[Any]:
     """The rows of a tests table by its extension: CSV rows and YAML tests as promptfoo makes tests of rows,
     JSON and JSONL tests as they are."""
     if ext == ".csv":
@@ -717,7 +730,7 @@ def _table_rows(cfg: _Config, path: str, ext: str, r: Reporter, at: tuple) -> li
     return rows
 
 
-def _add_rows(cfg: _Config, rows: list, ref: str, rel: str, at: tuple, r: Reporter) -> None:
+def _add_rows(cfg: _Config, rows: list[Any], ref: str, rel: str, at: ex.Where, r: Reporter) -> None:
     """A table's rows as tests, each described ``Row #N`` unless it has a description."""
     for n, row in enumerate(rows):
         if not isinstance(row, dict):
@@ -730,7 +743,7 @@ def _add_rows(cfg: _Config, rows: list, ref: str, rel: str, at: tuple, r: Report
                 cfg.reading.used.update(_root_names(v))
 
 
-def _read_tests(reading: _Reading, r: Reporter, tests: list, at: tuple | None, start: int = 0) -> list[ir.Case]:
+def _read_tests(reading: _Reading, r: Reporter, tests: list[Any], at: ex.Where | None, start: int = 0) -> list[ir.Case]:
     """The tests of a list (in the file ``r`` reads), the first one numbered ``start``; ``at`` None: a
     file holding one test (a mapping)."""
     cases = []
@@ -747,7 +760,7 @@ def _read_tests(reading: _Reading, r: Reporter, tests: list, at: tuple | None, s
     return cases
 
 
-def _read_test(reading: _Reading, r: Reporter, case: ir.Case, test: dict, where: tuple) -> None:
+def _read_test(reading: _Reading, r: Reporter, case: ir.Case, test: dict[str, Any], where: ex.Where) -> None:
     case.hints["key_order"] = list(test)
     desc = test.get("description")
     if isinstance(desc, str) and desc.strip():
@@ -775,7 +788,7 @@ def _read_test(reading: _Reading, r: Reporter, case: ir.Case, test: dict, where:
             case.extra.setdefault(key, value)
 
 
-def _read_vars(reading: _Reading, r: Reporter, case: ir.Case, test: dict, where: tuple) -> None:
+def _read_vars(reading: _Reading, r: Reporter, case: ir.Case, test: dict[str, Any], where: ex.Where) -> None:
     """A test's ``vars``: kept as written (a hint, for writing back); those no prompt names stay in
     ``extra`` (the input holds the others, rendered). In a tests file read alone, the prompt variable
     (``prompt``, or the only one) is the input."""
@@ -809,11 +822,11 @@ def _read_vars(reading: _Reading, r: Reporter, case: ir.Case, test: dict, where:
 class _Assertion:
     """One promptfoo assertion being read: its mapping, its type without ``not-``, where it is."""
 
-    a: dict
+    a: dict[str, Any]
     base: str
     negate: bool
     span: ir.Span
-    extra: dict
+    extra: dict[str, Any]
     weight: Any
     #: common fields a form read from the assertion's own keys (``min_score``, ``negate``)
     common_fields: dict[str, Any] = field(default_factory=dict)
@@ -836,7 +849,7 @@ def _opaque(a: Any, span: ir.Span, typ: str | None = None) -> list[ir.Check]:
     return [ir.Opaque(type=typ, origin=NAME, raw=a, span=span)]
 
 
-def read_assertion(r: Reporter, a: Any, where: tuple) -> list[ir.Check]:
+def read_assertion(r: Reporter, a: Any, where: ex.Where) -> list[ir.Check]:
     """The IR checks for one promptfoo assertion: the reader of its spec's form (:data:`FORM_READERS`), the
     specs of its type (without ``not-``) found in :data:`~evalfmt.ir.kinds.PROMPTFOO_TYPES`; an assertion no
     spec holds, or one its form refuses, is kept opaque."""

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from collections.abc import Callable
 
 from ...js import UNDEFINED
 from . import jsops
@@ -56,7 +57,8 @@ def output(value: Any) -> str:
     return nj.output(value)
 
 
-def render(template: str, vars_: dict, env: dict | None = None, budget: Budget | None = None) -> str:
+def render(template: str, vars_: dict[str, Any], env: dict[str, Any] | None = None,
+           budget: Budget | None = None) -> str:
     """``template`` rendered with ``vars_`` as promptfoo's nunjucks renders it; :class:`Unrenderable` when it
     cannot be (see the module docstring). ``budget``: the config's, which every rendering draws from."""
     if not _TAG.search(template):
@@ -72,9 +74,9 @@ def render(template: str, vars_: dict, env: dict | None = None, budget: Budget |
         nj.CURRENT.reset(token)
 
 
-def _render_simple(template: str, vars_: dict) -> str:
+def _render_simple(template: str, vars_: dict[str, Any]) -> str:
     """``{{ name }}`` / ``{{ a.b }}`` substitutions only (every printed value charged to the budget)."""
-    def one(m: re.Match) -> str:
+    def one(m: re.Match[str]) -> str:
         parts = m.group(1).split(".")
         value: Any = vars_.get(parts[0], UNDEFINED)
         for part in parts[1:]:
@@ -152,7 +154,7 @@ def _build_environment() -> Any:
     env.filters = dict(nj.FILTERS)
     env.tests = dict(nj.TESTS)
     for name, fn in _HIDDEN.items():
-        env.filters[name] = pass_context(fn)  # type: ignore[type-var]
+        env.filters[name] = pass_context(fn)
     return env
 
 
@@ -160,7 +162,7 @@ def _build_environment() -> Any:
 _LOOP = frozenset(("index", "index0", "revindex", "revindex0", "first", "last", "length"))
 
 
-class _Env(dict):
+class _Env(dict[str, Any]):
     """``env``: the config's ``env`` mapping; any other name is the process environment, not rendered."""
 
     def lookup(self, key: Any) -> Any:
@@ -174,12 +176,12 @@ class _Env(dict):
         return True
 
 
-def _concat(_ctx: Any, parts: list) -> str:
+def _concat(_ctx: Any, parts: list[Any]) -> str:
     nj.spend(len(parts))
     return nj.sized("".join(jsops.to_string(nj.norm(p)) for p in parts))
 
 
-def _compare(_ctx: Any, items: list) -> Any:
+def _compare(_ctx: Any, items: list[Any]) -> Any:
     """``a op b op c ...`` as JavaScript evaluates it (left to right: ``1 < 2 < 3`` compares ``true < 3``)."""
     nj.spend(len(items))
     acc = nj.norm(items[0])
@@ -193,7 +195,7 @@ def _compare(_ctx: Any, items: list) -> Any:
     return acc
 
 
-def _iter(_ctx: Any, value: Any, names: int, body: int) -> list:
+def _iter(_ctx: Any, value: Any, names: int, body: int) -> list[Any]:
     return nj.iterate(value, names, body)
 
 
@@ -205,11 +207,12 @@ def _lookup(ctx: Any, value: Any, name: str) -> Any:
     return UNDEFINED if found is _MISSING or nj.undefined(found) else found
 
 
-_HIDDEN = {"__concat": _concat, "__compare": _compare, "__iter": _iter, "__lookup": _lookup,
-           "__array": lambda _ctx, v: nj.JsArray(v), "__object": lambda _ctx, v: nj.JsObject(v)}
+_HIDDEN: dict[str, Callable[..., Any]] = {
+    "__concat": _concat, "__compare": _compare, "__iter": _iter, "__lookup": _lookup,
+    "__array": lambda _ctx, v: nj.JsArray(v), "__object": lambda _ctx, v: nj.JsObject(v)}
 
 
-def _render_jinja(template: str, vars_: dict, env: dict | None) -> str:
+def _render_jinja(template: str, vars_: dict[str, Any], env: dict[str, Any] | None) -> str:
     from jinja2 import TemplateError  # jinja2: only for a template beyond '{{ name }}'
 
     compiled = _compiled(template)

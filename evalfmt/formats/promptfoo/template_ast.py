@@ -135,7 +135,7 @@ _REGROUPED = (_concat_in_sum, _mixed_chain, _floor_after_operator, _test_after_o
 class _PushNot(NodeTransformer):
     """``not a == b`` as nunjucks runs it: it compiles to ``!a == b``, so the ``!`` applies to the first value."""
 
-    def visit_body(self, body: list) -> list:
+    def visit_body(self, body: list[nodes.Node]) -> list[nodes.Node]:
         return [self.visit(node) for node in body]
 
     def visit_Not(self, node: Any) -> Any:
@@ -180,7 +180,7 @@ def _check_node(node: nodes.Node) -> None:
         raise Unrenderable("a call with *args or **kwargs (not in nunjucks)")
 
 
-def _assigned(body: list) -> set[str]:
+def _assigned(body: list[nodes.Node]) -> set[str]:
     """The names ``{% set %}`` assigns in ``body`` (not inside macros, which have a scope of their own)."""
     out: set[str] = set()
     stack = list(body)
@@ -215,7 +215,7 @@ def _set_counts(node: nodes.Node) -> dict[str, int]:
     return counts
 
 
-def _body_text(body: list) -> int:
+def _body_text(body: list[nodes.Node]) -> int:
     """The characters of template text ``body`` prints, not counting nested loops and macros."""
     total = 0
     stack = list(body)
@@ -240,8 +240,8 @@ class _Rewrite(NodeTransformer):
     def __init__(self) -> None:
         self.bound: list[set[str]] = [set()]
 
-    def visit_body(self, body: list) -> list:
-        out = []
+    def visit_body(self, body: list[nodes.Node]) -> list[nodes.Node]:
+        out: list[nodes.Node] = []
         for node in body:
             new = self.visit(node)
             out.extend(new if isinstance(new, list) else [new])
@@ -253,7 +253,7 @@ class _Rewrite(NodeTransformer):
 
     def visit_Compare(self, node: Any) -> Any:
         node = self.generic_visit(node)
-        items: list = [node.expr]
+        items: list[nodes.Expr] = [node.expr]
         for op in node.ops:
             items += [nodes.Const(op.op), op.expr]
         return _filter(nodes.List(items, lineno=node.lineno), "__compare", lineno=node.lineno)

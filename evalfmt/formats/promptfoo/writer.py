@@ -83,8 +83,8 @@ class _W:
         """The node's extra keys the output holds: promptfoo's own; another format's are losses."""
         return self.r.extra(node)
 
-    def restore(self, out: dict, node: Any, feature: str, where: str, what: Callable[[str], str],
-                placed: tuple[str, ...] = ()) -> dict:
+    def restore(self, out: dict[str, Any], node: Any, feature: str, where: str, what: Callable[[str], str],
+                placed: tuple[str, ...] = ()) -> dict[str, Any]:
         """The shared round-trip pass (:meth:`Restore.back`), another format's extra keys lost as ``feature``
         (``what(key)`` says which)."""
         return self.r.back(out, node, placed, lose=lambda key: self.lose(feature, node.span, where, what(key)))
@@ -100,10 +100,10 @@ class _Lost:
     what: str | None = None
 
 
-_Written = dict | list | _Lost
+_Written = dict[str, Any] | list[Any] | _Lost
 
 
-def _assertion(w: _W, check: Any, where: str) -> list:
+def _assertion(w: _W, check: Any, where: str) -> list[Any]:
     """promptfoo assertions for one IR check, as its spec's promptfoo entry says (empty when it is lost: a kind
     the entry says is absent, with the entry's reason, or a check its form's writer refuses)."""
     spec = spec_of(check)
@@ -186,7 +186,7 @@ def _rubric(w: _W, check: Any, where: str, entry: Promptfoo) -> _Written:
     crits = [c if isinstance(c, str) else str(c.get("outcome") or c.get("description") or "") for c in check.criteria]
     if any(not isinstance(c, str) for c in check.criteria):
         w.lose("check.rubric/objects", check.span, where, f"criterion fields other than the text of check '{label}'")
-    res: list[dict] = []
+    res: list[dict[str, Any]] = []
     for c in crits:
         item: dict[str, Any] = {"type": entry.type, "value": c}
         if check.weight is not None:
@@ -255,9 +255,9 @@ def _glob_of(pattern: str) -> str | None:
     return ("" if start else "*") + text + ("" if end else "*")
 
 
-def _group_checks(checks: list) -> list[list]:
+def _group_checks(checks: list[Any]) -> list[list[Any]]:
     """Checks read from one promptfoo assertion (a skill-used list) stay together."""
-    groups: list[list] = []
+    groups: list[list[Any]] = []
     for c in checks:
         if c.hints.get("group_part") and groups and groups[-1][0].kind == "skill-trigger":
             groups[-1].append(c)
@@ -266,7 +266,7 @@ def _group_checks(checks: list) -> list[list]:
     return groups
 
 
-def _group_weight(hints: Mapping[str, Any], group: list) -> Any:
+def _group_weight(hints: Mapping[str, Any], group: list[Any]) -> Any:
     """The weight of the one skill-used assertion a group of skill-triggers is written as: the assertion's own
     (as read, when the checks still share it), else the sum of theirs (None: none has one)."""
     if all(c.weight is None for c in group):
@@ -278,15 +278,16 @@ def _group_weight(hints: Mapping[str, Any], group: list) -> Any:
     return total
 
 
-def _assertions(w: _W, checks: list, where: str) -> list:
-    out: list = []
+def _assertions(w: _W, checks: list[Any], where: str) -> list[Any]:
+    out: list[Any] = []
     for group in _group_checks(checks):
         first = group[0]
         n = w.hints(first).get("group")
         if n and len(group) == n and all(c.kind == "skill-trigger" for c in group) \
                 and len({c.should_trigger for c in group}) == 1:
             neg = first.should_trigger is False
-            assertion: dict = {"type": ("not-" if neg else "") + "skill-used", "value": [c.skill for c in group]}
+            assertion: dict[str, Any] = {"type": ("not-" if neg else "") + "skill-used",
+                                         "value": [c.skill for c in group]}
             weight = _group_weight(w.hints(first), group)
             if weight is not None:
                 assertion["weight"] = _number(weight)
@@ -436,15 +437,15 @@ def _default_test(w: _W) -> Any:
     return reorder(d, w.hints(evalset).get("default_keys"))
 
 
-def _tests(w: _W, cases: list, prompt_var: str, existing: dict[str, str]) -> tuple[Any, dict[str, str]]:
+def _tests(w: _W, cases: list[ir.Case], prompt_var: str, existing: dict[str, str]) -> tuple[Any, dict[str, str]]:
     evalset = w.evalset
     layout = w.hints(evalset).get("tests_layout")
-    out: list = []
+    out: list[Any] = []
     extra_files: dict[str, str] = {}
     if not layout:
         return [_test(w, c, f"cases[{i}]", prompt_var) for i, c in enumerate(cases)], extra_files
     i = 0
-    by_file: dict[str, list] = {}
+    by_file: dict[str, list[Any]] = {}
     names = _RefNames(cases, w.losses, f"{evalset.span.file}:{evalset.span.line}" if evalset.span else "tests")
     for entry in layout:
         if "inline" in entry:
@@ -484,7 +485,7 @@ class _RefNames:
     the reference replaced by one ``file://`` per file, with a Loss saying so. An absolute or ``../``
     tests file is never written where it is."""
 
-    def __init__(self, cases: list, losses: list[Loss], where: str):
+    def __init__(self, cases: list[ir.Case], losses: list[Loss], where: str):
         self.losses = losses
         self.where = where
         self.taken = {r for r in (_file_of(c) for c in cases if "from_file" in c.hints) if plain_relpath(r)}
