@@ -44,7 +44,7 @@ import orjson
 
 from .. import guard, ir, program
 from ..errors import EvalfmtError, one_line
-from . import agent_hints, runners as runners_mod, scores
+from . import agent_hints, interrupts, runners as runners_mod, scores
 from .compare import ArmRun, run_arm
 from .layout import (ARMS, BASELINE, CANDIDATE, DEAD_MARKER, NOTHING_TOUCHED, RUN_FOLDER, RUN_JSON, SANDBOX, SETUP_LOG,
                      session_folder)
@@ -130,27 +130,29 @@ def max_turns(target: ir.Case) -> int:
 
 # ------------------------------------------------------------------------------ one session
 
-#: per-process state for SIGINT handling in pool workers
-_worker = {"active": False, "interrupted": False}
-
-
-def _session_sigint(signum, frame) -> None:
-    """SIGINT where sessions run (a pool worker, or this process with ``--jobs 1``): the first one
-    interrupts the session running, if any, while it stages or its agent runs; later ones are
-    ignored, so the cleanup of the first is never cut short. Otherwise it is only remembered, and no
-    further session starts."""
-    if _worker["interrupted"]:
-        return
-    _worker["interrupted"] = True
-    if _worker["active"]:
-        raise KeyboardInterrupt
+#: per-process state for SIGINT handling where sessions run (interrupts.py)
+_worker = interrupts.state
+_session_sigint = interrupts.on_sigint
 
 
 def _init_worker() -> None:
-    _worker["active"] = False
-    _worker["interrupted"] = False
+    """A pool worker starts: its SIGINT handler, then SIGINT, blocked by the parent while it forked the
+    worker (:func:`_submit`), is taken again; one that came before is handled now."""
+    interrupts.reset()
     signal.signal(signal.SIGINT, _session_sigint)
+    interrupts.unblock_sigint()
     program.claim()  # a worker process of evalfmt's own: it may be its agents' subreaper (run/contain.py)
+
+
+def _submit(pool, fn, *args):
+    """``pool.submit`` with SIGINT blocked in this thread: a worker process it forks does not take a SIGINT
+    before its handler is installed (with the parent's handler, or as a ``KeyboardInterrupt`` before
+    :func:`_init_worker` forgets it)."""
+    mask = interrupts.block_sigint()
+    try:
+        return pool.submit(fn, *args)
+    finally:
+        interrupts.restore(mask)
 
 
 def _set_sigint(handler):
@@ -210,6 +212,7 @@ def _session(job: SessionJob, res: SessionResult) -> None:
                            stage=spec if remote else None)
         t0 = time.monotonic()
         try:
+            interrupts.check()  # a Ctrl-C while it staged that did not come through: the agent does not start
             outcome = job.runner.run(sess)
         except StageError as exc:  # staged where the agent runs: the case cannot start there either
             _dropped(res, folder, exc)
@@ -451,8 +454,7 @@ def execute(units: list[Unit], jobs_list: list[SessionJob], *, jobs: int = 1, pr
 
 def _run_inline(queue: deque, result: RunResult, handle, progress: Progress) -> None:
     """``--jobs 1``: run the sessions in this process, one after the other."""
-    _worker["active"] = False
-    _worker["interrupted"] = False
+    interrupts.reset()
     previous = _set_sigint(_session_sigint)
     try:
         while queue:
@@ -486,8 +488,7 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
     inflight: dict = {}
     pool: Any
     if threads:
-        _worker["active"] = False
-        _worker["interrupted"] = False
+        interrupts.reset()
         pool = ThreadPoolExecutor(max_workers=jobs)
     else:
         ctx: BaseContext
@@ -517,7 +518,9 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
                 job = queue.popleft()
                 if job.unit.name in result.drops:
                     continue
-                inflight[pool.submit(run_session, job)] = job
+                inflight[_submit(pool, run_session, job)] = job
+                if stop["at"] is not None and not threads:  # it came before this worker was there to be told
+                    _signal_workers(pool)
             if not inflight:
                 break
             done, _ = wait(list(inflight), timeout=0.25, return_when=FIRST_COMPLETED)

@@ -44,9 +44,8 @@ import orjson
 from .. import guard, ir, verdict
 from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
-from . import detect as detect_mod, execute, judges, layout, runners as runners_mod, tags as tags_mod
+from . import detect as detect_mod, execute, interrupts, judges, layout, runners as runners_mod, tags as tags_mod
 from .checks import CaseResult, score_case
-from .execute import _worker
 from .receipt import run_id
 from .sandbox import copy_tree
 from .transcripts import SessionError, read_session
@@ -376,7 +375,8 @@ def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: 
     sessions: list[Session | None] = [None] * len(plan)
     pool = ProcessPoolExecutor(max_workers=request.jobs, mp_context=multiprocessing.get_context("fork"),
                                initializer=execute._init_worker)
-    index = {pool.submit(_agent_job, slim, runner, item, folders[item[2].id], out): i for i, item in enumerate(plan)}
+    index = {execute._submit(pool, _agent_job, slim, runner, item, folders[item[2].id], out): i
+             for i, item in enumerate(plan)}
     pending, unscored = set(index), set(index)
     boxes = Sandboxes()
     try:
@@ -412,9 +412,9 @@ def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: 
 def _agent_job(request: LibraryRunRequest, runner: runners_mod.Runner, item: tuple[str, dict[str, str], Test, int],
                folder: str, out: str) -> tuple[Started, str] | None:
     """In a pool worker: stage the sandbox and run the agent (None when the run was interrupted first)."""
-    if _worker["interrupted"]:
+    if interrupts.state["interrupted"]:
         return None
-    _worker["active"] = True
+    interrupts.state["active"] = True
     try:
         arm, skills, test, rep = item
         sandbox = Sandboxes._make(skills)
@@ -424,7 +424,7 @@ def _agent_job(request: LibraryRunRequest, runner: runners_mod.Runner, item: tup
             shutil.rmtree(sandbox, True)
             raise
     finally:
-        _worker["active"] = False
+        interrupts.state["active"] = False
 
 
 def _prepare(out: str, arms: list[str], force: bool) -> None:
@@ -503,6 +503,7 @@ def start_one(request: LibraryRunRequest, runner: runners_mod.Runner, arm: str, 
                                    timeout=request.timeout_minutes * 60.0, model=request.model, sandbox=sandbox,
                                    folder=folder, env=runners_mod.agent_env(sandbox, request.env), skill=None)
     t1 = time.perf_counter()
+    interrupts.check()  # a Ctrl-C while it staged that did not come through (in a worker): the agent does not start
     try:
         outcome = runner.run(spec)
         dead = outcome.dead

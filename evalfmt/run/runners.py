@@ -46,7 +46,7 @@ from collections.abc import Callable
 from ..errors import EvalfmtError
 from ..plugins import Registry
 from . import agent_hints, layout, sandbox as sandbox_mod
-from .shell import spawn, supervise
+from .shell import contained
 
 if TYPE_CHECKING:
     from .sandbox import StageSpec
@@ -193,9 +193,8 @@ def run_process(argv: list[str], *, cwd: str, env: dict[str, str], stdout: str, 
         if stdin is not None:  # from a file, so a program that never reads it cannot block us
             feed.write(stdin)
             feed.seek(0)
-        proc, cell = spawn(argv, cwd=cwd, env=env, stdout=out, stderr=err,
-                           stdin=feed if stdin is not None else subprocess.DEVNULL)
-        code = supervise(proc, timeout, cell)
+        code = contained(argv, timeout, cwd=cwd, env=env, stdout=out, stderr=err,
+                         stdin=feed if stdin is not None else subprocess.DEVNULL)
     return code, code is None, time.monotonic() - start
 
 

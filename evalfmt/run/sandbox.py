@@ -43,7 +43,7 @@ from .. import guard
 from ..formats.terum.paths import file_path_violation as rule, fixture_outside
 from ..fsview import DISK
 from . import shell
-from .shell import spawn, supervise
+from .shell import contained
 
 #: terum's cap on a case's ``setup``, in seconds
 SETUP_TIMEOUT = 60.0
@@ -317,11 +317,10 @@ def probe(requirement: str, env: dict[str, str] | None = None, timeout: float = 
     else:
         argv = ["/bin/sh", "-c", 'command -v -- "$1"', "probe", requirement]
     try:  # contained like every command (an imported module could start processes of its own)
-        proc, cell = spawn(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           env=env)
+        return contained(argv, timeout, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=env) == 0
     except OSError:
         return False
-    return supervise(proc, timeout, cell) == 0
 
 
 def missing_requirements(requires: list[str] | None, env: dict[str, str] | None = None,

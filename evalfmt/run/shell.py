@@ -5,8 +5,7 @@ else evalfmt as a child subreaper). On timeout the whole group is killed, and wh
 anything it left running is killed too, in its group or not (a child that called ``setsid``), so a
 command that starts background children cannot outlive its check (nor ``setup`` its staging). Output goes to a
 temporary file, never to memory, and only its tail is kept for the check's detail. ``evalfmt run``
-reuses this for ``setup`` (60 s) as terum does; :func:`wait_process` and :func:`kill_group` are
-shared with the agent runners.
+reuses this for ``setup`` (60 s) as terum does; :func:`contained` is shared with the agent runners.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from . import interrupts
 from .contain import jail
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,6 +28,8 @@ if TYPE_CHECKING:  # pragma: no cover
 #: terum's limit for command_succeeds, in seconds
 CHECK_TIMEOUT = 120.0
 TAIL_BYTES = 2000
+#: how often a wait for a command looks for a Ctrl-C that did not come through as an exception (seconds)
+POLL = 1.0
 
 
 @dataclass
@@ -54,37 +56,42 @@ def run_shell(command: str, cwd: str, timeout: float = CHECK_TIMEOUT, env: dict[
     whatever it left running when it exits."""
     start = time.monotonic()
     with tempfile.NamedTemporaryFile(prefix="evalfmt-out-") as out:  # a name: a ready jail's launcher opens it
-        proc, cell = spawn(["/bin/sh", "-ce", command], cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
-                           stderr=subprocess.STDOUT, env=env)
-        code = supervise(proc, timeout, cell)
+        code = contained(["/bin/sh", "-ce", command], timeout, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
+                         stderr=subprocess.STDOUT, env=env)
         size = out.seek(0, os.SEEK_END)
         out.seek(max(0, size - TAIL_BYTES))
         tail = out.read().decode("utf-8", "replace")
     return ShellResult(code, code is None, tail, time.monotonic() - start)
 
 
-def spawn(argv: list[str], **popen) -> tuple[subprocess.Popen, Jail]:
-    """Start ``argv`` in a new session and a jail (``popen``: the other ``Popen`` arguments)."""
-    cell = jail()
-    try:
-        proc = cell.popen(argv, **popen)
-    except BaseException:
-        cell.close()
-        raise
-    return proc, cell
+def contained(argv: list[str], timeout: float, **popen) -> int | None:
+    """Run ``argv`` in a new session and a jail (``popen``: the other ``Popen`` arguments), wait at most
+    ``timeout`` seconds for it, then kill its process group and everything left in its jail: a timed-out
+    process, or what a finished one left running. Returns the exit code, None when it timed out. On any
+    exception (Ctrl-C included) everything is killed first, then it propagates.
 
-
-def supervise(proc: subprocess.Popen, timeout: float, cell: Jail | None = None) -> int | None:
-    """Wait at most ``timeout`` seconds for ``proc`` (started by :func:`spawn`), then kill its process
-    group and everything left in its jail: a timed-out process, or what a finished one left running.
-    Returns the exit code, None when it timed out. On any exception (Ctrl-C included) everything is
-    killed first."""
+    A Ctrl-C does not cut in while the command is started or ended (:class:`interrupts.deferred`): inside
+    ``Popen`` after the fork it would leave the child running with nobody holding it, and in a hook that
+    ``fork`` runs Python would drop it. One that comes meanwhile is handled once the command is held."""
+    proc: subprocess.Popen | None = None
+    cell: Jail | None = None
     try:
+        with interrupts.deferred():
+            cell = jail()
+            proc = cell.popen(argv, **popen)
         exited = wait_process(proc, timeout)
-    except BaseException:
-        _end(proc, cell)
+        with interrupts.deferred():
+            code = _end(proc, cell)
+            proc = cell = None  # ended
+    except BaseException as exc:
+        with interrupts.deferred():
+            if proc is not None:
+                _end(proc, cell)
+            elif cell is not None:
+                cell.close()
+        if isinstance(exc, KeyboardInterrupt):
+            interrupts.came_through()
         raise
-    code = _end(proc, cell)
     return code if exited else None
 
 
@@ -99,27 +106,34 @@ def _end(proc: subprocess.Popen, cell: Jail | None) -> int:
 
 def wait_process(proc: subprocess.Popen, timeout: float) -> bool:
     """Wait until ``proc`` exits (True) or ``timeout`` seconds pass (False), without reaping it when
-    the platform allows (so its process group id stays reserved until :func:`kill_group`)."""
+    the platform allows (so its process group id stays reserved until :func:`kill_group`). The Ctrl-C of
+    a session whose ``KeyboardInterrupt`` Python dropped is raised here (:func:`interrupts.check`): at
+    once when it came before, within ``POLL`` seconds when it came during the wait."""
+    interrupts.check()
     pidfd = None
     try:
         pidfd = os.pidfd_open(proc.pid)
     except (AttributeError, OSError):
         pidfd = None
+    deadline = time.monotonic() + timeout
     if pidfd is None:
-        try:
-            proc.wait(timeout=timeout)
-            return True
-        except subprocess.TimeoutExpired:
-            return False
+        while True:
+            try:
+                proc.wait(timeout=max(0.0, min(deadline - time.monotonic(), POLL)))
+                return True
+            except subprocess.TimeoutExpired:
+                interrupts.check()
+                if time.monotonic() >= deadline:
+                    return False
     try:
-        deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            ready, _, _ = select.select([pidfd], [], [], left)
+            ready, _, _ = select.select([pidfd], [], [], min(left, POLL))
             if ready:
                 return True
+            interrupts.check()
     finally:
         os.close(pidfd)
 

@@ -128,16 +128,19 @@ def make_script(options):
 
 class RemoteLikeRunner(ScriptRunner):
     """A runner shaped like the ``ray`` one (``threads``, ``start``/``close``/``interrupt``) whose
-    sessions of a task holding ``wait`` block until ``interrupt()`` (when ``blocking``)."""
+    sessions of a task holding ``wait`` block until ``interrupt()`` (when ``blocking``); each puts its
+    arm on ``waiting`` as it starts to wait."""
 
     name = "remote-like"
     threads = True
 
     def __init__(self, blocking: bool = True):
+        import queue
         import threading
 
         self.blocking = blocking
         self.stop = threading.Event()
+        self.waiting: queue.Queue[str] = queue.Queue()
         self.calls: list[str] = []
 
     def start(self):
@@ -151,6 +154,8 @@ class RemoteLikeRunner(ScriptRunner):
         self.stop.set()
 
     def run(self, spec):
-        if self.blocking and "wait" in spec.task.split() and self.stop.wait(60):
-            raise KeyboardInterrupt
+        if self.blocking and "wait" in spec.task.split():
+            self.waiting.put(spec.arm)
+            if self.stop.wait(60):
+                raise KeyboardInterrupt
         return super().run(spec)

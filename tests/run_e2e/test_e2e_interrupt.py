@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -79,6 +80,164 @@ def test_ctrl_c_kills_agents_keeps_what_finished_and_writes_a_partial_receipt(tm
     for arm in ("baseline", "candidate"):
         assert (out / arm / "c-slow" / "dead.txt").read_text() == "not run: the run was interrupted\n"
         assert not (out / arm / "c-slow" / "transcript.jsonl").exists()
+
+
+# ``evalfmt run`` in a process of its own, with a SIGINT delivered at an exact point (argv: the window, a
+# file that lets it fire once across evalfmt's processes, then evalfmt's arguments). "dropped": in the
+# process running a session, just after the slow agent is forked, from a place whose exceptions Python
+# drops (as it drops one raised in the hooks fork runs, where a Ctrl-C that lands during the fork is
+# handled); "raised": there too, where the exception is seen, inside Popen (the child exists, Popen has
+# not returned it); both as a terminal's Ctrl-C, to the whole process group. "staged": as "dropped", once
+# the slow case's sandbox is staged (before its agent starts). "worker-start": in each of the two pool
+# workers, once both are forked and before either has run its initializer.
+WINDOW_DRIVER = """
+import glob, os, signal, subprocess, sys, time
+from evalfmt import cli, program
+
+window, once, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+main = os.getpid()
+
+
+def first():
+    try:
+        os.close(os.open(once, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        return False
+
+
+class Dropped:
+    def __del__(self):
+        os.killpg(0, signal.SIGINT)
+
+
+def unraisable(info):  # Python reports on stderr an exception it drops; under test is what evalfmt does next
+    if not isinstance(info.exc_value, KeyboardInterrupt):
+        sys.__unraisablehook__(info)
+
+
+sys.unraisablehook = unraisable
+
+
+execute_child = subprocess.Popen._execute_child
+
+
+def forked(self, args, *rest, **kw):
+    execute_child(self, args, *rest, **kw)
+    if "b-slow-agent" in " ".join(map(str, args)) and first():
+        if window == "dropped":
+            Dropped()
+        else:
+            os.killpg(0, signal.SIGINT)
+
+
+def worker_started():
+    if os.getppid() != main:
+        return
+    os.close(os.open(f"{once}.{os.getpid()}", os.O_CREAT | os.O_WRONLY))
+    end = time.monotonic() + 30
+    while len(glob.glob(f"{once}.*")) < 2 and time.monotonic() < end:  # both workers forked, neither started
+        time.sleep(0.01)
+    os.kill(os.getpid(), signal.SIGINT)
+    signal.pthread_sigmask(signal.SIG_BLOCK, [])  # handles it now, in this process, if it can take it now
+
+
+def staged(spec, *rest, **kw):
+    report = stage(spec, *rest, **kw)
+    if spec.name == "b-slow" and first():
+        Dropped()
+    return report
+
+
+if window == "worker-start":
+    os.register_at_fork(after_in_child=worker_started)
+elif window == "staged":
+    from evalfmt.run import execute
+    stage, execute.stage = execute.stage, staged
+else:
+    subprocess.Popen._execute_child = forked
+program.claim()
+cli.main(args)
+"""
+
+
+def _agents(marker: str) -> list[int]:
+    """The processes whose command line holds ``marker`` (the slow agent's task holds the test's folder)."""
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as fh:
+                if marker.encode() in fh.read() and _alive(int(name)):
+                    found.append(int(name))
+        except (OSError, ValueError):
+            pass
+    return found
+
+
+def _driven(tmp_path, window: str, *args: str) -> tuple[int, str]:
+    """Run ``evalfmt ARGS`` through the window driver in tmp_path: (exit code, stderr), once it has ended
+    and no slow agent (its task holds tmp_path/b-slow-agent) is left; one left running fails the test."""
+    marker = str(tmp_path / "b-slow-agent")
+    proc = subprocess.Popen([sys.executable, "-c", WINDOW_DRIVER, window, str(tmp_path / "once"), *args],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        left = _agents(marker)
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+    assert left == [], "an agent outlived the interrupted run"
+    assert "Traceback" not in stderr
+    return proc.returncode, stderr
+
+
+@pytest.mark.parametrize("window, jobs", [("dropped", "1"), ("dropped", "2"), ("raised", "1"), ("raised", "2"),
+                                          ("staged", "1"), ("staged", "2"), ("worker-start", "2")])
+def test_a_ctrl_c_at_the_edge_of_an_agent_s_start_is_never_lost(tmp_path, window, jobs):
+    """A SIGINT that lands while the agent is being started is acted on as any other: the session ends as
+    interrupted, its agent is killed, no further session starts, the receipt is written (a SIGINT handled
+    where Python drops the exception was once lost, and the session ran its agent to its end; one raised
+    inside Popen once left the agent running after evalfmt exited; one that reached a pool worker before
+    its handler was lost)."""
+    skill = make_skill(tmp_path / "lib", "slowish", {"b-slow": f"task: |\n  !say {tmp_path / 'b-slow-agent'}\n"
+                                                               "  !sleep 60\nchecks:\n  - transcript_mentions: x\n"})
+    out = tmp_path / "out"
+    code, stderr = _driven(tmp_path, window, "run", str(skill), "--agent-command", agent_command(), "--out", str(out),
+                           "--jobs", jobs)
+    assert code == 130
+    ran = "0" if window == "worker-start" else "1" if jobs == "1" else "[12]"
+    assert re.fullmatch(rf"evalfmt: interrupted: {ran} of 2 sessions ran; receipt written \(failed\)",
+                        stderr.splitlines()[-1])
+    receipt = load(out / "receipt.json")
+    assert (receipt["interrupted"], receipt["execution_status"]) == (True, "failed")
+    dead = {arm: (out / arm / "b-slow" / "dead.txt").read_text() for arm in ("baseline", "candidate")}
+    interrupted, not_run = "interrupted: the run was stopped while this session ran\n", "not run: the run was interrupted\n"
+    if window == "worker-start":
+        assert dead == {"baseline": not_run, "candidate": not_run}
+    elif jobs == "1":
+        assert dead == {"baseline": interrupted, "candidate": not_run}
+    else:  # the other arm's session was running, or not started yet
+        assert interrupted in dead.values() and set(dead.values()) <= {interrupted, not_run}
+
+
+@pytest.mark.parametrize("window, jobs", [("dropped", "1"), ("dropped", "2"), ("raised", "1"), ("raised", "2"),
+                                          ("worker-start", "2")])
+def test_a_ctrl_c_at_the_edge_of_an_agent_s_start_in_a_library_run_is_never_lost(tmp_path, window, jobs):
+    """The same in a trigger run over a skill library (``evalfmt run EVAL.yaml --skills DIR``): the run
+    stops, every agent it started is killed."""
+    from test_e2e_library import SKILLS, library
+
+    library(tmp_path / "skills", SKILLS)
+    (tmp_path / "EVAL.yaml").write_text("tests:\n" + "".join(
+        f"  - id: slow{i}\n    input: |\n      !say {tmp_path / 'b-slow-agent'}\n      !sleep 60\n"
+        "    assertions:\n      - type: contains\n        value: x\n" for i in range(3)))
+    code, stderr = _driven(tmp_path, window, "run", "EVAL.yaml", "--skills", "skills", "--out", "out", "--jobs", jobs,
+                           "--agent-command", agent_command())
+    assert (code, stderr.splitlines()[-1]) == (130, "evalfmt: aborted")
 
 
 def test_compare_rescoring_a_run_with_dead_dropped_and_skipped_cases(run_cli, tmp_path):

@@ -16,9 +16,15 @@ from test_e2e_shard import timeless
 RUN_ID = "20260101T000000Z"
 
 
-def cases(tmp_path, timeout: str = "") -> dict[str, str]:
+#: a run given these makes the agents that wait hang past their timeout (the fast case is not reached)
+HANG = ("--timeout-minutes", "0.01")
+
+
+def cases(tmp_path) -> dict[str, str]:
     """A fast case, and two that wait for tmp_path/release (each agent logs its case and pid to
-    tmp_path/runs.log when it starts)."""
+    tmp_path/runs.log when it starts). The fast case sets a timeout of its own, so ``--timeout-minutes``
+    (:data:`HANG`) reaches only the two that wait: how fast an agent that does not wait ends is up to
+    the machine's load."""
     log, release = tmp_path / "runs.log", tmp_path / "release"
 
     def task(name: str, wait: bool) -> str:
@@ -26,7 +32,7 @@ def cases(tmp_path, timeout: str = "") -> dict[str, str]:
         if wait:
             text += f"  !bash while [ ! -f {release} ]; do sleep 0.05; done\n"
         return text + f"  !say done {name}\nchecks:\n  - transcript_mentions: done {name}\n  - transcript_mentions: SKILLED\n" \
-            + timeout
+            + ("" if wait else "timeout_minutes: 60\n")
 
     return {"a-fast": task("a-fast", False), "b-waits": task("b-waits", True), "c-waits": task("c-waits", True)}
 
@@ -115,9 +121,9 @@ def test_resume_after_the_driver_is_stopped_runs_only_what_did_not_finish(tmp_pa
 
 
 def test_resume_reruns_agents_that_hung_past_their_timeout_and_nothing_else(tmp_path, run_cli):
-    skill = make_skill(tmp_path / "lib", "hangs", cases(tmp_path, "timeout_minutes: 0.01\n"), body="!say SKILLED\n")
+    skill = make_skill(tmp_path / "lib", "hangs", cases(tmp_path), body="!say SKILLED\n")
     out = tmp_path / "out"
-    code, stdout, _ = run_cli(*run_args(skill, out, "--jobs", "2"))
+    code, stdout, _ = run_cli(*run_args(skill, out, "--jobs", "2", *HANG))
     assert code == 0  # the fast case wins; the two others have both arms dead
     first = load(out / "receipt.json")
     assert first["execution_status"] == "partial"
@@ -139,10 +145,10 @@ def test_resume_reruns_agents_that_hung_past_their_timeout_and_nothing_else(tmp_
 
 
 def test_resume_of_a_shard_then_merge(tmp_path, run_cli):
-    skill = make_skill(tmp_path / "lib", "hangs", cases(tmp_path, "timeout_minutes: 0.01\n"), body="!say SKILLED\n")
+    skill = make_skill(tmp_path / "lib", "hangs", cases(tmp_path), body="!say SKILLED\n")
     s1, s2 = tmp_path / "s1", tmp_path / "s2"
-    assert run_cli(*run_args(skill, s1, "--shard", "1/2"))[0] == 0  # a-fast wins; c-waits hangs
-    assert run_cli(*run_args(skill, s2, "--shard", "2/2"))[0] == 1  # b-waits hangs: nothing scored
+    assert run_cli(*run_args(skill, s1, "--shard", "1/2", *HANG))[0] == 0  # a-fast wins; c-waits hangs
+    assert run_cli(*run_args(skill, s2, "--shard", "2/2", *HANG))[0] == 1  # b-waits hangs: nothing scored
     (tmp_path / "release").write_text("")
     code, _, stderr = run_cli(*run_args(skill, s1, "--shard", "2/2", "--resume"))
     assert (code, stderr) == (2, f"evalfmt: --resume: {s1} is a run with shard 1/2, not 2/2\n")
@@ -179,6 +185,7 @@ def test_resume_refusals_and_a_fresh_start(tmp_path, run_cli):
 def test_ctrl_c_with_a_threaded_runner_interrupts_its_sessions_then_resume(tmp_path):
     """The executor's threads for runners whose sessions run elsewhere (ray): SIGINT calls the runner's
     interrupt(), the waiting sessions stop, start() and close() are called once, and --resume finishes."""
+    import queue
     import threading
 
     from e2ehelp import RemoteLikeRunner
@@ -188,9 +195,10 @@ def test_ctrl_c_with_a_threaded_runner_interrupts_its_sessions_then_resume(tmp_p
     from evalfmt.run.skillrun import RunRequest, run_skill
 
     made: list[RemoteLikeRunner] = []
+    first = RemoteLikeRunner()
 
     def factory(options):
-        made.append(RemoteLikeRunner(blocking=not made))  # the resumed run's sessions do not wait
+        made.append(RemoteLikeRunner(blocking=False) if made else first)  # the resumed run's sessions do not wait
         return made[-1]
 
     skill = make_skill(tmp_path / "lib", "remote", {
@@ -203,12 +211,20 @@ def test_ctrl_c_with_a_threaded_runner_interrupts_its_sessions_then_resume(tmp_p
             return RunRequest(skill_dir=str(skill), sets=result.sets, out=str(tmp_path / "out"), runner="remote-like",
                               jobs=2, quiet=True, run_id=RUN_ID, **extra)
 
-        timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
-        timer.start()
+        def ctrl_c() -> None:  # once both sessions of b-waits wait (so both of a-fast have finished)
+            try:
+                for _ in range(2):
+                    first.waiting.get(timeout=60)
+            except queue.Empty:  # they never waited: no SIGINT (the assertions below say what went wrong)
+                return
+            os.kill(os.getpid(), signal.SIGINT)
+
+        sender = threading.Thread(target=ctrl_c)
+        sender.start()
         try:
             outcome = run_skill(request())
         finally:
-            timer.cancel()
+            sender.join()
         assert outcome.interrupted
         assert made[0].calls == ["start", "interrupt", "close"]
         assert (tmp_path / "out" / "baseline" / "b-waits" / "dead.txt").read_text() == \
