@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import os
 from typing import Any, TypeGuard
+from collections.abc import Mapping
 
 from . import ir
 from .ir.kinds import spec_of
@@ -207,13 +208,27 @@ def _command(value: Any, src: str, dst: str) -> Any:
 
 
 def _check(chk: Any, src: str, dst: str) -> None:
-    """The fields of a check its kind's spec says name files (``paths``), rebased."""
+    """The fields of a check its kind's spec says name files (``paths``), rebased: a check's members by their
+    own specs, a node's fields (a composite's aggregator) as the mapping says."""
     for name, how in spec_of(chk).paths.items():
         value = getattr(chk, name)
+        if how == "checks":
+            for member in value or ():
+                _check(member, src, dst)
+        elif isinstance(how, dict):
+            if value is not None:
+                _fields(value, how, src, dst)
+        else:
+            _fields(chk, {name: how}, src, dst)
+
+
+def _fields(node: Any, paths: Mapping[str, str], src: str, dst: str) -> None:
+    for name, how in paths.items():
+        value = getattr(node, name)
         if how == "command":
-            setattr(chk, name, _command(value, src, dst))
+            setattr(node, name, _command(value, src, dst))
         elif _path_like(value):
-            setattr(chk, name, move(value, src, dst))
+            setattr(node, name, move(value, src, dst))
 
 
 def _extra(extra: dict, src: str, dst: str) -> None:

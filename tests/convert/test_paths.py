@@ -233,3 +233,27 @@ def test_a_fixture_that_cannot_travel_is_named_as_lost(tmp_path, run_cli):
                     f"{eval_yaml.parent}" for line, value, name in ((2, "../../../demo/evals/fixtures/app", "uses-app"),
                                                                    (10, "../../demo/evals/fixtures/app", "suite"))]
     assert err.endswith("evalfmt: --strict: 2 fields would be lost; nothing written\n")
+
+
+def test_a_composite_s_members_and_aggregator_name_the_same_files_elsewhere(tmp_path, run_cli):
+    """agentv's composite holds checks of its own: a member's grader script and judge prompt, and the
+    aggregator's program and prompt, are rebased as the same checks outside a composite are."""
+    folder = tmp_path / "src" / "av"
+    _write(folder, {"graders/g.js": "1\n", "graders/agg.js": "2\n", "prompts/judge.md": "judge\n",
+                    "EVAL.yaml": "tests:\n  - id: t1\n    criteria: c\n    input: go\n    assertions:\n"
+                                 "      - name: gate\n        type: composite\n        assertions:\n"
+                                 "          - type: code-grader\n            command: [node, ./graders/g.js]\n"
+                                 "          - type: llm-grader\n            prompt: ./prompts/judge.md\n"
+                                 "          - type: contains\n            value: ./kept-as-written\n"
+                                 "        aggregator:\n          type: code-grader\n          path: ./graders/agg.js\n"})
+    out = tmp_path / "elsewhere" / "deeper" / "x.EVAL.yaml"
+    code, _, err = run_cli("convert", str(folder / "EVAL.yaml"), "--to", "agentv", "-o", str(out))
+    assert (code, err) == (0, "evalfmt: wrote 1 file\n")
+    assert out.read_text(encoding="utf-8") == (
+        "tests:\n  - id: t1\n    criteria: c\n    input: go\n    assertions:\n"
+        "      - name: gate\n        type: composite\n        assertions:\n"
+        "          - type: code-grader\n            command:\n              - node\n              - ../../src/av/graders/g.js\n"
+        "          - type: llm-grader\n            prompt: ../../src/av/prompts/judge.md\n"
+        "          - type: contains\n            value: ./kept-as-written\n"
+        "        aggregator:\n          type: code-grader\n          path: ../../src/av/graders/agg.js\n")
+    assert run_cli("validate", str(out))[0] == 0

@@ -170,5 +170,6 @@ SPEC = KindSpec(
                                 AgentvField("aggregator", "aggregator", "aggregator")),
                   form="composite", loose=True, aggregator=AGGREGATOR),
     promptfoo=Verbatim("no promptfoo equivalent"),
-    skillgym=Verbatim("code"))
+    skillgym=Verbatim("code"),
+    paths={"members": "checks", "aggregator": {"path": "path", "command": "command", "prompt": "path"}})
 SPECS = (SPEC,)

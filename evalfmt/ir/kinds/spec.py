@@ -190,6 +190,8 @@ class Evidence(Protocol):
 
 
 Score = Callable[[Any, Evidence], Outcome]
+#: how a field names a file: a path, or a command whose words that look like paths are paths
+PathField = Literal["path", "command"]
 
 
 # ------------------------------------------------------------------------------------ format entries
@@ -362,8 +364,9 @@ class KindSpec:
     #: agentv assertion types read as this kind besides its own (deprecated names: EV501)
     aliases: dict[str, str] = field(default_factory=dict)
     #: the check's fields that name files relative to the eval file, rebased when a conversion writes the set
-    #: elsewhere: a ``path``, or a ``command`` (its words that look like paths)
-    paths: dict[str, Literal["path", "command"]] = field(default_factory=dict)
+    #: elsewhere: a ``path``, a ``command`` (its words that look like paths), ``checks`` (a list of checks, each
+    #: rebased by its own spec), or a node's fields (a mapping of its field names to ``path`` or ``command``)
+    paths: dict[str, PathField | Literal["checks"] | dict[str, PathField]] = field(default_factory=dict)
 
     def entry(self, fmt: str) -> Terum | Agentv | Promptfoo | Skillgym | AgentSkills | Absent | Verbatim:
         """The kind's entry for format ``fmt`` (one of :data:`FORMATS`)."""
