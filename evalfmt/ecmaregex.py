@@ -481,7 +481,7 @@ class _Parser:
                 return kind, None
         if not self.eat("<"):
             raise self.err(_invalid_group(self.src[self.pos:self.pos + 2]), start)
-        m = _GROUP_NAME.match(self.src, self.pos)
+        m = re.compile(_GROUP_NAME).match(self.src, self.pos)  # compiled on first use (re caches it)
         if not m or not _code_points(m.group(1)).replace("$", "_").isidentifier():
             raise self.err("invalid capture group name", start)
         name = m.group(1)
@@ -780,7 +780,9 @@ _OTHER_ESCAPES = {"A": "start of string", "Z": "end of string", "z": "end of str
                   "Q": "a quote"}
 #: After ``(?``: the prefix of each kind of group but a named capture, in the order they are tried.
 _GROUP_PREFIXES = ((":", "group"), ("=", "ahead"), ("!", "nahead"), ("<=", "behind"), ("<!", "nbehind"))
-_GROUP_NAME = re.compile(r"([A-Za-z_$\u0080-\U0010ffff][A-Za-z0-9_$\u0080-\U0010ffff\u200c\u200d]*)>")
+#: a group name and its ">" (a pattern, not compiled here: its ranges up to U+10FFFF take 10 ms to compile, paid by
+#: every process that imports this module, for the few regexes with a named group)
+_GROUP_NAME = r"([A-Za-z_$\u0080-\U0010ffff][A-Za-z0-9_$\u0080-\U0010ffff\u200c\u200d]*)>"
 #: What a group of another regex dialect is, by what follows ``(?`` (its first character).
 _OTHER_GROUPS = {"P": "invalid group '(?P': Python's named-group syntax is not ECMAScript (use '(?<name>...)')",
                  **dict.fromkeys(("i", "m", "s", "x", "-", "a", "u", "L"),
