@@ -215,7 +215,7 @@ def _check(chk: Any, src: str, dst: str) -> None:
         if how == "checks":
             for member in value or ():
                 _check(member, src, dst)
-        elif isinstance(how, dict):
+        elif isinstance(how, Mapping):
             if value is not None:
                 _fields(value, how, src, dst)
         else:

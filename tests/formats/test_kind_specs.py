@@ -5,7 +5,6 @@ without its spec, an entry or a sample here fails."""
 
 from __future__ import annotations
 
-import dataclasses
 import typing
 
 import pytest
@@ -112,8 +111,8 @@ def test_every_kind_has_every_entry(kind):
 
 def test_the_check_sees_a_missing_entry():
     """The completeness check can fail: a spec without a skillgym entry, one naming a field its class lacks."""
-    broken = dataclasses.replace(kinds.SPECS["contains"], skillgym=None,
-                                 promptfoo=specmod.Promptfoo("contains", form="threshold", field="nope"))
+    broken = kinds.SPECS["contains"]._replace(skillgym=None,
+                                              promptfoo=specmod.Promptfoo("contains", form="threshold", field="nope"))
     assert problems(broken) == [
         "contains: its promptfoo entry names 'nope', no field of Contains",
         "contains: no skillgym entry (a Skillgym, Absent or Verbatim), got None"]
