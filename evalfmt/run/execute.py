@@ -130,16 +130,11 @@ def max_turns(target: ir.Case) -> int:
 
 # ------------------------------------------------------------------------------ one session
 
-#: per-process state for SIGINT handling where sessions run (interrupts.py)
-_worker = interrupts.state
-_session_sigint = interrupts.on_sigint
-
-
 def _init_worker() -> None:
     """A pool worker starts: its SIGINT handler, then SIGINT, blocked by the parent while it forked the
     worker (:func:`_submit`), is taken again; one that came before is handled now."""
     interrupts.reset()
-    signal.signal(signal.SIGINT, _session_sigint)
+    signal.signal(signal.SIGINT, interrupts.on_sigint)
     interrupts.unblock_sigint()
     program.claim()  # a worker process of evalfmt's own: it may be its agents' subreaper (run/contain.py)
 
@@ -167,16 +162,16 @@ def run_session(job: SessionJob) -> SessionResult:
     """Stage, run, move the sandbox into the layout, mark a dead arm, score. Never raises for a
     failed agent or a failed setup (they are results); a Ctrl-C makes an interrupted result."""
     res = SessionResult(job.arm, job.unit.name, job.repetition)
-    if _worker["interrupted"]:
+    if interrupts.state["interrupted"]:
         res.interrupted, res.started = True, False
         return res
-    _worker["active"] = True
+    interrupts.state["active"] = True
     try:
         _session(job, res)
     except KeyboardInterrupt:
         res.interrupted = True
     finally:
-        _worker["active"] = False
+        interrupts.state["active"] = False
     return res
 
 
@@ -224,7 +219,7 @@ def _session(job: SessionJob, res: SessionResult) -> None:
             res.dead = f"runner '{getattr(job.runner, 'name', '?')}' failed: {type(exc).__name__}: {exc}"
         # the agent is done: from here on a Ctrl-C in a pool worker no longer cuts the session short
         # (its transcript is kept and scored)
-        _worker["active"] = False
+        interrupts.state["active"] = False
         res.seconds["agent"] = time.monotonic() - t0
         if outcome is not None:
             res.dead = outcome.dead
@@ -455,10 +450,10 @@ def execute(units: list[Unit], jobs_list: list[SessionJob], *, jobs: int = 1, pr
 def _run_inline(queue: deque, result: RunResult, handle, progress: Progress) -> None:
     """``--jobs 1``: run the sessions in this process, one after the other."""
     interrupts.reset()
-    previous = _set_sigint(_session_sigint)
+    previous = _set_sigint(interrupts.on_sigint)
     try:
         while queue:
-            if _worker["interrupted"]:
+            if interrupts.state["interrupted"]:
                 result.interrupted = True
                 return
             job = queue.popleft()
@@ -474,7 +469,7 @@ def _run_inline(queue: deque, result: RunResult, handle, progress: Progress) -> 
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
-        if _worker["interrupted"]:
+        if interrupts.state["interrupted"]:
             result.interrupted = True
 
 
