@@ -44,7 +44,7 @@ import orjson
 
 from .. import guard, ir, program
 from ..errors import EvalfmtError, one_line
-from . import agent_hints, interrupts, runners as runners_mod, scores
+from . import agent_hints, contain, interrupts, runners as runners_mod, scores
 from .compare import ArmRun, run_arm
 from .layout import (ARMS, BASELINE, CANDIDATE, DEAD_MARKER, NOTHING_TOUCHED, RUN_FOLDER, RUN_JSON, SANDBOX, SETUP_LOG,
                      session_folder)
@@ -493,6 +493,8 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
             ctx = multiprocessing.get_context()
         pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker)
     stop = {"at": None}
+    workers: set[int] = set()  # every worker process the pool started
+    broken = False  # a worker died: the pool ended the others (SIGTERM), whatever their agents were doing
 
     def on_sigint(signum, frame):
         if stop["at"] is None:
@@ -514,6 +516,7 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
                 if job.unit.name in result.drops:
                     continue
                 inflight[_submit(pool, run_session, job)] = job
+                workers.update(_worker_pids(pool))
                 if stop["at"] is not None and not threads:  # it came before this worker was there to be told
                     _signal_workers(pool)
             if not inflight:
@@ -525,7 +528,7 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
                 try:
                     res = fut.result()
                 except BrokenProcessPool:
-                    result.interrupted = True
+                    result.interrupted = broken = True
                     res = SessionResult(job.arm, job.unit.name, job.repetition, started=False,
                                         dead="lost: a worker process died while the run's sessions ran "
                                              "(evalfmt run --resume runs it again)")
@@ -542,24 +545,29 @@ def _run_pool(queue: deque, result: RunResult, handle, progress: Progress, jobs:
         try:
             pool.shutdown(wait=not inflight, cancel_futures=True)
         finally:
+            if broken:  # what the jails of the ended workers still hold (an agent they were running) ends too
+                contain.sweep(sorted(workers))
             if previous is not None:
                 signal.signal(signal.SIGINT, previous)
 
 
-def _signal_workers(pool) -> None:
-    """Forward SIGINT to the pool's workers (a terminal's Ctrl-C reaches them already; a signal sent
-    to this process alone does not)."""
+def _worker_pids(pool) -> list[int]:
+    """The pids of the pool's worker processes that have started."""
     procs = getattr(pool, "_processes", None)
     try:
         found = list(procs.values()) if isinstance(procs, dict) else multiprocessing.active_children()
     except RuntimeError:  # changed while we looked
         found = multiprocessing.active_children()
-    for proc in found:
-        if proc.pid is None:  # not started
-            continue
+    return [proc.pid for proc in found if isinstance(proc.pid, int)]
+
+
+def _signal_workers(pool) -> None:
+    """Forward SIGINT to the pool's workers (a terminal's Ctrl-C reaches them already; a signal sent
+    to this process alone does not)."""
+    for pid in _worker_pids(pool):
         try:
-            os.kill(proc.pid, signal.SIGINT)
-        except (ProcessLookupError, PermissionError, TypeError):
+            os.kill(pid, signal.SIGINT)
+        except (ProcessLookupError, PermissionError):
             pass
 
 

@@ -35,6 +35,7 @@ import shutil
 import tempfile
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Callable
@@ -44,7 +45,8 @@ import orjson
 from .. import guard, ir, verdict
 from ..errors import EvalfmtError, UsageError
 from ..writeset import atomic_write
-from . import detect as detect_mod, execute, interrupts, judges, layout, runners as runners_mod, tags as tags_mod
+from . import (contain, detect as detect_mod, execute, interrupts, judges, layout, runners as runners_mod,
+               tags as tags_mod)
 from .checks import CaseResult, score_case
 from .receipt import run_id
 from .sandbox import copy_tree
@@ -377,8 +379,10 @@ def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: 
                                initializer=execute._init_worker)
     index = {execute._submit(pool, _agent_job, slim, runner, item, folders[item[2].id], out): i
              for i, item in enumerate(plan)}
+    workers = execute._worker_pids(pool)
     pending, unscored = set(index), set(index)
     boxes = Sandboxes()
+    broken = False  # a worker died: the pool ended the others (SIGTERM), whatever their agents were doing
     try:
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -393,7 +397,8 @@ def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: 
                     sessions[index[fut]] = finish_one(request, started, sorted(skills), test, sandbox, judge)
                 finally:
                     boxes.remove(sandbox)
-    except BaseException:
+    except BaseException as exc:
+        broken = isinstance(exc, BrokenProcessPool)
         execute._signal_workers(pool)  # each worker kills its own agent (a terminal's Ctrl-C reached them already)
         for fut in pending:
             fut.cancel()
@@ -402,9 +407,14 @@ def _run_parallel(request: LibraryRunRequest, runner: runners_mod.Runner, plan: 
             got = fut.result() if fut.done() and not fut.cancelled() and fut.exception() is None else None
             if got is not None:
                 boxes.remove(got[1])
+        if broken:
+            raise EvalfmtError("a worker process died while the agents ran (killed from outside: the OOM killer, a "
+                               "signal); the run stops, and the agents it had started are ended") from None
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        if broken:  # what the jails of the ended workers still hold (an agent they were running) ends too
+            contain.sweep(workers)
         boxes.__exit__()
     return [s for s in sessions if s is not None]
 

@@ -272,3 +272,61 @@ def test_compare_rescoring_a_run_with_dead_dropped_and_skipped_cases(run_cli, tm
                        "slow": "agent timed out after 1.2 s"}
     assert receipt["comparisons"]["candidate-vs-baseline"] == {"win": 1, "loss": 0, "tie": 0, "net_lift": 1.0,
                                                                "sign_p": 1.0}
+
+
+@pytest.mark.parametrize("command", ["skill", "library"])
+def test_a_worker_that_dies_takes_no_agent_with_it_past_the_run(tmp_path, command):
+    """A ``--jobs 2`` worker killed outright (the OOM killer, a stray kill): the pool ends the other worker
+    too, and every agent either was running ends with the run (the jails of the gone workers are swept); it
+    once left both agents running after evalfmt exited. Where no cgroup can be made (the reaper or the process
+    group), nothing is left to end them: the test needs cgroups."""
+    from evalfmt.run import contain
+
+    cell = contain._CgroupJail.create()
+    if cell is None:
+        pytest.skip("no writable cgroup v2 hierarchy here: an agent whose worker died is ended by a cgroup only")
+    cell.close()
+    log, marker = tmp_path / "started.log", str(tmp_path / "slow-agent")
+    task = f"!bash echo $PPID >> {log}\n!say {marker}\n!sleep 60\n"
+    if command == "skill":
+        skill = make_skill(tmp_path / "lib", "slowish", {"a-slow": "task: |\n" + "".join(f"  {line}\n" for line in
+                                                                                        task.splitlines())
+                                                                      + "checks:\n  - transcript_mentions: x\n"})
+        args = ["run", str(skill), "--jobs", "2"]
+    else:
+        from test_e2e_library import SKILLS, library
+
+        library(tmp_path / "skills", SKILLS)
+        (tmp_path / "EVAL.yaml").write_text("tests:\n" + "".join(
+            f"  - id: slow{i}\n    input: |\n" + "".join(f"      {line}\n" for line in task.splitlines())
+            + "    assertions:\n      - type: contains\n        value: x\n" for i in range(2)))
+        args = ["run", "EVAL.yaml", "--skills", "skills", "--jobs", "2"]
+    proc = subprocess.Popen([sys.executable, "-m", "evalfmt", *args, "--agent-command", agent_command(),
+                             "--out", str(tmp_path / "out")], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        end = time.monotonic() + 60
+        while len(log.read_text().split() if log.exists() else []) < 2:  # both agents started, one in each worker
+            assert time.monotonic() < end, "the two agents never started"
+            time.sleep(0.05)
+        first = int(log.read_text().split()[0])
+        with open(f"/proc/{first}/stat") as fh:
+            worker = int(fh.read().rsplit(") ", 1)[1].split()[1])
+        os.kill(worker, signal.SIGKILL)
+        _, stderr = proc.communicate(timeout=60)
+        left = _agents(marker)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        for pid in _agents(marker):
+            os.kill(pid, signal.SIGKILL)
+    assert left == [], "an agent outlived the run"
+    assert "Traceback" not in stderr
+    if command == "skill":  # the sessions that did not finish are dead, and --resume runs them again
+        assert (proc.returncode, stderr.splitlines()[-1]) == (
+            130, "evalfmt: interrupted: 0 of 2 sessions ran; receipt written (failed)")
+    else:
+        assert (proc.returncode, stderr) == (
+            2, "evalfmt: a worker process died while the agents ran (killed from outside: the OOM killer, a signal); "
+               "the run stops, and the agents it had started are ended\n")

@@ -10,7 +10,9 @@ import subprocess
 
 import pytest
 from e2ehelp import agent_command, load, make_skill, rows
-from test_e2e_interrupt import _wait_for
+
+from evalfmt.run import contain
+from test_e2e_interrupt import _agents, _wait_for
 from test_e2e_shard import timeless
 
 RUN_ID = "20260101T000000Z"
@@ -59,6 +61,14 @@ def _kill_agents(tmp_path) -> None:
             pass
 
 
+def _cgroups() -> bool:
+    """Whether evalfmt's jails are cgroups here (the one mechanism that ends an agent whose worker died)."""
+    cell = contain._CgroupJail.create()
+    if cell is not None:
+        cell.close()
+    return cell is not None
+
+
 def run_args(skill, out, *extra):
     return ["run", str(skill), "--agent-command", agent_command(), "--out", str(out), "--quiet", "--run-id", RUN_ID,
             *extra]
@@ -89,6 +99,9 @@ def test_resume_after_the_driver_is_stopped_runs_only_what_did_not_finish(tmp_pa
             assert stderr.splitlines()[-1] == "evalfmt: interrupted: 2 of 6 sessions ran; receipt written (partial)"
             lost = (out / "baseline" / "b-waits" / "dead.txt").read_text()
             assert lost == "lost: a worker process died while the run's sessions ran (evalfmt run --resume runs it again)\n"
+            left = _agents(str(tmp_path))  # (before _cgroups(): a jail it makes sweeps what gone workers' jails hold)
+            if _cgroups():  # the agents the pool's workers ran end with the run (the jails of gone workers are swept)
+                assert left == [], "an agent outlived the run"
         else:
             os.kill(proc.pid, getattr(signal, how))
             proc.communicate(timeout=60)
