@@ -12,7 +12,7 @@ from typing import Any
 
 from . import formats
 from .discover import Unit, discover
-from .errors import Diagnostic, EvalfmtError, Validation, sort_diagnostics  # noqa: F401 - the commands import them from here
+from .errors import Diagnostic, EvalfmtError, Validation, plural, sort_diagnostics  # noqa: F401 - the commands import them from here
 from .formats import Loss, ReadResult
 from .formats.computed import leave_out
 from .fsio import atomic_write, copied_files, write_files  # noqa: F401 - the commands import them from here
@@ -157,10 +157,6 @@ class ConvertOutcome:
     writes: bool = False
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 def plan_convert(request: ConvertRequest) -> ConvertOutcome:
     """Convert as :func:`convert` does and decide, by the request's policy, what to say and whether to write
     (or print) the result. Writes nothing."""
@@ -186,7 +182,7 @@ def _source_lines(conv: Conversion, src: str) -> list[str]:
     said += [d.format() for d in conv.diagnostics if d.code == "EV100"]
     others = sum(1 for d in conv.diagnostics if d.severity == "error" and d.code != "EV100")
     if others:
-        said.append(f"note: the source has {_count(others, 'structural error')} (see 'evalfmt validate {src}'); "
+        said.append(f"note: the source has {plural(others, 'structural error')} (see 'evalfmt validate {src}'); "
                     "they are carried over as they are")
     return said
 
@@ -197,7 +193,7 @@ def _may_go_on(outcome: ConvertOutcome, request: ConvertRequest) -> bool:
     conv = outcome.conversion
     unread = sum(1 for d in conv.diagnostics if d.code == "EV100")
     if unread and not request.force:
-        outcome.said.append(f"{request.src}: {_count(unread, 'file')} could not be read, so converting would drop "
+        outcome.said.append(f"{request.src}: {plural(unread, 'file')} could not be read, so converting would drop "
                             "them; fix them or use --force")
         outcome.status = 1
     elif not conv.files and conv.skipped:
@@ -218,7 +214,7 @@ def _loss_lines(conv: Conversion, to: str, verbose: bool) -> list[str]:
     if verbose:
         said += [item.format() for item in kept]
     elif kept:
-        said.append(f"kept {_count(len(kept), 'field')} as metadata or custom types {to} does not act on "
+        said.append(f"kept {plural(len(kept), 'field')} as metadata or custom types {to} does not act on "
                     "(converting back restores them): --verbose lists them")
     return said
 
@@ -226,10 +222,10 @@ def _loss_lines(conv: Conversion, to: str, verbose: bool) -> list[str]:
 def _strict_refusal(conv: Conversion) -> str | None:
     """Why ``--strict`` writes nothing (cases left out, fields lost), or None."""
     if conv.left_out:
-        return f"--strict: {_count(len(conv.left_out), 'case')} would be left out; nothing written"
+        return f"--strict: {plural(len(conv.left_out), 'case')} would be left out; nothing written"
     lost = sum(1 for loss in conv.losses if loss.lost)
     if lost:
-        return f"--strict: {_count(lost, 'field')} would be lost; nothing written"
+        return f"--strict: {plural(lost, 'field')} would be lost; nothing written"
     return None
 
 
@@ -243,7 +239,7 @@ def write_conversion(conv: Conversion, notify=None) -> list[str]:
     said = [f"copied fixture {origin} to {dst} (terum reads fixtures only inside the skill folder)"
             for dst, origin in conv.copies.items()]
     total = len(conv.files) + len(copied)
-    said.append(f"wrote {_count(len(written), 'file')}"
+    said.append(f"wrote {plural(len(written), 'file')}"
                 + (f" ({total - len(written)} unchanged)" if len(written) != total else ""))
     said += [f"warning: {folder} has no SKILL.md, so evalfmt does not read its evals/ and terum has no skill to run "
              f"them with: add {os.path.join(folder, 'SKILL.md')}, or convert into the skill's folder"

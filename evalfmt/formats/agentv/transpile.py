@@ -116,13 +116,6 @@ def _said(entry: Any) -> str | list[str] | None:
     return f"{js.string(kind)} assertion" if js.truthy(kind) else None
 
 
-def assertion_sentence(entry: Any) -> str | None:
-    """``assertionToNaturalLanguage``: the sentence for one assertion entry, or None (an llm-grader with rubric
-    outcomes makes those instead)."""
-    said = _said(entry)
-    return None if isinstance(said, list) else said
-
-
 def assertion_sentences(entry: Any) -> list[str]:
     """``assertionToNaturalLanguageList``: an llm-grader's rubric outcomes, else the one sentence."""
     said = _said(entry)

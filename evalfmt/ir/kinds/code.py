@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Literal
 
 from ..node import CheckBase, node
+from ._words import AGENTV_CANNOT_RUN, TERUM_NO_KIND
 from .spec import Evidence, KindSpec, Outcome, Promptfoo, Verbatim
 
 
@@ -38,8 +39,8 @@ SPEC = KindSpec(
     kind="code", cls=Code, description="Code only its own tool runs (promptfoo's javascript, python, webhook).",
     feature="check.opaque", looks_at="nothing", asserts="score", graded=True, score=_score,
     sentence=lambda c: f"Passes the promptfoo check '{c.label()}'",
-    terum=Verbatim("terum has no such check kind"),
-    agentv=Verbatim("agentv cannot run this {origin} check"),
+    terum=Verbatim(TERUM_NO_KIND),
+    agentv=Verbatim(AGENTV_CANNOT_RUN),
     promptfoo=Promptfoo("javascript", form="code", field="language", types=("python", "webhook"), into="source"),
     skillgym=Verbatim("code"))
 SPECS = (SPEC,)

@@ -15,6 +15,7 @@ import orjson
 from ..node import CheckBase, Node, node
 from .code_grader import ONLY_IN_RUN, answer_score, answer_texts
 from .opaque import Opaque
+from ._words import TERUM_NO_KIND
 from .spec import Agentv, AgentvField, Evidence, KindSpec, Outcome, Scored, Verbatim, number, verdict
 
 RESULTS_PLACEHOLDER = "{{EVALUATOR_RESULTS_JSON}}"
@@ -165,7 +166,7 @@ SPEC = KindSpec(
     kind="composite", cls=Composite, description="Member assertions scored, then aggregated (agentv's composite).",
     feature="check.opaque", looks_at="members", asserts="score", graded=True, score=_score,
     sentence=lambda c: f"Passes the agentv check '{c.label()}'",
-    terum=Verbatim("terum has no such check kind"),
+    terum=Verbatim(TERUM_NO_KIND),
     agentv=Agentv("composite", (AgentvField("members", "assertions", "checks"),
                                 AgentvField("aggregator", "aggregator", "aggregator")),
                   form="composite", loose=True, aggregator=AGGREGATOR),

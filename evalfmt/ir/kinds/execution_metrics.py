@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Literal
 
 from ..node import CheckBase, as_float, node
 from .budget import within
+from ._words import TERUM_NO_KIND
 from .spec import Agentv, AgentvField, Evidence, KindSpec, Outcome, Verbatim
 
 LIMITS = ("max_tool_calls", "max_llm_calls", "max_tokens", "max_cost_usd", "max_duration_ms")
@@ -52,7 +53,7 @@ SPEC = KindSpec(
     description="Passes when the session's figures (tool calls, turns, tokens, cost, time) stay within the limits.",
     feature="check.opaque", looks_at="session", asserts="bound", graded=False, score=_score,
     sentence=lambda c: f"Passes the agentv check '{c.label()}'",
-    terum=Verbatim("terum has no such check kind"),
+    terum=Verbatim(TERUM_NO_KIND),
     agentv=Agentv("execution-metrics", tuple(AgentvField(k, k, "number") for k in LIMITS),
                   spellings=("execution_metrics",), sentence=_transpiled, loose=True, unknown="unknown"),
     promptfoo=Verbatim("no promptfoo equivalent"),

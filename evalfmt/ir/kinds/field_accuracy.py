@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Literal
 from ... import js
 from ...js import get
 from ..node import CheckBase, node
+from ._words import TERUM_NO_KIND
 from .spec import Agentv, AgentvField, Evidence, KindSpec, Outcome, Verbatim, number, verdict
 
 
@@ -136,7 +137,7 @@ SPEC = KindSpec(
     description="The final output's JSON fields against the test's expected output.",
     feature="check.opaque", looks_at="output", asserts="score", graded=False, score=_score,
     sentence=lambda c: f"Passes the agentv check '{c.label()}'",
-    terum=Verbatim("terum has no such check kind"),
+    terum=Verbatim(TERUM_NO_KIND),
     agentv=Agentv("field-accuracy", (AgentvField("fields", "fields", "list"),
                                      AgentvField("aggregation", "aggregation", "str")),
                   spellings=("field_accuracy",), sentence=_transpiled, loose=True),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from ..node import CheckBase, node
+from ._words import TERUM_NO_KIND
 from .spec import Agentv, Evidence, KindSpec, Outcome, Verbatim
 
 
@@ -27,7 +28,7 @@ SPEC = KindSpec(
     kind="inline-assert", cls=InlineAssert, description="A function of agentv's TypeScript API (not scored).",
     feature="check.opaque", looks_at="nothing", asserts="score", graded=True, score=_score,
     sentence=lambda c: f"Passes the agentv check '{c.label()}'",
-    terum=Verbatim("terum has no such check kind"),
+    terum=Verbatim(TERUM_NO_KIND),
     agentv=Agentv("inline-assert", loose=True),
     promptfoo=Verbatim("no promptfoo equivalent"),
     skillgym=Verbatim("code"))

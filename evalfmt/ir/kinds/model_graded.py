@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal
 import orjson
 
 from ..node import CheckBase, node
+from ._words import AGENTV_CANNOT_RUN, TERUM_NO_KIND
 from .spec import Evidence, KindSpec, Outcome, Promptfoo, Verbatim
 
 #: promptfoo's model-graded assertion types besides ``g-eval`` (``llm-rubric``: one whose value is no text;
@@ -53,8 +54,8 @@ SPEC = KindSpec(
     description="A model grades the output by the promptfoo grader named (its assertion type).",
     feature="check.opaque", looks_at="model", asserts="score", graded=True, score=_score,
     sentence=lambda c: f"Passes the promptfoo check '{c.label()}'",
-    terum=Verbatim("terum has no such check kind"),
-    agentv=Verbatim("agentv cannot run this {origin} check"),
+    terum=Verbatim(TERUM_NO_KIND),
+    agentv=Verbatim(AGENTV_CANNOT_RUN),
     promptfoo=Promptfoo("g-eval", form="graded", field="grader", types=GRADERS, into="value"),
     skillgym=Verbatim("code"))
 SPECS = (SPEC,)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ..node import CheckBase, node
+from ._words import AGENTV_CANNOT_RUN, TERUM_NO_KIND
 from .spec import Evidence, KindSpec, Outcome, Verbatim
 
 
@@ -49,8 +50,8 @@ SPEC = KindSpec(
     kind="opaque", cls=Opaque, description="A check evalfmt does not model, kept as it was read.",
     feature="check.opaque", looks_at="nothing", asserts="score", graded=True, score=_score,
     sentence=lambda c: f"Passes the {c.origin + ' ' if c.origin else ''}check '{c.label()}'",
-    terum=Verbatim("terum has no such check kind"),
-    agentv=Verbatim("agentv cannot run this {origin} check"),
+    terum=Verbatim(TERUM_NO_KIND),
+    agentv=Verbatim(AGENTV_CANNOT_RUN),
     promptfoo=Verbatim("no promptfoo equivalent"),
     skillgym=Verbatim("code"))
 SPECS = (SPEC,)

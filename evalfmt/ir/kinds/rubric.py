@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from ..node import CheckBase, node
+from ._words import TERUM_NO_KIND
 from .spec import Agentv, AgentvField, Evidence, KindSpec, Outcome, Verbatim
 
 
@@ -31,7 +32,7 @@ SPEC = KindSpec(
     kind="rubric", cls=Rubric, description="A model grades the output against the criteria text.",
     feature="check.opaque", looks_at="model", asserts="score", graded=True, score=_score,
     sentence=lambda c: f"Passes the agentv check '{c.label()}'",
-    terum=Verbatim("terum has no such check kind"),
+    terum=Verbatim(TERUM_NO_KIND),
     agentv=Agentv("rubric", (AgentvField("criteria", "criteria", "str"), AgentvField("value", "value", "str")),
                   loose=True),
     promptfoo=Verbatim("no promptfoo equivalent"),

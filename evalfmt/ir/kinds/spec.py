@@ -253,7 +253,7 @@ AgentvForm = Literal["fields", "rubrics", "llm-grader", "code-grader", "custom",
 class Agentv(NamedTuple):
     """An agentv assertion: its ``type``, its keys, the other spellings agentv's ``transpile`` understands, and
     the sentence ``agentv transpile`` writes for an entry of this type (read as written; None: the generic
-    fallback of :func:`evalfmt.formats.agentv.transpile.assertion_sentence`; a list: the several sentences
+    fallback of :func:`evalfmt.formats.agentv.transpile.assertion_sentences`; a list: the several sentences
     an entry makes, an llm-grader's rubric outcomes)."""
 
     type: str
